@@ -1,0 +1,6 @@
+#!/bin/sh
+# autogen.sh - generate configure and Makefile.in from a fresh clone.
+set -e
+cd "$(dirname "$0")"
+mkdir -p m4 build-aux
+autoreconf -fi

@@ -1,0 +1,112 @@
+/*
+ * ibr_crc.h - the two CRCs of an InfiniBand packet (IBA vol. 1, 7.8).
+ *
+ * A packet on the wire is LRH [GRH] BTH ... payload ICRC VCRC.
+ *
+ * - ICRC (Invariant CRC, 4 bytes): CRC-32 (zlib/Ethernet: reflected 0xEDB88320, init and xorout
+ *   0xFFFFFFFF) from the first LRH byte through the end of the payload, with the fields that may
+ *   change in flight ("variant" fields) replaced by all ones.  It is end to end: a router never
+ *   recomputes it (IBA 8.2.2.2), which is why every field a router changes is masked.
+ * - VCRC (Variant CRC, 2 bytes): CRC-16, polynomial 0x100B, reflected input and output, init and
+ *   xorout 0xFFFF, from the first LRH byte through the ICRC.  It protects one link and is
+ *   recomputed at every hop (IBA 8.2.2.2); the router updates it in O(1) from the bytes it
+ *   changed (ibr_vcrc_update()), relying on the linearity of CRCs.
+ *
+ * Both are stored least-significant byte first.
+ *
+ * Lengths: every `len` below counts bytes from the first LRH byte.  For the CRC functions it is
+ * the number of bytes the CRC covers (the CRC itself is at pkt + len); for the *_verify
+ * functions it runs through the CRC being checked.  On a whole wire packet of `wire_len` bytes
+ * (LRH through VCRC, LRH.PktLen * 4 + 2): ibr_vcrc_verify(pkt, wire_len) and
+ * ibr_icrc_verify(pkt, wire_len - IBR_VCRC_LEN).
+ *
+ * All functions are thread-safe.  The VCRC implementation (carry-less multiply folding where
+ * the CPU has it: AVX-512 VPCLMULQDQ, else PCLMULQDQ; slicing-by-16 otherwise) is chosen once,
+ * on first use.  The ICRC is one call of isa-l's crc32_gzip_refl() (zlib's crc32() without
+ * isa-l) over the packet in place, the masking folded into its seed.
+ */
+#ifndef IBR_CRC_H
+#define IBR_CRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IBR_ICRC_LEN 4
+#define IBR_VCRC_LEN 2
+
+/*
+ * The header window of the incremental VCRC update: a router rewrites only LRH bytes 0-7 and,
+ * with a GRH, HopLmt (byte 15).
+ */
+#define IBR_VCRC_HDR_LEN 16
+
+/*
+ * ICRC of the `len` bytes at pkt (LRH through the end of the payload).  Masked to all ones:
+ * LRH.LNH == 3 (GRH): all 8 LRH bytes, GRH TClass, FlowLabel and HopLmt, BTH byte 4 (resv8a);
+ * otherwise: the LRH VL nibble and BTH byte 4.  Masks falling beyond `len` are ignored, so any
+ * length is safe to pass.  Raw packets (LNH 0 and 1) carry no ICRC.
+ */
+uint32_t ibr_icrc(const void *pkt, size_t len);
+
+/*
+ * Checks the ICRC of a packet whose `len` bytes run from the LRH through the ICRC.  Returns 0,
+ * -EBADMSG on a mismatch, or -EINVAL when the packet is raw (LNH 0 or 1) or too short to hold
+ * its headers (LRH, [GRH], BTH) and an ICRC.
+ */
+int ibr_icrc_verify(const void *pkt, size_t len);
+
+/* Computes the ICRC of the `len` bytes at pkt and stores it at pkt + len (4 bytes). */
+void ibr_icrc_write(void *pkt, size_t len);
+
+/* VCRC of the `len` bytes at pkt (LRH through the ICRC). */
+uint16_t ibr_vcrc(const void *pkt, size_t len);
+
+/*
+ * Checks the VCRC of a packet whose `len` bytes run from the LRH through the VCRC (the whole
+ * wire packet).  Returns 0, -EBADMSG on a mismatch, -EINVAL when len < 2.
+ */
+int ibr_vcrc_verify(const void *pkt, size_t len);
+
+/* Computes the VCRC of the `len` bytes at pkt and stores it at pkt + len (2 bytes). */
+void ibr_vcrc_write(void *pkt, size_t len);
+
+/*
+ * Incremental VCRC.  If the first 16 bytes of a `len`-byte message are XORed with `delta`
+ * (only the first min(len, 16) bytes of it count), its VCRC changes by the returned value:
+ * new_vcrc = old_vcrc ^ ibr_vcrc_delta(delta, len).  O(1) for len < 8198 (every legal packet:
+ * LRH.PktLen is 11 bits of 4-byte words), O(log len) beyond.
+ */
+uint16_t ibr_vcrc_delta(const uint8_t delta[IBR_VCRC_HDR_LEN], size_t len);
+
+/*
+ * The VCRC of a `len`-byte message (LRH through ICRC) after its first 16 bytes changed from
+ * old_hdr to new_hdr, given its VCRC `vcrc` before the change.  A wrong `vcrc` stays exactly
+ * as wrong (the update never launders a corrupted packet), so checking it first is optional.
+ */
+uint16_t ibr_vcrc_update(uint16_t vcrc, const uint8_t old_hdr[IBR_VCRC_HDR_LEN],
+			 const uint8_t new_hdr[IBR_VCRC_HDR_LEN], size_t len);
+
+/*
+ * For the forwarding rewrite: `pkt` is a whole wire packet of `wire_len` bytes (LRH through
+ * VCRC) whose first 16 bytes were rewritten in place; `old_hdr` is a copy of them taken before.
+ * Updates the stored VCRC.  Returns 0, or -EINVAL when wire_len < 2 (nothing is written).
+ */
+int ibr_vcrc_rewrite(void *pkt, size_t wire_len, const uint8_t old_hdr[IBR_VCRC_HDR_LEN]);
+
+/* VCRC implementations, for tests and benchmarks. */
+enum ibr_vcrc_impl {
+	IBR_VCRC_IMPL_AUTO,    /* the best one this CPU runs */
+	IBR_VCRC_IMPL_SLICE16, /* portable: slicing-by-16 tables */
+	IBR_VCRC_IMPL_PCLMUL,  /* x86-64: carry-less multiply folding, 128 bits (PCLMULQDQ) */
+	IBR_VCRC_IMPL_VPCLMUL, /* x86-64: the same on 512-bit registers (AVX-512 VPCLMULQDQ) */
+};
+
+/* Forces an implementation; -ENOTSUP if the CPU or the build lacks it.  Not for the data path. */
+int ibr_vcrc_impl_set(enum ibr_vcrc_impl impl);
+/* The implementation in use (never AUTO) and its name. */
+enum ibr_vcrc_impl ibr_vcrc_impl_get(void);
+const char *ibr_vcrc_impl_name(enum ibr_vcrc_impl impl);
+/* The CRC-32 behind the ICRC: "isa-l" or "zlib". */
+const char *ibr_icrc_impl_name(void);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * ibr_crc16.h - internal to the CRC module: the CRC-16/0x100B engines behind the VCRC.
+ *
+ * Conventions: a "register" is the reflected CRC state without init or xorout; bit i of it is
+ * the coefficient of x^(15 - i).  Feeding message M to register 0 leaves M(x) * x^16 mod P, the
+ * linear part of the CRC; the VCRC is that for init 0xFFFF, xored with 0xFFFF.
+ */
+#ifndef IBR_CRC16_H
+#define IBR_CRC16_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "lib/ibr_crc.h"
+
+#define IBR_CRC16_POLY	    0x100Bu /* x^16 + x^12 + x^3 + x + 1, x^16 implied */
+#define IBR_CRC16_POLY_REFL 0xD008u /* the same, bit-reversed */
+#define IBR_CRC16_XPOW_N    8192    /* x^(8n) mod P tabulated for n < this */
+
+/* ibr_crc16_tab[k][b]: register after byte b then k zero bytes, from register 0. */
+extern uint16_t ibr_crc16_tab[16][256];
+/* ibr_crc16_xpow[n] = x^(8n) mod P, as a register. */
+extern uint16_t ibr_crc16_xpow[IBR_CRC16_XPOW_N];
+
+struct ibr_crc16_ops {
+	enum ibr_vcrc_impl impl;
+	const char *name;
+	/* register after feeding n bytes at p to register `reg` */
+	uint16_t (*crc)(uint16_t reg, const uint8_t *p, size_t n);
+	/* ibr_vcrc_update(): one indirect call, everything else inline */
+	uint16_t (*update)(uint16_t vcrc, const uint8_t *old_hdr, const uint8_t *new_hdr,
+			   size_t len);
+};
+
+extern const struct ibr_crc16_ops ibr_crc16_slice16_ops;
+extern const struct ibr_crc16_ops ibr_crc16_pclmul_ops;
+extern const struct ibr_crc16_ops ibr_crc16_vpclmul_ops;
+
+/* Fills the tables; call once (the module does, under pthread_once) before any engine. */
+void ibr_crc16_init(void);
+/* Whether this CPU and build run an engine (slice16: always). */
+bool ibr_crc16_usable(enum ibr_vcrc_impl impl);
+/* x^(8n) mod P for n >= IBR_CRC16_XPOW_N (below, read ibr_crc16_xpow[n]). */
+uint16_t ibr_crc16_xpow8(size_t n);
+/* Byte-at-a-time: the tail of the fast engines (fewer than 16 bytes) and small inputs. */
+uint16_t ibr_crc16_bytes(uint16_t reg, const uint8_t *p, size_t n);
+
+static inline __attribute__((always_inline)) uint64_t ibr_crc16_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v)); /* little-endian host: configure refuses others */
+	return v;
+}
+
+/* One slicing-by-16 step over 16 bytes given as two little-endian words. */
+static inline __attribute__((always_inline)) uint16_t
+ibr_crc16_block16_words(uint16_t reg, uint64_t a, uint64_t b)
+{
+	const uint16_t(*t)[256] = ibr_crc16_tab;
+
+	a ^= reg;
+	return t[15][a & 0xff] ^ t[14][(a >> 8) & 0xff] ^ t[13][(a >> 16) & 0xff] ^
+	       t[12][(a >> 24) & 0xff] ^ t[11][(a >> 32) & 0xff] ^ t[10][(a >> 40) & 0xff] ^
+	       t[9][(a >> 48) & 0xff] ^ t[8][a >> 56] ^ t[7][b & 0xff] ^ t[6][(b >> 8) & 0xff] ^
+	       t[5][(b >> 16) & 0xff] ^ t[4][(b >> 24) & 0xff] ^ t[3][(b >> 32) & 0xff] ^
+	       t[2][(b >> 40) & 0xff] ^ t[1][(b >> 48) & 0xff] ^ t[0][b >> 56];
+}
+
+/* One slicing-by-16 step: register after the 16 bytes at p. */
+static inline __attribute__((always_inline)) uint16_t ibr_crc16_block16(uint16_t reg,
+									const uint8_t *p)
+{
+	return ibr_crc16_block16_words(reg, ibr_crc16_le64(p), ibr_crc16_le64(p + 8));
+}
+
+/* Fewer than 16 bytes: one slicing-by-8 step if it fits, then bytes. */
+static inline __attribute__((always_inline)) uint16_t ibr_crc16_tail(uint16_t reg, const uint8_t *p,
+								     size_t n)
+{
+	const uint16_t(*t)[256] = ibr_crc16_tab;
+
+	if (n >= 8) {
+		uint64_t a = ibr_crc16_le64(p) ^ reg;
+
+		reg = t[7][a & 0xff] ^ t[6][(a >> 8) & 0xff] ^ t[5][(a >> 16) & 0xff] ^
+		      t[4][(a >> 24) & 0xff] ^ t[3][(a >> 32) & 0xff] ^ t[2][(a >> 40) & 0xff] ^
+		      t[1][(a >> 48) & 0xff] ^ t[0][a >> 56];
+		p += 8;
+		n -= 8;
+	}
+	return ibr_crc16_bytes(reg, p, n);
+}
+
+/*
+ * L(delta) of a 16-byte delta, for the table-driven update.  The router's rewrite (LRH, HopLmt)
+ * leaves bytes 8-14 alone: then 9 lookups do instead of 16.
+ */
+static inline __attribute__((always_inline)) uint16_t ibr_crc16_delta16(uint64_t a, uint64_t b)
+{
+	const uint16_t(*t)[256] = ibr_crc16_tab;
+
+	if ((b & 0x00ffffffffffffffull) != 0)
+		return ibr_crc16_block16_words(0, a, b);
+	return t[15][a & 0xff] ^ t[14][(a >> 8) & 0xff] ^ t[13][(a >> 16) & 0xff] ^
+	       t[12][(a >> 24) & 0xff] ^ t[11][(a >> 32) & 0xff] ^ t[10][(a >> 40) & 0xff] ^
+	       t[9][(a >> 48) & 0xff] ^ t[8][a >> 56] ^ t[0][b >> 56];
+}
+
+static inline __attribute__((always_inline)) uint16_t ibr_crc16_xpow_get(size_t n)
+{
+	return n < IBR_CRC16_XPOW_N ? ibr_crc16_xpow[n] : ibr_crc16_xpow8(n);
+}
+
+/* L of the first len < 16 bytes of the delta a (bytes 0-7), b (bytes 8-15). */
+static inline uint16_t ibr_crc16_delta_short(uint64_t a, uint64_t b, size_t len)
+{
+	uint8_t d[16];
+
+	memcpy(d, &a, 8);
+	memcpy(d + 8, &b, 8);
+	return ibr_crc16_bytes(0, d, len);
+}
+
+/*
+ * Reduces a 32-bit reflected product (bit k the coefficient of x^(31 - k)) mod P: the high half
+ * is already reduced, the low half Q stands for Q * x^16, i.e. register Q fed two zero bytes.
+ */
+static inline __attribute__((always_inline)) uint16_t ibr_crc16_reduce32(uint32_t q)
+{
+	return (uint16_t)((q >> 16) ^ ibr_crc16_tab[1][q & 0xff] ^
+			  ibr_crc16_tab[0][(q >> 8) & 0xff]);
+}
+
+#endif

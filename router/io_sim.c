@@ -1,0 +1,155 @@
+/* io_sim.c - UNIX datagram sockets as IB links, for labs, tests and benchmarks. */
+#include "router/io_sim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int sim_addr(struct sockaddr_un *sa, socklen_t *len, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof(sa->sun_path))
+		return -ENAMETOOLONG;
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	memcpy(sa->sun_path, path, n);
+	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
+	return 0;
+}
+
+/* Remove a socket file left by a dead process; refuse to remove anything else. */
+static int sim_unlink_stale(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return -EEXIST;
+	return unlink(path) < 0 ? -errno : 0;
+}
+
+int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8_t port)
+{
+	struct sockaddr_un sa;
+	socklen_t salen;
+	int rc, sz = 4 << 20;
+
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+	if ((rc = sim_addr(&sa, &salen, path)) || (rc = sim_addr(&p->peer, &p->peerlen, peer)))
+		return rc;
+	if ((rc = sim_unlink_stale(path)))
+		return rc;
+	p->bufs = malloc((size_t)ROUTER_BURST * IO_SIM_BUFSZ);
+	if (!p->bufs)
+		return -ENOMEM;
+	p->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (p->fd < 0 || bind(p->fd, (struct sockaddr *)&sa, salen) < 0) {
+		rc = -errno;
+		io_sim_close(p);
+		return rc;
+	}
+	/* deep queues absorb bursts; failure only means the defaults stay */
+	setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	setsockopt(p->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	strcpy(p->path, path);
+	for (unsigned i = 0; i < ROUTER_BURST; i++) {
+		p->mbuf[i].data = p->bufs + (size_t)i * IO_SIM_BUFSZ;
+		p->mbuf[i].port = port;
+	}
+	return 0;
+}
+
+void io_sim_close(struct io_sim_port *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	if (p->path[0])
+		unlink(p->path);
+	free(p->bufs);
+	p->bufs = NULL;
+	p->fd = -1;
+	p->path[0] = '\0';
+}
+
+int io_sim_rx_burst(struct io_sim_port *p, struct router_mbuf **out, unsigned n)
+{
+	struct mmsghdr msg[ROUTER_BURST];
+	struct iovec iov[ROUTER_BURST];
+	int got;
+
+	if (n > ROUTER_BURST)
+		n = ROUTER_BURST;
+	memset(msg, 0, sizeof(msg[0]) * n);
+	for (unsigned i = 0; i < n; i++) {
+		iov[i].iov_base = p->mbuf[i].data;
+		iov[i].iov_len = IO_SIM_BUFSZ;
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+	got = recvmmsg(p->fd, msg, n, MSG_DONTWAIT, NULL);
+	if (got < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	for (int i = 0; i < got; i++) {
+		p->mbuf[i].len = msg[i].msg_len;
+		if (msg[i].msg_hdr.msg_flags & MSG_TRUNC)
+			p->mbuf[i].len = IO_SIM_BUFSZ;
+		out[i] = &p->mbuf[i];
+	}
+	return got;
+}
+
+unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsigned n,
+			 uint64_t *bytes)
+{
+	struct mmsghdr msg[ROUTER_BURST];
+	struct iovec iov[ROUTER_BURST][3];
+	uint8_t vcrc[ROUTER_BURST][2];
+	unsigned sent = 0;
+
+	*bytes = 0;
+	if (n > ROUTER_BURST)
+		n = ROUTER_BURST;
+	memset(msg, 0, sizeof(msg[0]) * n);
+	for (unsigned i = 0; i < n; i++) {
+		const struct router_mbuf *m = tx[i].m;
+
+		vcrc[i][0] = (uint8_t)tx[i].vcrc; /* stored least-significant byte first */
+		vcrc[i][1] = (uint8_t)(tx[i].vcrc >> 8);
+		iov[i][0] = (struct iovec){ (void *)tx[i].hdr, ROUTER_HDR_LEN };
+		iov[i][1] = (struct iovec){ m->data + ROUTER_HDR_LEN, m->len - ROUTER_HDR_LEN - 2 };
+		iov[i][2] = (struct iovec){ vcrc[i], 2 };
+		msg[i].msg_hdr.msg_name = &p->peer;
+		msg[i].msg_hdr.msg_namelen = p->peerlen;
+		msg[i].msg_hdr.msg_iov = iov[i];
+		msg[i].msg_hdr.msg_iovlen = 3;
+	}
+	while (sent < n) {
+		int r = sendmmsg(p->fd, msg + sent, n - sent, MSG_DONTWAIT);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			/* the peer's queue is full or the peer is gone: the link drops it */
+			break;
+		}
+		for (int i = 0; i < r; i++)
+			*bytes += tx[sent + (unsigned)i].m->len;
+		sent += (unsigned)r;
+	}
+	return sent;
+}
+
+int io_sim_send(struct io_sim_port *p, const void *pkt, size_t len)
+{
+	ssize_t r = sendto(p->fd, pkt, len, MSG_DONTWAIT, (struct sockaddr *)&p->peer, p->peerlen);
+
+	if (r < 0)
+		return -errno;
+	return (size_t)r == len ? 0 : -EMSGSIZE;
+}

@@ -1,0 +1,58 @@
+/*
+ * io_sim.h - the sim data-path backend (DESIGN.md, "Sim data-path backend"):
+ * each port owns a UNIX datagram socket bound at a configured path and sends
+ * to one configured peer path.  One datagram is one IB packet exactly as on
+ * the wire, from the first LRH byte through the VCRC.  Batched with
+ * recvmmsg/sendmmsg.
+ */
+#ifndef IO_SIM_H
+#define IO_SIM_H
+
+#include "router/router_engine.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#define IO_SIM_BUFSZ 8192 /* > the largest packet: PktLen 0x7FF words + VCRC = 8190 */
+
+struct io_sim_port {
+	int fd;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct sockaddr_un peer;
+	socklen_t peerlen;
+	uint8_t *bufs; /* ROUTER_BURST receive buffers of IO_SIM_BUFSZ */
+	struct router_mbuf mbuf[ROUTER_BURST];
+};
+
+/*
+ * Bind `path` (a stale socket file there is replaced; any other file is an
+ * error) and remember `peer`.  The socket is non-blocking.  `port` is the
+ * ingress port index stamped on received packets.  0 or -errno.
+ */
+int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8_t port);
+/* Close and unlink the socket file. */
+void io_sim_close(struct io_sim_port *p);
+
+/*
+ * Receive up to `n` (<= ROUTER_BURST) packets; `out[i]` point into the port's
+ * own buffers, valid until the next call.  Returns the count (0 when none is
+ * waiting) or -errno.  A datagram longer than IO_SIM_BUFSZ is returned with
+ * len IO_SIM_BUFSZ, which no PktLen can match: the engine drops it as pktlen.
+ */
+int io_sim_rx_burst(struct io_sim_port *p, struct router_mbuf **out, unsigned n);
+
+/*
+ * Send `n` copies to the peer: each is the received packet with its first
+ * 16 bytes and its VCRC replaced (three iovecs: no payload copy).  Returns
+ * how many were sent; `*bytes` gets their total size.  Copies the peer cannot
+ * take now (queue full, peer absent) are not sent: the caller counts them.
+ */
+unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsigned n,
+			 uint64_t *bytes);
+
+/* Send one whole packet (SMA replies, tools).  0 or -errno. */
+int io_sim_send(struct io_sim_port *p, const void *pkt, size_t len);
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * router_fib.c - compile the RIB into an immutable FIB.  Runs on the control
+ * thread after every change; the result is published with router_pub.
+ */
+#include "router/router_fib.h"
+#include "router/router_rib.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void router_fib_free(struct router_fib *fib)
+{
+	if (!fib)
+		return;
+	router_hash_free(&fib->exact);
+	for (uint32_t i = 0; i < fib->nagg; i++)
+		router_hash_free(&fib->agg[i].h);
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++)
+		router_hash_free(&fib->neigh[i]);
+	router_hash_free(&fib->mcast);
+	free(fib->groups);
+	free(fib);
+}
+
+/* Agg slot for a prefix length (kept in decreasing length order). */
+static struct router_fib_agg *fib_agg_slot(struct router_fib *fib, uint8_t plen)
+{
+	for (uint32_t i = 0; i < fib->nagg; i++)
+		if (fib->agg[i].plen == plen)
+			return &fib->agg[i];
+	return NULL;
+}
+
+/*
+ * Routes: the preferred source wins.  Inserting sources from the least to the
+ * most preferred lets each put replace what a worse source left.
+ */
+static int fib_compile_routes(struct router_fib *fib, const struct router_rib *rib)
+{
+	uint64_t count[65] = { 0 };
+	const struct router_route *r;
+	uint32_t pos = 0;
+	int rc;
+
+	while ((r = router_tab_next(&rib->routes, &pos)))
+		count[r->key.plen]++;
+	if ((rc = router_hash_init(&fib->exact, count[64])))
+		return rc;
+	for (int plen = 63; plen >= 0; plen--) {
+		struct router_fib_agg *a;
+
+		if (!count[plen])
+			continue;
+		a = &fib->agg[fib->nagg++];
+		a->plen = (uint8_t)plen;
+		a->mask = plen ? ~0ull << (64 - plen) : 0;
+		if ((rc = router_hash_init(&a->h, count[plen])))
+			return rc;
+	}
+	for (int src = ROUTER_SRC_MAX - 1; src >= 0; src--) {
+		pos = 0;
+		while ((r = router_tab_next(&rib->routes, &pos))) {
+			struct router_hash *h = &fib->exact;
+
+			if (r->key.source != src)
+				continue;
+			if (r->key.plen < 64)
+				h = &fib_agg_slot(fib, r->key.plen)->h;
+			if ((rc = router_hash_put(h, r->key.prefix, router_nh_pack(&r->nh))))
+				return rc;
+		}
+	}
+	fib->nroutes = rib->routes.count;
+	return 0;
+}
+
+static int fib_compile_neighs(struct router_fib *fib, const struct router_rib *rib)
+{
+	uint64_t count[ROUTER_MAX_PORTS] = { 0 };
+	const struct router_neigh *n;
+	uint32_t pos = 0;
+	int rc;
+
+	while ((n = router_tab_next(&rib->neighs, &pos)))
+		count[n->key.port]++;
+	for (uint32_t p = 0; p < rib->nports; p++)
+		if ((rc = router_hash_init(&fib->neigh[p], count[p])))
+			return rc;
+	for (int src = ROUTER_SRC_MAX - 1; src >= 0; src--) {
+		pos = 0;
+		while ((n = router_tab_next(&rib->neighs, &pos))) {
+			if (n->key.source != src)
+				continue;
+			rc = router_hash_put(&fib->neigh[n->key.port], n->key.guid,
+					     router_neigh_pack(n->lid, n->lmc));
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* The group of this MGID, created at the end of the array when new. */
+static struct router_fib_mgroup *fib_group(struct router_fib *fib, const uint8_t *mgid)
+{
+	uint64_t key = router_mgid_fold(mgid);
+	uint64_t v = router_hash_get(&fib->mcast, key);
+	struct router_fib_mgroup *g;
+
+	for (uint32_t i = (uint32_t)v; i; i = fib->groups[i - 1].next)
+		if (memcmp(fib->groups[i - 1].mgid, mgid, 16) == 0)
+			return &fib->groups[i - 1];
+	g = &fib->groups[fib->ngroups++];
+	memset(g, 0, sizeof(*g));
+	memcpy(g->mgid, mgid, 16);
+	g->next = (uint32_t)v; /* chain in front of groups with the same folded key */
+	if (router_hash_put(&fib->mcast, key, ROUTER_VAL_PRESENT | fib->ngroups))
+		return NULL;
+	return g;
+}
+
+static int fib_compile_mcast(struct router_fib *fib, const struct router_rib *rib)
+{
+	const struct router_mcast *m;
+	uint32_t pos = 0;
+	int rc;
+
+	if ((rc = router_hash_init(&fib->mcast, rib->mcasts.count)))
+		return rc;
+	fib->groups = calloc(rib->mcasts.count ? rib->mcasts.count : 1, sizeof(*fib->groups));
+	if (!fib->groups)
+		return -ENOMEM;
+	while ((m = router_tab_next(&rib->mcasts, &pos))) {
+		struct router_fib_mgroup *g = fib_group(fib, m->key.mgid);
+		uint8_t p = m->key.port;
+
+		if (!g)
+			return -ENOMEM;
+		g->on_ports |= 1u << p;
+		if (m->flags & ROUTER_MCAST_RECEIVERS)
+			g->recv_ports |= 1u << p;
+		g->mlid[p] = m->mlid;
+		g->sl[p] = m->sl;
+		router_bit_set(fib->port[p].mlid_bits, m->mlid - 0xC000u);
+	}
+	return 0;
+}
+
+static void fib_compile_ports(struct router_fib *fib, const struct router_rib *rib)
+{
+	fib->nports = rib->nports;
+	for (uint32_t p = 0; p < rib->nports; p++) {
+		struct router_fib_port *fp = &fib->port[p];
+
+		fp->cfg = rib->port[p];
+		for (uint32_t k = 0; k < fp->cfg.npkeys && k < ROUTER_MAX_PKEYS; k++)
+			if (fp->cfg.pkeys[k] &
+			    0x7FFF) /* 0x0000/0x8000: invalid P_Key, never a match */
+				router_bit_set(fp->pkey_bits, fp->cfg.pkeys[k] & 0x7FFF);
+	}
+}
+
+struct router_fib *router_rib_compile(struct router_rib *rib)
+{
+	struct router_fib *fib = calloc(1, sizeof(*fib));
+
+	if (!fib)
+		return NULL;
+	fib_compile_ports(fib, rib);
+	if (fib_compile_routes(fib, rib) || fib_compile_neighs(fib, rib) ||
+	    fib_compile_mcast(fib, rib)) {
+		router_fib_free(fib);
+		return NULL;
+	}
+	fib->generation = ++rib->generation;
+	return fib;
+}

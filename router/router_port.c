@@ -1,0 +1,15 @@
+/* router_port.c - port defaults. */
+#include "router/router_port.h"
+
+#include <string.h>
+
+void router_port_defaults(struct router_port *p, const char *name)
+{
+	memset(p, 0, sizeof(*p));
+	strncpy(p->name, name, sizeof(p->name) - 1);
+	p->mtu = 2048;
+	p->flags = ROUTER_PORT_VCRC_CHECK;
+	p->rpf = ROUTER_RPF_OFF;
+	memset(p->tclass_sl, ROUTER_SL_KEEP, sizeof(p->tclass_sl));
+	/* sl_vl all zero: every SL on VL0, the one data VL every port has */
+}

@@ -1,0 +1,175 @@
+/* router_rib.c - the RIB's entries by source, and their compilation into a FIB. */
+#include "router/router_rib.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const src_names[ROUTER_SRC_MAX] = {
+	[ROUTER_SRC_CONNECTED] = "connected",
+	[ROUTER_SRC_STATIC] = "static",
+	[ROUTER_SRC_SA] = "sa",
+	[ROUTER_SRC_PLUGIN] = "osm-plugin",
+	[ROUTER_SRC_PEER] = "peer",
+};
+
+const char *router_src_name(int src)
+{
+	return src >= 0 && src < ROUTER_SRC_MAX ? src_names[src] : "unknown";
+}
+
+int router_src_parse(const char *name)
+{
+	for (int i = 0; i < ROUTER_SRC_MAX; i++)
+		if (strcasecmp(name, src_names[i]) == 0)
+			return i;
+	return -EINVAL;
+}
+
+void router_rib_init(struct router_rib *rib)
+{
+	memset(rib, 0, sizeof(*rib));
+	router_tab_init(&rib->routes, sizeof(struct router_route), sizeof(struct router_route_key));
+	router_tab_init(&rib->neighs, sizeof(struct router_neigh), sizeof(struct router_neigh_key));
+	router_tab_init(&rib->mcasts, sizeof(struct router_mcast), sizeof(struct router_mcast_key));
+}
+
+void router_rib_free(struct router_rib *rib)
+{
+	router_tab_free(&rib->routes);
+	router_tab_free(&rib->neighs);
+	router_tab_free(&rib->mcasts);
+}
+
+int router_rib_port_add(struct router_rib *rib, const struct router_port *p)
+{
+	if (rib->nports >= ROUTER_MAX_PORTS)
+		return -ENOSPC;
+	if (router_rib_port_find(rib, p->name) >= 0)
+		return -EEXIST;
+	rib->port[rib->nports] = *p;
+	return (int)rib->nports++;
+}
+
+int router_rib_port_set(struct router_rib *rib, uint32_t idx, const struct router_port *p)
+{
+	if (idx >= rib->nports)
+		return -ENOENT;
+	rib->port[idx] = *p;
+	return 0;
+}
+
+int router_rib_port_find(const struct router_rib *rib, const char *name)
+{
+	for (uint32_t i = 0; i < rib->nports; i++)
+		if (strncmp(rib->port[i].name, name, ROUTER_PORT_NAME) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
+static uint64_t prefix_mask(uint8_t plen)
+{
+	return plen == 0 ? 0 : ~0ull << (64 - plen);
+}
+
+int router_rib_route_add(struct router_rib *rib, const struct router_route *r)
+{
+	struct router_route rec;
+
+	if (r->key.plen > 64 || r->key.source >= ROUTER_SRC_MAX || r->nh.port >= rib->nports ||
+	    r->nh.kind > ROUTER_NH_ALGO || r->nh.lmc > 7)
+		return -EINVAL;
+	if (r->key.prefix & ~prefix_mask(r->key.plen))
+		return -EINVAL; /* host bits set: say so rather than guess */
+	if (r->nh.kind == ROUTER_NH_ROUTER && (r->nh.lid == 0 || r->nh.lid >= 0xC000))
+		return -EINVAL; /* the next router needs a unicast LID */
+	memset(&rec, 0, sizeof(rec));
+	rec.key.prefix = r->key.prefix;
+	rec.key.plen = r->key.plen;
+	rec.key.source = r->key.source;
+	rec.nh = r->nh;
+	rec.metric = r->metric;
+	return router_tab_put(&rib->routes, &rec) < 0 ? -ENOMEM : 0;
+}
+
+int router_rib_route_del(struct router_rib *rib, uint64_t prefix, uint8_t plen, uint8_t source)
+{
+	struct router_route_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.prefix = prefix;
+	k.plen = plen;
+	k.source = source;
+	return router_tab_del(&rib->routes, &k);
+}
+
+int router_rib_neigh_add(struct router_rib *rib, const struct router_neigh *n)
+{
+	struct router_neigh rec;
+
+	if (n->key.port >= rib->nports || n->key.source >= ROUTER_SRC_MAX || n->lid == 0 ||
+	    n->lid >= 0xC000 || n->lmc > 7)
+		return -EINVAL;
+	memset(&rec, 0, sizeof(rec));
+	rec.key.guid = n->key.guid;
+	rec.key.port = n->key.port;
+	rec.key.source = n->key.source;
+	rec.lid = n->lid;
+	rec.lmc = n->lmc;
+	return router_tab_put(&rib->neighs, &rec) < 0 ? -ENOMEM : 0;
+}
+
+int router_rib_neigh_del(struct router_rib *rib, uint8_t port, uint64_t guid, uint8_t source)
+{
+	struct router_neigh_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.guid = guid;
+	k.port = port;
+	k.source = source;
+	return router_tab_del(&rib->neighs, &k);
+}
+
+int router_rib_mcast_add(struct router_rib *rib, const struct router_mcast *m)
+{
+	struct router_mcast rec;
+
+	if (m->key.port >= rib->nports || m->key.mgid[0] != 0xFF || m->mlid < 0xC000 ||
+	    m->mlid == 0xFFFF || m->sl > 15 || m->source >= ROUTER_SRC_MAX)
+		return -EINVAL;
+	rec = *m;
+	memset(rec.key.rsv, 0, sizeof(rec.key.rsv));
+	return router_tab_put(&rib->mcasts, &rec) < 0 ? -ENOMEM : 0;
+}
+
+int router_rib_mcast_del(struct router_rib *rib, const uint8_t *mgid, uint8_t port)
+{
+	struct router_mcast_key k;
+
+	memset(&k, 0, sizeof(k));
+	memcpy(k.mgid, mgid, 16);
+	k.port = port;
+	return router_tab_del(&rib->mcasts, &k);
+}
+
+void router_rib_flush(struct router_rib *rib, uint8_t source, int port)
+{
+	uint32_t pos = 0;
+	struct router_route *r;
+	struct router_neigh *n;
+	struct router_mcast *m;
+
+	/* deleting the record at the cursor is safe: slots are only reused by puts */
+	while ((r = router_tab_next(&rib->routes, &pos)))
+		if (r->key.source == source && (port < 0 || r->nh.port == port))
+			router_tab_del(&rib->routes, &r->key);
+	pos = 0;
+	while ((n = router_tab_next(&rib->neighs, &pos)))
+		if (n->key.source == source && (port < 0 || n->key.port == port))
+			router_tab_del(&rib->neighs, &n->key);
+	pos = 0;
+	while ((m = router_tab_next(&rib->mcasts, &pos)))
+		if (m->source == source && (port < 0 || m->key.port == port))
+			router_tab_del(&rib->mcasts, &m->key);
+}

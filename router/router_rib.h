@@ -1,0 +1,112 @@
+/*
+ * router_rib.h - the routing information base: every route, neighbour and
+ * multicast group the router has learned, by source, plus the ports.  Owned
+ * by the control thread; the daemon is its only caller (the SA client, the
+ * plugin channel, the CLI and the config reach it through the daemon).
+ * router_rib_compile() turns it into an immutable FIB for the workers.
+ */
+#ifndef ROUTER_RIB_H
+#define ROUTER_RIB_H
+
+#include "router/router_fib.h"
+#include "router/router_port.h"
+#include "router/router_tab.h"
+
+#include <stdint.h>
+
+/* Where an entry came from; a lower value is preferred. */
+enum router_src {
+	ROUTER_SRC_CONNECTED = 0, /* the subnet prefix of one of our ports */
+	ROUTER_SRC_STATIC,	  /* config file or CLI */
+	ROUTER_SRC_SA,		  /* learned from a subnet's SA */
+	ROUTER_SRC_PLUGIN,	  /* pushed by the OpenSM plugin */
+	ROUTER_SRC_PEER,	  /* from another router */
+	ROUTER_SRC_MAX
+};
+
+const char *router_src_name(int src);
+int router_src_parse(const char *name); /* -EINVAL when unknown */
+
+struct router_route_key {
+	uint64_t prefix; /* GID prefix, host order; bits past plen are zero */
+	uint8_t plen;	 /* 0..64 */
+	uint8_t source;	 /* enum router_src */
+	uint8_t rsv[6];
+};
+
+struct router_route {
+	struct router_route_key key;
+	struct router_nh nh;
+	uint32_t metric; /* among routers (plugin prefix routes); informational here */
+};
+
+struct router_neigh_key {
+	uint64_t guid; /* port GUID or alias GUID */
+	uint8_t port;
+	uint8_t source;
+	uint8_t rsv[6];
+};
+
+struct router_neigh {
+	struct router_neigh_key key;
+	uint16_t lid;
+	uint8_t lmc;
+};
+
+struct router_mcast_key {
+	uint8_t mgid[16];
+	uint8_t port;
+	uint8_t rsv[7];
+};
+
+enum router_mcast_flag {
+	ROUTER_MCAST_RECEIVERS = 1 << 0, /* the subnet has members that receive */
+	ROUTER_MCAST_SENDERS = 1 << 1,	 /* the subnet has members that send */
+};
+
+/* A group as it exists on one port's subnet (IBA 15.2.5.17 MCMemberRecord). */
+struct router_mcast {
+	struct router_mcast_key key;
+	uint16_t mlid;
+	uint8_t sl;
+	uint8_t flags; /* enum router_mcast_flag */
+	uint8_t source;
+	uint8_t tclass;
+	uint16_t pkey;
+	uint32_t qkey;
+	uint32_t flowlabel;
+	uint16_t mtu;
+};
+
+struct router_rib {
+	uint32_t nports;
+	struct router_port port[ROUTER_MAX_PORTS];
+	struct router_tab routes; /* struct router_route */
+	struct router_tab neighs; /* struct router_neigh */
+	struct router_tab mcasts; /* struct router_mcast */
+	uint64_t generation;	  /* bumped by every compile */
+};
+
+void router_rib_init(struct router_rib *rib);
+void router_rib_free(struct router_rib *rib);
+
+/* Add a port (returns its index) or replace port `idx`'s settings. */
+int router_rib_port_add(struct router_rib *rib, const struct router_port *p);
+int router_rib_port_set(struct router_rib *rib, uint32_t idx, const struct router_port *p);
+/* Index of the port called `name`, or -ENOENT. */
+int router_rib_port_find(const struct router_rib *rib, const char *name);
+
+/* Routes: add replaces the route with the same prefix, length and source. */
+int router_rib_route_add(struct router_rib *rib, const struct router_route *r);
+int router_rib_route_del(struct router_rib *rib, uint64_t prefix, uint8_t plen, uint8_t source);
+int router_rib_neigh_add(struct router_rib *rib, const struct router_neigh *n);
+int router_rib_neigh_del(struct router_rib *rib, uint8_t port, uint64_t guid, uint8_t source);
+int router_rib_mcast_add(struct router_rib *rib, const struct router_mcast *m);
+int router_rib_mcast_del(struct router_rib *rib, const uint8_t *mgid, uint8_t port);
+/* Drop every entry of `source` (on port `port`, or all ports when < 0). */
+void router_rib_flush(struct router_rib *rib, uint8_t source, int port);
+
+/* A new FIB of the current state, or NULL (out of memory). */
+struct router_fib *router_rib_compile(struct router_rib *rib);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * router_worker.h - one forwarding worker: receives bursts from its ports,
+ * runs the engine on the current FIB, transmits per egress port, hands SMPs
+ * and packets for the router itself to hooks, and reports quiescent states
+ * so old FIBs can be freed (router_pub.h).
+ */
+#ifndef ROUTER_WORKER_H
+#define ROUTER_WORKER_H
+
+#include "router/io_sim.h"
+#include "router/router_engine.h"
+#include "router/router_pub.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* Called for each packet of a burst: SMPs (VL15), local, and dropped packets. */
+typedef void router_worker_hook(void *ctx, const struct router_mbuf *m, int reason);
+
+struct router_worker {
+	uint32_t id; /* reader slot in the publisher */
+	struct router_pub *pub;
+	uint32_t nports;
+	struct io_sim_port *port[ROUTER_MAX_PORTS]; /* by port index; NULL: not this worker's */
+	int epfd;
+	_Atomic bool stop;
+	router_worker_hook *sma_hook;	/* VL15: the SMA (until it lands: counted and dropped) */
+	router_worker_hook *local_hook; /* addressed to the router itself */
+	router_worker_hook *drop_hook;	/* every drop, with its reason (capture) */
+	void *hook_ctx;
+	struct router_counters counters; /* written by this worker only */
+	struct router_out out;
+};
+
+/* `ports[i]` is port index i (NULL for ports this worker does not serve). */
+int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *pub,
+		       struct io_sim_port **ports, uint32_t nports);
+void router_worker_fini(struct router_worker *w);
+
+/*
+ * Drain every readable port once (bursts of ROUTER_BURST until each is empty
+ * or `budget` packets were handled).  Returns the packets handled.
+ */
+unsigned router_worker_poll(struct router_worker *w, unsigned budget);
+
+/* Loop: block in epoll (offline for QSBR), poll, until `stop` is set. */
+void *router_worker_run(void *w);
+
+#endif

@@ -1,0 +1,422 @@
+/*
+ * bench_fwd.c - forwarding benchmarks (make bench).  Prints
+ *   BENCH fwd_256_r1e3_nocrc / fwd_256_r1e4_nocrc   ns/pkt, no CRC work
+ *   BENCH fwd_256_r1e6 / fwd_4k_r1e6                ns/pkt, incremental VCRC upkeep
+ *   BENCH fwd_256_r1e6_verify / fwd_4k_r1e6_verify  ns/pkt, with ingress VCRC verification
+ *   BENCH mcast4_256                                ns per copy, fan-out to 4 ports
+ *   BENCH sim_e2e_256 / relay_256                   pkt/s through two sim ports, and a
+ *                                                   plain recvmmsg->sendmmsg relay
+ * The in-process cases run the whole engine (validate, look up, rewrite) on
+ * one core with no I/O, over a pool of packets whose DGIDs are spread over
+ * every route, so the route table is read as a router under load reads it.
+ */
+#include "router/io_sim.h"
+#include "router/router_engine.h"
+#include "router/router_rib.h"
+#include "router/router_worker.h"
+
+#include "lib/ibr_pkt.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POOL 1024 /* packets in the pool: they stay in L2 as freshly received packets would */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void gid_set(uint8_t *g, uint64_t prefix, uint64_t guid)
+{
+	for (int i = 0; i < 8; i++) {
+		g[i] = (uint8_t)(prefix >> (56 - 8 * i));
+		g[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+}
+
+static uint64_t route_prefix(uint64_t i)
+{
+	return 0xfec0000000000000ull | (i * 0x9E3779B1ull & 0xFFFFFFFFFFull) << 8 | 0x80;
+}
+
+/* `nports` ports up with LIDs 1.., `nroutes` /64 routes to port 1 via next-router LIDs. */
+static struct router_rib *bench_rib(unsigned nports, uint64_t nroutes, uint8_t flags)
+{
+	struct router_rib *rib = calloc(1, sizeof(*rib));
+
+	router_rib_init(rib);
+	for (unsigned i = 0; i < nports; i++) {
+		struct router_port p;
+		char name[8];
+
+		snprintf(name, sizeof(name), "p%u", i);
+		router_port_defaults(&p, name);
+		p.lid = (uint16_t)(i + 1);
+		p.prefix = 0xfec0000000000000ull + i;
+		p.guid = 0x300000 + i;
+		p.mtu = 4096;
+		p.flags = ROUTER_PORT_UP | flags;
+		router_rib_port_add(rib, &p);
+	}
+	for (uint64_t i = 0; i < nroutes; i++) {
+		struct router_route r;
+
+		memset(&r, 0, sizeof(r));
+		r.key.prefix = route_prefix(i);
+		r.key.plen = 64;
+		r.key.source = ROUTER_SRC_SA;
+		r.nh.port = 1;
+		r.nh.kind = ROUTER_NH_ROUTER;
+		r.nh.lid = (uint16_t)(0x100 + i % 0x1000);
+		router_rib_route_add(rib, &r);
+	}
+	return rib;
+}
+
+struct pool {
+	uint8_t *buf;
+	struct router_mbuf m[POOL];
+	struct router_mbuf *v[POOL];
+};
+
+static void pool_fill(struct pool *pl, size_t payload, uint64_t nroutes, bool mcast)
+{
+	static uint8_t data[4096];
+	struct ibr_pkt_ud_params p;
+	size_t stride = (payload + 128) & ~(size_t)63;
+
+	pl->buf = aligned_alloc(64, stride * POOL);
+	for (unsigned i = 0; i < POOL; i++) {
+		int len;
+
+		memset(&p, 0, sizeof(p));
+		p.slid = 0x50;
+		p.dlid = mcast ? 0xC001 : 1;
+		p.grh = true;
+		gid_set(p.sgid, 0xfec0000000000000ull, 0x1000 + i);
+		if (mcast) {
+			gid_set(p.dgid, 0xff18000000000000ull, 1);
+		} else {
+			gid_set(p.dgid, route_prefix((uint64_t)rand() % nroutes), 0x2000 + i);
+		}
+		p.hoplmt = 64;
+		p.pkey = 0xFFFF;
+		p.dest_qp = mcast ? 0xFFFFFF : 5;
+		p.qkey = 1;
+		p.src_qp = 2;
+		p.payload = data;
+		p.payload_len = payload;
+		len = ibr_pkt_build_ud(pl->buf + stride * i, stride, &p);
+		if (len < 0)
+			abort();
+		pl->m[i] = (struct router_mbuf){ .data = pl->buf + stride * i,
+						 .len = (uint32_t)len };
+		pl->v[i] = &pl->m[i];
+	}
+}
+
+/* ns per packet (or per copy) over `reps` passes through the pool. */
+static double run_engine(const struct router_fib *fib, struct pool *pl, unsigned reps,
+			 bool per_copy)
+{
+	static struct router_out out;
+	static struct router_counters c;
+	uint64_t work = 0;
+	double t0;
+
+	for (unsigned i = 0; i < POOL; i += ROUTER_BURST) /* warm up */
+		router_engine_burst(fib, pl->v + i, ROUTER_BURST, &out, &c);
+	t0 = now_s();
+	for (unsigned r = 0; r < reps; r++)
+		for (unsigned i = 0; i < POOL; i += ROUTER_BURST) {
+			router_engine_burst(fib, pl->v + i, ROUTER_BURST, &out, &c);
+			work += per_copy ? out.ncopies : ROUTER_BURST;
+		}
+	if (out.ndrop)
+		fprintf(stderr, "bench: %u drops (%s)\n", out.ndrop,
+			router_drop_name(out.drop[0].reason));
+	return (now_s() - t0) * 1e9 / (double)work;
+}
+
+static const char *only; /* argv[1]: run only the cases whose name contains it */
+
+static bool wanted(const char *name)
+{
+	return !only || strstr(name, only);
+}
+
+static void bench_case(const char *name, size_t payload, uint64_t nroutes, uint8_t flags)
+{
+	struct router_rib *rib;
+	struct router_fib *fib;
+	struct pool pl;
+	unsigned reps = payload > 1024 ? 800 : 3200;
+
+	if (!wanted(name))
+		return;
+	rib = bench_rib(2, nroutes, flags);
+	fib = router_rib_compile(rib);
+	pool_fill(&pl, payload, nroutes, false);
+	printf("BENCH %s %.2f ns/pkt\n", name, run_engine(fib, &pl, reps, false));
+	fflush(stdout);
+	free(pl.buf);
+	router_fib_free(fib);
+	router_rib_free(rib);
+	free(rib);
+}
+
+static void bench_mcast(void)
+{
+	struct router_rib *rib = bench_rib(5, 1, 0);
+	struct router_fib *fib;
+	struct pool pl;
+
+	for (uint8_t port = 0; port < 5; port++) {
+		struct router_mcast m;
+
+		memset(&m, 0, sizeof(m));
+		m.key.mgid[0] = 0xFF;
+		m.key.mgid[1] = 0x18;
+		m.key.mgid[15] = 1;
+		m.key.port = port;
+		m.mlid = (uint16_t)(0xC001 + port);
+		m.flags = port ? ROUTER_MCAST_RECEIVERS : ROUTER_MCAST_SENDERS;
+		router_rib_mcast_add(rib, &m);
+	}
+	fib = router_rib_compile(rib);
+	pool_fill(&pl, 256, 1, true);
+	printf("BENCH mcast4_256 %.2f ns/copy\n", run_engine(fib, &pl, 60, true));
+	free(pl.buf);
+	router_fib_free(fib);
+	router_rib_free(rib);
+	free(rib);
+}
+
+/* ---- end to end over sim sockets: sender -> [middle] -> receiver ---- */
+
+struct e2e {
+	char dir[64];
+	char a_host[96], a_rtr[96], b_rtr[96], b_host[96];
+	int tx_fd, rx_fd; /* the hosts' blocking sockets */
+	struct io_sim_port ra, rb;
+	_Atomic bool stop;
+	uint64_t received;
+	uint8_t pkts[ROUTER_BURST][512];
+	size_t len;
+};
+
+static int host_socket(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_DGRAM, 0), sz = 4 << 20;
+	struct timeval tv = { 0, 200000 };
+
+	strcpy(sa.sun_path, path);
+	unlink(path);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		abort();
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)); /* never hang */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+static void *e2e_sender(void *arg)
+{
+	struct e2e *e = arg;
+	struct sockaddr_un to = { .sun_family = AF_UNIX };
+	struct mmsghdr msg[ROUTER_BURST];
+	struct iovec iov[ROUTER_BURST];
+
+	strcpy(to.sun_path, e->a_rtr);
+	memset(msg, 0, sizeof(msg));
+	for (int i = 0; i < ROUTER_BURST; i++) {
+		iov[i] = (struct iovec){ e->pkts[i], e->len };
+		msg[i].msg_hdr.msg_name = &to;
+		msg[i].msg_hdr.msg_namelen = sizeof(to);
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (!atomic_load(&e->stop))
+		sendmmsg(e->tx_fd, msg, ROUTER_BURST, 0);
+	return NULL;
+}
+
+static void *e2e_receiver(void *arg)
+{
+	struct e2e *e = arg;
+	static uint8_t bufs[ROUTER_BURST][512];
+	struct mmsghdr msg[ROUTER_BURST];
+	struct iovec iov[ROUTER_BURST];
+
+	memset(msg, 0, sizeof(msg));
+	for (int i = 0; i < ROUTER_BURST; i++) {
+		iov[i] = (struct iovec){ bufs[i], sizeof(bufs[i]) };
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (!atomic_load(&e->stop)) {
+		int n = recvmmsg(e->rx_fd, msg, ROUTER_BURST, 0, NULL);
+
+		if (n > 0)
+			e->received += (uint64_t)n;
+	}
+	return NULL;
+}
+
+/* The baseline: recvmmsg -> sendmmsg, no processing at all. */
+static void *e2e_relay(void *arg)
+{
+	struct e2e *e = arg;
+	struct router_mbuf *m[ROUTER_BURST];
+	struct mmsghdr msg[ROUTER_BURST];
+	struct iovec iov[ROUTER_BURST];
+
+	memset(msg, 0, sizeof(msg));
+	while (!atomic_load(&e->stop)) {
+		int n = io_sim_rx_burst(&e->ra, m, ROUTER_BURST);
+
+		if (n <= 0) {
+			sched_yield();
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			iov[i] = (struct iovec){ m[i]->data, m[i]->len };
+			msg[i].msg_hdr.msg_name = &e->rb.peer;
+			msg[i].msg_hdr.msg_namelen = e->rb.peerlen;
+			msg[i].msg_hdr.msg_iov = &iov[i];
+			msg[i].msg_hdr.msg_iovlen = 1;
+		}
+		sendmmsg(e->rb.fd, msg, (unsigned)n, MSG_DONTWAIT);
+	}
+	return NULL;
+}
+
+struct e2e_router {
+	struct e2e *e;
+	struct router_pub pub;
+	struct router_worker w;
+};
+
+static void *e2e_router_loop(void *arg)
+{
+	struct e2e_router *r = arg;
+
+	router_pub_online(&r->pub, 0);
+	while (!atomic_load(&r->e->stop))
+		if (!router_worker_poll(&r->w, 4096))
+			sched_yield();
+	router_pub_offline(&r->pub, 0);
+	return NULL;
+}
+
+static double bench_e2e(bool relay, double secs)
+{
+	struct e2e *e = calloc(1, sizeof(*e));
+	struct e2e_router *r = calloc(1, sizeof(*r));
+	struct router_rib *rib = bench_rib(2, 1, 0);
+	struct io_sim_port *ports[2];
+	pthread_t ts, tr, tm;
+	struct ibr_pkt_ud_params p;
+	uint64_t start;
+	double t0, rate;
+
+	snprintf(e->dir, sizeof(e->dir), "/tmp/ibr-bench.%d", (int)getpid());
+	mkdir(e->dir, 0700);
+	snprintf(e->a_host, sizeof(e->a_host), "%s/a-host", e->dir);
+	snprintf(e->a_rtr, sizeof(e->a_rtr), "%s/a-rtr", e->dir);
+	snprintf(e->b_rtr, sizeof(e->b_rtr), "%s/b-rtr", e->dir);
+	snprintf(e->b_host, sizeof(e->b_host), "%s/b-host", e->dir);
+	e->tx_fd = host_socket(e->a_host);
+	e->rx_fd = host_socket(e->b_host);
+	if (io_sim_open(&e->ra, e->a_rtr, e->a_host, 0) ||
+	    io_sim_open(&e->rb, e->b_rtr, e->b_host, 1))
+		abort();
+	for (int i = 0; i < ROUTER_BURST; i++) {
+		static uint8_t data[256];
+
+		memset(&p, 0, sizeof(p));
+		p.slid = 0x50;
+		p.dlid = 1;
+		p.grh = true;
+		gid_set(p.sgid, 0xfec0000000000000ull, 0x1000 + (uint64_t)i);
+		gid_set(p.dgid, route_prefix(0), 0x2000 + (uint64_t)i);
+		p.hoplmt = 64;
+		p.pkey = 0xFFFF;
+		p.dest_qp = 5;
+		p.qkey = 1;
+		p.payload = data;
+		p.payload_len = 256;
+		e->len = (size_t)ibr_pkt_build_ud(e->pkts[i], sizeof(e->pkts[i]), &p);
+	}
+	r->e = e;
+	router_pub_init(&r->pub, 1);
+	router_pub_publish(&r->pub, router_rib_compile(rib));
+	ports[0] = &e->ra;
+	ports[1] = &e->rb;
+	router_worker_init(&r->w, 0, &r->pub, ports, 2);
+	atomic_init(&e->stop, false);
+	pthread_create(&tr, NULL, e2e_receiver, e);
+	pthread_create(&tm, NULL, relay ? e2e_relay : e2e_router_loop,
+		       relay ? (void *)e : (void *)r);
+	pthread_create(&ts, NULL, e2e_sender, e);
+	usleep(200000); /* warm up */
+	start = e->received;
+	t0 = now_s();
+	usleep((useconds_t)(secs * 1e6));
+	rate = (double)(e->received - start) / (now_s() - t0);
+	atomic_store(&e->stop, true);
+	pthread_join(ts, NULL);
+	pthread_join(tm, NULL);
+	pthread_join(tr, NULL);
+	if (!relay && r->w.counters.tx_pkts[1] == 0)
+		fprintf(stderr, "bench: the router forwarded nothing\n");
+	router_worker_fini(&r->w);
+	router_pub_destroy(&r->pub);
+	io_sim_close(&e->ra);
+	io_sim_close(&e->rb);
+	close(e->tx_fd);
+	close(e->rx_fd);
+	unlink(e->a_host);
+	unlink(e->b_host);
+	rmdir(e->dir);
+	router_rib_free(rib);
+	free(rib);
+	free(r);
+	free(e);
+	return rate;
+}
+
+int main(int argc, char **argv)
+{
+	only = argc > 1 ? argv[1] : NULL;
+	srand(1);
+	bench_case("fwd_256_r1e3_nocrc", 256, 1000, ROUTER_PORT_CRC_OFFLOAD);
+	bench_case("fwd_256_r1e4_nocrc", 256, 10000, ROUTER_PORT_CRC_OFFLOAD);
+	bench_case("fwd_256_r1e6", 256, 1000000, 0);
+	bench_case("fwd_4k_r1e6", 4096, 1000000, 0);
+	bench_case("fwd_256_r1e6_verify", 256, 1000000, ROUTER_PORT_VCRC_CHECK);
+	bench_case("fwd_4k_r1e6_verify", 4096, 1000000, ROUTER_PORT_VCRC_CHECK);
+	if (wanted("mcast4_256"))
+		bench_mcast();
+	if (wanted("sim_e2e_256"))
+		printf("BENCH sim_e2e_256 %.0f pkt/s\n", bench_e2e(false, 1.5));
+	fflush(stdout);
+	if (wanted("relay_256"))
+		printf("BENCH relay_256 %.0f pkt/s\n", bench_e2e(true, 1.5));
+	return 0;
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# run.sh SRCDIR BUILDDIR - build every libFuzzer target tests/fuzz/fuzz_*.c with
+# clang (-fsanitize=fuzzer,address,undefined) against the project's sources and
+# run each for FUZZ_SECONDS seconds from its seed corpus (tests/fuzz/seeds/<name>/,
+# when present).  Exits non-zero when a target crashes, leaks, hangs or fails to build.
+set -eu
+src=$(cd "$1" && pwd)
+out=$2
+CC=${FUZZ_CC:-clang}
+secs=${FUZZ_SECONDS:-30}
+mkdir -p "$out/obj"
+out=$(cd "$out" && pwd)
+
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+CFLAGS="-std=gnu11 -g -O1 -I$src -DIBR_FUZZ=1 $SAN"
+[ -f "$out/../config.h" ] && CFLAGS="$CFLAGS -I$out/.. -DHAVE_CONFIG_H"
+LIBS="${ISAL_LIBS:-} -libmad -libumad -lz -lm"
+
+# Everything a fuzz target may call: the libraries of lib/ (and, as they land,
+# router/, sma/, sa/), minus programs' main files.
+objs=""
+for c in "$src"/lib/*.c; do
+	o="$out/obj/$(basename "$c" .c).o"
+	$CC $CFLAGS -fsanitize=fuzzer-no-link -c "$c" -o "$o"
+	objs="$objs $o"
+done
+
+status=0
+for t in "$src"/tests/fuzz/fuzz_*.c; do
+	[ -e "$t" ] || continue
+	name=$(basename "$t" .c)
+	# shellcheck disable=SC2086
+	$CC $CFLAGS -fsanitize=fuzzer "$t" $objs $LIBS -o "$out/$name"
+	corpus="$out/corpus-$name"
+	mkdir -p "$corpus"
+	seeds="$src/tests/fuzz/seeds/${name#fuzz_}"
+	[ -d "$seeds" ] || seeds=""
+	echo "fuzz: $name for ${secs}s"
+	# shellcheck disable=SC2086
+	if ! (cd "$out" && ./"$name" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
+		-print_final_stats=1 "$corpus" $seeds > "$out/$name.log" 2>&1); then
+		echo "fuzz: $name FAILED (see $out/$name.log)"
+		tail -40 "$out/$name.log"
+		status=1
+	else
+		grep -E '^(stat::number_of_executed_units|Done )' "$out/$name.log" | sed "s/^/fuzz: $name: /"
+	fi
+done
+exit $status

@@ -1,0 +1,49 @@
+/* ibr_test.c - CUnit runner shared by the unit-test programs. */
+#include "tests/unit/ibr_test.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+
+int ibr_test_run(const char *suite, CU_TestInfo *tests)
+{
+	return ibr_test_run_fixture(suite, tests, NULL, NULL);
+}
+
+int ibr_test_run_fixture(const char *suite, CU_TestInfo *tests, int (*init)(void),
+			 int (*cleanup)(void))
+{
+	CU_SuiteInfo suites[] = {
+		{ (char *)suite, init, cleanup, NULL, NULL, tests },
+		CU_SUITE_INFO_NULL,
+	};
+	unsigned int ran, failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 99;
+	if (CU_register_suites(suites) != CUE_SUCCESS) {
+		fprintf(stderr, "%s: %s\n", suite, CU_get_error_msg());
+		CU_cleanup_registry();
+		return 99;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	ran = CU_get_number_of_tests_run();
+	failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	if (ran == 0) {
+		fprintf(stderr, "%s: no test ran\n", suite);
+		return 1;
+	}
+	return failed ? 1 : 0;
+}
+
+unsigned long long ibr_test_rand(unsigned long long *state)
+{
+	unsigned long long x = *state ? *state : 0x9E3779B97F4A7C15ull;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
