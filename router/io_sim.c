@@ -1,6 +1,8 @@
 /* io_sim.c - UNIX datagram sockets as IB links, for labs, tests and benchmarks. */
 #include "router/io_sim.h"
 
+#include "lib/ibr_log.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,7 @@ int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8
 	setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 	setsockopt(p->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	strcpy(p->path, path);
+	p->hol_ms = IO_SIM_HOL_MS;
 	for (unsigned i = 0; i < ROUTER_BURST; i++) {
 		p->mbuf[i].data = p->bufs + (size_t)i * IO_SIM_BUFSZ;
 		p->mbuf[i].port = port;
@@ -104,13 +107,33 @@ int io_sim_rx_burst(struct io_sim_port *p, struct router_mbuf **out, unsigned n)
 	return got;
 }
 
+/*
+ * Wait a little for the peer to make room, until `deadline` (ns).  The socket
+ * is not connected (a connected datagram socket refuses packets from anyone
+ * but its peer, and the peer may restart), so POLLOUT cannot tell when the
+ * peer's queue drains: back off from 20 us up to 1 ms instead.
+ */
+static bool sim_wait_room(struct io_sim_port *p, uint64_t *deadline, unsigned *backoff_us)
+{
+	uint64_t now = ibr_now_ns();
+
+	if (!*deadline)
+		*deadline = now + (uint64_t)p->hol_ms * 1000000u;
+	if (now >= *deadline)
+		return false;
+	*backoff_us = *backoff_us ? (*backoff_us * 2 > 1000 ? 1000 : *backoff_us * 2) : 20;
+	usleep(*backoff_us);
+	return true;
+}
+
 unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsigned n,
 			 uint64_t *bytes)
 {
 	struct mmsghdr msg[ROUTER_BURST];
 	struct iovec iov[ROUTER_BURST][3];
 	uint8_t vcrc[ROUTER_BURST][2];
-	unsigned sent = 0;
+	uint64_t deadline = 0;
+	unsigned sent = 0, backoff = 0;
 
 	*bytes = 0;
 	if (n > ROUTER_BURST)
@@ -132,15 +155,16 @@ unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsi
 	while (sent < n) {
 		int r = sendmmsg(p->fd, msg + sent, n - sent, MSG_DONTWAIT);
 
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			/* the peer's queue is full or the peer is gone: the link drops it */
-			break;
+		if (r > 0) {
+			for (int i = 0; i < r; i++)
+				*bytes += tx[sent + (unsigned)i].m->len;
+			sent += (unsigned)r;
+		} else if (errno == EAGAIN) {
+			if (!sim_wait_room(p, &deadline, &backoff))
+				break; /* held past the head-of-queue lifetime */
+		} else if (errno != EINTR) {
+			break; /* no peer at the path: the link is down */
 		}
-		for (int i = 0; i < r; i++)
-			*bytes += tx[sent + (unsigned)i].m->len;
-		sent += (unsigned)r;
 	}
 	return sent;
 }

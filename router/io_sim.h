@@ -10,6 +10,7 @@
 
 #include "router/router_engine.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -22,7 +23,8 @@ struct io_sim_port {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct sockaddr_un peer;
 	socklen_t peerlen;
-	uint8_t *bufs; /* ROUTER_BURST receive buffers of IO_SIM_BUFSZ */
+	unsigned hol_ms; /* how long a full peer may hold a packet before it is dropped */
+	uint8_t *bufs;	 /* ROUTER_BURST receive buffers of IO_SIM_BUFSZ */
 	struct router_mbuf mbuf[ROUTER_BURST];
 };
 
@@ -43,11 +45,19 @@ void io_sim_close(struct io_sim_port *p);
  */
 int io_sim_rx_burst(struct io_sim_port *p, struct router_mbuf **out, unsigned n);
 
+#define IO_SIM_HOL_MS 50 /* default head-of-queue lifetime */
+
 /*
  * Send `n` copies to the peer: each is the received packet with its first
  * 16 bytes and its VCRC replaced (three iovecs: no payload copy).  Returns
- * how many were sent; `*bytes` gets their total size.  Copies the peer cannot
- * take now (queue full, peer absent) are not sent: the caller counts them.
+ * how many were sent; `*bytes` gets their total size.
+ *
+ * An IB link is lossless: credits hold a packet back until the receiver has
+ * room, and a switch port drops it only when it waited past its head-of-queue
+ * lifetime (IBA 18.2.5.4, HOQLife).  The sim link does the same: when the
+ * peer's queue is full the send waits for room up to `hol_ms`, then the
+ * copies left are dropped; so are copies for a peer that is absent.  The
+ * caller counts what was not sent.
  */
 unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsigned n,
 			 uint64_t *bytes);

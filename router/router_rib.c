@@ -104,6 +104,21 @@ int router_rib_route_del(struct router_rib *rib, uint64_t prefix, uint8_t plen, 
 	return router_tab_del(&rib->routes, &k);
 }
 
+int router_rib_best_source(const struct router_rib *rib, uint64_t prefix, uint8_t plen)
+{
+	struct router_route_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.prefix = prefix;
+	k.plen = plen;
+	for (int src = 0; src < ROUTER_SRC_MAX; src++) {
+		k.source = (uint8_t)src;
+		if (router_tab_find(&rib->routes, &k))
+			return src;
+	}
+	return -ENOENT;
+}
+
 int router_rib_neigh_add(struct router_rib *rib, const struct router_neigh *n)
 {
 	struct router_neigh rec;

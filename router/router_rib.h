@@ -103,6 +103,8 @@ int router_rib_neigh_add(struct router_rib *rib, const struct router_neigh *n);
 int router_rib_neigh_del(struct router_rib *rib, uint8_t port, uint64_t guid, uint8_t source);
 int router_rib_mcast_add(struct router_rib *rib, const struct router_mcast *m);
 int router_rib_mcast_del(struct router_rib *rib, const uint8_t *mgid, uint8_t port);
+/* The preferred source among the routes for this prefix and length, or -ENOENT. */
+int router_rib_best_source(const struct router_rib *rib, uint64_t prefix, uint8_t plen);
 /* Drop every entry of `source` (on port `port`, or all ports when < 0). */
 void router_rib_flush(struct router_rib *rib, uint8_t source, int port);
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *pub,
-		       struct io_sim_port **ports, uint32_t nports)
+		       struct io_sim_port **ports, uint32_t nports, uint32_t rx_ports)
 {
 	memset(w, 0, sizeof(*w));
 	if (nports > ROUTER_MAX_PORTS || id >= pub->nreaders)
@@ -15,6 +15,7 @@ int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *
 	w->id = id;
 	w->pub = pub;
 	w->nports = nports;
+	w->rx_ports = rx_ports;
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (w->epfd < 0)
 		return -errno;
@@ -22,7 +23,9 @@ int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *
 		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = i };
 
 		w->port[i] = ports[i];
-		if (ports[i] && epoll_ctl(w->epfd, EPOLL_CTL_ADD, ports[i]->fd, &ev) < 0) {
+		if (!(rx_ports & (1u << i)))
+			w->rx_ports &= ~(1u << i);
+		else if (ports[i] && epoll_ctl(w->epfd, EPOLL_CTL_ADD, ports[i]->fd, &ev) < 0) {
 			int rc = -errno;
 
 			close(w->epfd);
@@ -95,7 +98,7 @@ unsigned router_worker_poll(struct router_worker *w, unsigned budget)
 		for (uint32_t p = 0; fib && p < w->nports; p++) {
 			unsigned n;
 
-			if (!w->port[p])
+			if (!w->port[p] || !(w->rx_ports & (1u << p)))
 				continue;
 			n = worker_burst(w, fib, p);
 			total += n;

@@ -21,7 +21,9 @@ struct router_worker {
 	uint32_t id; /* reader slot in the publisher */
 	struct router_pub *pub;
 	uint32_t nports;
-	struct io_sim_port *port[ROUTER_MAX_PORTS]; /* by port index; NULL: not this worker's */
+	struct io_sim_port
+		*port[ROUTER_MAX_PORTS]; /* by port index, for sending; NULL: no data path */
+	uint32_t rx_ports;		 /* ports this worker receives from (bit per index) */
 	int epfd;
 	_Atomic bool stop;
 	router_worker_hook *sma_hook;	/* VL15: the SMA (until it lands: counted and dropped) */
@@ -32,9 +34,12 @@ struct router_worker {
 	struct router_out out;
 };
 
-/* `ports[i]` is port index i (NULL for ports this worker does not serve). */
+/*
+ * `ports[i]` is port index i (NULL for a port without a sim data path); the
+ * worker sends on all of them and receives from those in `rx_ports`.
+ */
 int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *pub,
-		       struct io_sim_port **ports, uint32_t nports);
+		       struct io_sim_port **ports, uint32_t nports, uint32_t rx_ports);
 void router_worker_fini(struct router_worker *w);
 
 /*

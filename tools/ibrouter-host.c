@@ -566,7 +566,7 @@ static void host_defaults(struct host *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;
-	h->count = 1;
+	h->count = 0; /* send: 1 unless -c; recv: until the timeout unless -c */
 	h->expect_count = -1;
 	h->crc_check = true;
 	h->p.grh = true;
@@ -658,10 +658,13 @@ int main(int argc, char **argv)
 	signal(SIGTERM, host_signal);
 	if (host_open(&h))
 		return 1;
-	if (!strcmp(cmd, "send"))
+	if (!strcmp(cmd, "send")) {
+		if (!h.count)
+			h.count = 1;
 		rc = host_send(&h);
-	else
+	} else {
 		rc = host_recv(&h);
+	}
 	if (h.pcap_open && ibr_pcap_close(&h.pcap))
 		rc = rc ? rc : 1;
 	close(h.fd);

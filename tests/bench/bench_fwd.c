@@ -368,7 +368,7 @@ static double bench_e2e(bool relay, double secs)
 	router_pub_publish(&r->pub, router_rib_compile(rib));
 	ports[0] = &e->ra;
 	ports[1] = &e->rb;
-	router_worker_init(&r->w, 0, &r->pub, ports, 2);
+	router_worker_init(&r->w, 0, &r->pub, ports, 2, 3);
 	atomic_init(&e->stop, false);
 	pthread_create(&tr, NULL, e2e_receiver, e);
 	pthread_create(&tm, NULL, relay ? e2e_relay : e2e_router_loop,

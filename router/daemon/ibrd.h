@@ -1,0 +1,87 @@
+/*
+ * ibrd.h - ibrouterd's state and the functions its files share.  The daemon
+ * is the one place that wires the router core (and later the SMA and the SA
+ * client) together: modules talk only through it.
+ */
+#ifndef IBRD_H
+#define IBRD_H
+
+#include "router/daemon/ibrd_conf.h"
+#include "router/io_sim.h"
+#include "router/router_pub.h"
+#include "router/router_rib.h"
+#include "router/router_worker.h"
+
+#include "lib/ibr_json.h"
+#include "lib/ibr_pcap.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define IBRD_VERSION PACKAGE_VERSION
+
+struct ibrd_client;
+
+/* What an epoll event's data.ptr points at: every such object starts with one. */
+enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_TIMER };
+struct ibrd_ev {
+	enum ibrd_ev_kind kind;
+};
+
+struct ibrd {
+	const char *conf_path;
+	const char *sock_path; /* -s, else the config's */
+	bool foreground;
+	int verbose;
+	struct ibrd_conf *conf;
+	/* router core */
+	struct router_rib rib;
+	struct router_pub pub;
+	struct io_sim_port sim[ROUTER_MAX_PORTS];
+	bool sim_open[ROUTER_MAX_PORTS];
+	unsigned nworkers;
+	struct router_worker *workers;
+	pthread_t *threads;
+	bool running;
+	struct router_counters retired; /* totals of workers stopped by a reload */
+	struct router_counters cleared; /* subtracted from sums after "clear counters" */
+	/* event loop */
+	int epfd, sigfd, ctlfd, timerfd;
+	struct ibrd_ev ev_signal, ev_listen, ev_timer;
+	bool quit;
+	gid_t ctl_gid;
+	struct ibrd_client *clients;
+	unsigned nclients;
+	uint64_t start_ns;
+	char pid_file[IBRD_PATH_MAX];
+	/* capture (control thread writes; workers hand packets over a ring) */
+	pthread_mutex_t cap_lock;
+	struct ibr_pcap cap;
+	bool cap_on, cap_all;
+	int cap_port;
+	uint64_t cap_limit;
+};
+
+/* ibrd_data.c: the data path */
+int ibrd_data_start(struct ibrd *d);
+void ibrd_data_stop(struct ibrd *d);
+void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
+
+/* ibrd_state.c: config -> RIB -> FIB */
+int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c);
+int ibrd_state_publish(struct ibrd *d);
+int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen);
+
+/* ibrd_ctl.c: the control socket */
+int ibrd_ctl_open(struct ibrd *d);
+void ibrd_ctl_close(struct ibrd *d);
+/* An event on the listening socket or on a client (ev->kind says which). */
+void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events);
+
+/* ibrd_cmd.c: one request -> reply parts, through an output sink */
+struct ibrd_out;
+int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged);
+
+#endif

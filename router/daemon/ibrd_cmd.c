@@ -1,0 +1,156 @@
+/*
+ * ibrd_cmd.c - the control commands (ibrouterctl(8)): one request in, an
+ * answer through an ibrd_out sink.  Requests are words (lib/ibr_ctl.h),
+ * optionally starting with "-o json|text|prometheus".
+ */
+#include "router/daemon/ibrd.h"
+#include "router/daemon/ibrd_cmd.h"
+#include "router/daemon/ibrd_out.h"
+
+#include "lib/ibr_ctl.h"
+#include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_clear(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+
+/* "show ..." and the rest; `priv` marks commands that change state. */
+static const struct ibrd_cmd cmds[] = {
+	{ "version", NULL, false, cmd_version, "version" },
+	{ "show", "ports", false, ibrd_cmd_show_ports, "show ports" },
+	{ "show", "routes", false, ibrd_cmd_show_routes, "show routes [PREFIX]" },
+	{ "show", "neighbours", false, ibrd_cmd_show_neighs, "show neighbours [PORT]" },
+	{ "show", "neighbors", false, ibrd_cmd_show_neighs, NULL },
+	{ "show", "mcast", false, ibrd_cmd_show_mcast, "show mcast [MGID]" },
+	{ "show", "counters", false, ibrd_cmd_show_counters, "show counters [PORT]" },
+	{ "show", "drops", false, ibrd_cmd_show_drops, "show drops [PORT]" },
+	{ "show", "config", false, ibrd_cmd_show_config, "show config" },
+	{ "route", "add", true, ibrd_cmd_route,
+	  "route add PREFIX port P lid L [lmc M] | direct | algorithmic [metric N]" },
+	{ "route", "del", true, ibrd_cmd_route, "route del PREFIX" },
+	{ "neighbour", "add", true, ibrd_cmd_neigh, "neighbour add GUID port P lid L [lmc M]" },
+	{ "neighbour", "del", true, ibrd_cmd_neigh, "neighbour del GUID port P" },
+	{ "mcast", "add", true, ibrd_cmd_mcast,
+	  "mcast add MGID port P mlid L [sl S] [qkey Q] [pkey K] [receivers|senders|both]" },
+	{ "mcast", "del", true, ibrd_cmd_mcast, "mcast del MGID port P" },
+	{ "clear", "counters", true, cmd_clear, "clear counters" },
+	{ "reload", NULL, true, cmd_reload, "reload" },
+	{ "log", "level", true, cmd_log, "log level LEVEL" },
+	{ "trace", NULL, false, ibrd_cmd_trace,
+	  "trace SGID DGID [tclass T] [flowlabel F] [port P]" },
+};
+
+static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "version", "name", "uptime_s", "ports", "workers" };
+
+	(void)argv;
+	if (argc != 1)
+		return ibrd_out_error(o, EINVAL, "usage: version");
+	ibrd_out_object(o, cols, 5);
+	ibrd_out_str(o, IBRD_VERSION);
+	ibrd_out_str(o, d->conf->name);
+	ibrd_out_u64(o, (ibr_now_ns() - d->start_ns) / 1000000000u);
+	ibrd_out_u64(o, d->conf->nports);
+	ibrd_out_u64(o, d->nworkers);
+	return ibrd_out_end(o);
+}
+
+static int cmd_clear(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	struct router_counters sum;
+
+	(void)argc, (void)argv;
+	memset(&d->cleared, 0, sizeof(d->cleared));
+	ibrd_counters_sum(d, &sum);
+	d->cleared = sum;
+	log_info("control: counters cleared");
+	return ibrd_cmd_ok(o);
+}
+
+static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	char err[2048] = "";
+	int rc;
+
+	(void)argc, (void)argv;
+	rc = ibrd_state_reload(d, err, sizeof(err));
+	if (rc) {
+		log_warnx("control: reload failed, the old config stays: %s", err);
+		return ibrd_out_error(o, rc, "%s", err[0] ? err : strerror(-rc));
+	}
+	log_info("control: reloaded %s", d->conf_path);
+	return ibrd_cmd_ok(o);
+}
+
+static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	int level;
+
+	(void)d;
+	if (argc != 3 || (level = log_level_parse(argv[2])) < 0)
+		return ibrd_out_error(o, EINVAL, "usage: log level err|warning|notice|info|debug");
+	log_setlevel(level);
+	log_info("control: log level %s", log_level_name(level));
+	return ibrd_cmd_ok(o);
+}
+
+int ibrd_cmd_ok(struct ibrd_out *o)
+{
+	static const char *const cols[] = { "done" };
+
+	ibrd_out_object(o, cols, 1);
+	ibrd_out_bool(o, true);
+	return ibrd_out_end(o);
+}
+
+static int cmd_format(int *argc, char ***argv, enum ibrd_fmt *fmt)
+{
+	if (*argc < 2 || strcmp((*argv)[0], "-o"))
+		return 0;
+	if (!strcmp((*argv)[1], "json"))
+		*fmt = IBRD_FMT_JSON;
+	else if (!strcmp((*argv)[1], "text"))
+		*fmt = IBRD_FMT_TEXT;
+	else if (!strcmp((*argv)[1], "prometheus"))
+		*fmt = IBRD_FMT_PROM;
+	else
+		return -EINVAL;
+	*argc -= 2;
+	*argv += 2;
+	return 0;
+}
+
+int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
+{
+	char *args[IBR_CTL_ARGS_MAX], **argv = args;
+	int argc = ibr_ctl_split(req, args, IBR_CTL_ARGS_MAX);
+
+	if (argc < 0)
+		return ibrd_out_error(o, argc, "malformed request: %s",
+				      argc == -E2BIG ? "too many words"
+						     : "bad quoting or characters");
+	if (cmd_format(&argc, &argv, &o->fmt))
+		return ibrd_out_error(o, EINVAL, "-o: formats are json, text, prometheus");
+	if (argc == 0)
+		return ibrd_out_error(o, EINVAL, "empty request");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const struct ibrd_cmd *c = &cmds[i];
+
+		if (strcmp(argv[0], c->word) || (c->sub && (argc < 2 || strcmp(argv[1], c->sub))))
+			continue;
+		if (c->priv && !privileged)
+			return ibrd_out_error(o, EPERM, "%s%s%s: not allowed for this user",
+					      c->word, c->sub ? " " : "", c->sub ? c->sub : "");
+		return c->fn(d, o, argc, argv);
+	}
+	return ibrd_out_error(o, EINVAL, "unknown command '%s%s%s'", argv[0], argc > 1 ? " " : "",
+			      argc > 1 ? argv[1] : "");
+}

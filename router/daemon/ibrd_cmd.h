@@ -1,0 +1,33 @@
+/* ibrd_cmd.h - the control command table and the handlers in other files. */
+#ifndef IBRD_CMD_H
+#define IBRD_CMD_H
+
+#include "router/daemon/ibrd.h"
+#include "router/daemon/ibrd_out.h"
+
+#include <stdbool.h>
+
+typedef int ibrd_cmd_fn(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+
+struct ibrd_cmd {
+	const char *word;
+	const char *sub; /* second word, or NULL */
+	bool priv;	 /* changes state: root or the socket's group only */
+	ibrd_cmd_fn *fn;
+	const char *usage;
+};
+
+/* ibrd_cmd_show.c */
+ibrd_cmd_fn ibrd_cmd_show_ports, ibrd_cmd_show_routes, ibrd_cmd_show_neighs, ibrd_cmd_show_mcast,
+	ibrd_cmd_show_counters, ibrd_cmd_show_drops, ibrd_cmd_show_config;
+/* ibrd_cmd_edit.c */
+ibrd_cmd_fn ibrd_cmd_route, ibrd_cmd_neigh, ibrd_cmd_mcast;
+/* ibrd_cmd_trace.c */
+ibrd_cmd_fn ibrd_cmd_trace;
+
+/* {"done":true} */
+int ibrd_cmd_ok(struct ibrd_out *o);
+/* Port index by name (or -1 with an error already sent). */
+int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name);
+
+#endif

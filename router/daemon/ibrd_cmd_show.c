@@ -1,0 +1,300 @@
+/* ibrd_cmd_show.c - the "show" commands. */
+#include "router/daemon/ibrd_cmd.h"
+
+#include "lib/ibr_gid.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name)
+{
+	int p = router_rib_port_find(&d->rib, name);
+
+	if (p < 0)
+		ibrd_out_error(o, ENOENT, "no port '%s'", name);
+	return p;
+}
+
+static const char *lid_str(uint16_t lid, char *buf, size_t n)
+{
+	snprintf(buf, n, "0x%04x", lid);
+	return buf;
+}
+
+int ibrd_cmd_show_ports(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "name", "guid", "prefix", "lid",  "lmc",
+					    "site", "mtu",  "up",     "data", "socket" };
+
+	(void)argc, (void)argv;
+	ibrd_out_table(o, cols, 10);
+	for (uint32_t i = 0; i < d->rib.nports; i++) {
+		const struct router_port *p = &d->rib.port[i];
+		const struct ibrd_conf_port *cp = &d->conf->port[i];
+		union ibr_gid g = ibr_gid_make(p->prefix, 0);
+		char gs[IBR_GID_STRLEN], ls[8];
+
+		ibrd_out_str(o, p->name);
+		ibrd_out_hex64(o, p->guid);
+		ibrd_out_str(o, p->prefix ? ibr_gid_ntop(&g, gs, sizeof(gs)) : NULL);
+		ibrd_out_str(o, lid_str(p->lid, ls, sizeof(ls)));
+		ibrd_out_u64(o, p->lmc);
+		ibrd_out_str(o, d->conf->sites[p->site]);
+		ibrd_out_u64(o, p->mtu);
+		ibrd_out_bool(o, p->flags & ROUTER_PORT_UP);
+		ibrd_out_str(o, cp->data == IBRD_DATA_SIM     ? "sim"
+				: cp->data == IBRD_DATA_VERBS ? "verbs"
+							      : "none");
+		ibrd_out_str(o, cp->data == IBRD_DATA_SIM ? cp->sim_socket : cp->device);
+	}
+	return ibrd_out_end(o);
+}
+
+static const char *nh_str(const struct router_nh *nh, char *buf, size_t n)
+{
+	if (nh->kind == ROUTER_NH_DIRECT)
+		return "direct";
+	if (nh->kind == ROUTER_NH_ALGO)
+		return "algorithmic";
+	snprintf(buf, n, "lid 0x%04x", nh->lid);
+	return buf;
+}
+
+/* Every route of every source; "best" marks the one the FIB uses for its prefix. */
+int ibrd_cmd_show_routes(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "prefix", "source", "port", "via", "metric", "best" };
+	struct ibr_gid_prefix want;
+	const struct router_route *r;
+	uint32_t pos = 0;
+
+	if (argc > 3 || (argc == 3 && ibr_gid_prefix_parse(argv[2], &want)))
+		return ibrd_out_error(o, EINVAL, "usage: show routes [PREFIX]");
+	ibrd_out_table(o, cols, 6);
+	while ((r = router_tab_next(&d->rib.routes, &pos))) {
+		struct ibr_gid_prefix pf = { .addr = ibr_gid_make(r->key.prefix, 0),
+					     .len = r->key.plen };
+		char ps[IBR_GID_PREFIX_STRLEN], vs[16];
+
+		if (argc == 3 && !ibr_gid_prefix_contains(&want, &pf))
+			continue;
+		ibrd_out_str(o, ibr_gid_prefix_ntop(&pf, ps, sizeof(ps)));
+		ibrd_out_str(o, router_src_name(r->key.source));
+		ibrd_out_str(o, d->rib.port[r->nh.port].name);
+		ibrd_out_str(o, nh_str(&r->nh, vs, sizeof(vs)));
+		ibrd_out_u64(o, r->metric);
+		/* best: the source the FIB uses for this prefix */
+		ibrd_out_bool(o, router_rib_best_source(&d->rib, r->key.prefix, r->key.plen) ==
+					 r->key.source);
+	}
+	return ibrd_out_end(o);
+}
+
+int ibrd_cmd_show_neighs(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port", "guid", "lid", "lmc", "source" };
+	const struct router_neigh *n;
+	uint32_t pos = 0;
+	int port = -1;
+	char ls[8];
+
+	if (argc > 3)
+		return ibrd_out_error(o, EINVAL, "usage: show neighbours [PORT]");
+	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	ibrd_out_table(o, cols, 5);
+	while ((n = router_tab_next(&d->rib.neighs, &pos))) {
+		if (port >= 0 && n->key.port != port)
+			continue;
+		ibrd_out_str(o, d->rib.port[n->key.port].name);
+		ibrd_out_hex64(o, n->key.guid);
+		ibrd_out_str(o, lid_str(n->lid, ls, sizeof(ls)));
+		ibrd_out_u64(o, n->lmc);
+		ibrd_out_str(o, router_src_name(n->key.source));
+	}
+	return ibrd_out_end(o);
+}
+
+int ibrd_cmd_show_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "mgid", "port",	 "mlid",    "sl",    "qkey",
+					    "pkey", "receivers", "senders", "source" };
+	const struct router_mcast *m;
+	union ibr_gid want;
+	uint32_t pos = 0;
+
+	if (argc > 3 || (argc == 3 && ibr_gid_parse(argv[2], &want)))
+		return ibrd_out_error(o, EINVAL, "usage: show mcast [MGID]");
+	ibrd_out_table(o, cols, 9);
+	while ((m = router_tab_next(&d->rib.mcasts, &pos))) {
+		union ibr_gid g;
+		char gs[IBR_GID_STRLEN], ls[8], qs[12], ks[8];
+
+		if (argc == 3 && memcmp(want.raw, m->key.mgid, 16))
+			continue;
+		memcpy(g.raw, m->key.mgid, 16);
+		snprintf(qs, sizeof(qs), "0x%08x", m->qkey);
+		snprintf(ks, sizeof(ks), "0x%04x", m->pkey);
+		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+		ibrd_out_str(o, d->rib.port[m->key.port].name);
+		ibrd_out_str(o, lid_str(m->mlid, ls, sizeof(ls)));
+		ibrd_out_u64(o, m->sl);
+		ibrd_out_str(o, qs);
+		ibrd_out_str(o, ks);
+		ibrd_out_bool(o, m->flags & ROUTER_MCAST_RECEIVERS);
+		ibrd_out_bool(o, m->flags & ROUTER_MCAST_SENDERS);
+		ibrd_out_str(o, router_src_name(m->source));
+	}
+	return ibrd_out_end(o);
+}
+
+int ibrd_cmd_show_config(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "file", "config" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	(void)argc, (void)argv;
+	if (!f)
+		return ibrd_out_error(o, ENOMEM, "out of memory");
+	ibrd_conf_print(d->conf, f);
+	fclose(f);
+	if (o->fmt == IBRD_FMT_TEXT) {
+		ibrd_out_printf(o, "%s", ""); /* keep the text answer a plain listing */
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+			ibrd_out_printf(o, "%s\n", line);
+		free(text);
+		return ibrd_out_end(o);
+	}
+	ibrd_out_object(o, cols, 2);
+	ibrd_out_str(o, d->conf_path);
+	ibrd_out_str(o, text);
+	rc = ibrd_out_end(o);
+	free(text);
+	return rc;
+}
+
+static uint64_t drops_of(const struct router_counters *c, uint32_t p)
+{
+	uint64_t t = 0;
+
+	for (int r = 0; r < ROUTER_DROP_MAX; r++)
+		t += c->drop[p][r];
+	return t;
+}
+
+/* The Prometheus text exposition format (version 0.0.4). */
+static int counters_prom(struct ibrd *d, struct ibrd_out *o, const struct router_counters *c)
+{
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} m[] = {
+		{ "ibrouter_rx_packets_total", "Packets received.",
+		  offsetof(struct router_counters, rx_pkts) },
+		{ "ibrouter_rx_bytes_total", "Bytes received.",
+		  offsetof(struct router_counters, rx_bytes) },
+		{ "ibrouter_tx_packets_total", "Packets sent.",
+		  offsetof(struct router_counters, tx_pkts) },
+		{ "ibrouter_tx_bytes_total", "Bytes sent.",
+		  offsetof(struct router_counters, tx_bytes) },
+		{ "ibrouter_tx_errors_total", "Copies the link did not take.",
+		  offsetof(struct router_counters, tx_errors) },
+		{ "ibrouter_sma_packets_total", "SMPs (VL15) received.",
+		  offsetof(struct router_counters, sma) },
+		{ "ibrouter_local_packets_total", "Packets for the router itself.",
+		  offsetof(struct router_counters, local) },
+	};
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		const uint64_t *v = (const uint64_t *)((const char *)c + m[i].off);
+
+		ibrd_out_printf(o, "# HELP %s %s\n# TYPE %s counter\n", m[i].name, m[i].help,
+				m[i].name);
+		for (uint32_t p = 0; p < d->rib.nports; p++)
+			ibrd_out_printf(o, "%s{port=\"%s\"} %llu\n", m[i].name, d->rib.port[p].name,
+					(unsigned long long)v[p]);
+	}
+	ibrd_out_printf(o,
+			"# HELP ibrouter_drops_total Packets dropped, by ingress port and reason.\n"
+			"# TYPE ibrouter_drops_total counter\n");
+	for (uint32_t p = 0; p < d->rib.nports; p++)
+		for (int r = 0; r < ROUTER_DROP_MAX; r++)
+			ibrd_out_printf(o, "ibrouter_drops_total{port=\"%s\",reason=\"%s\"} %llu\n",
+					d->rib.port[p].name, router_drop_name(r),
+					(unsigned long long)c->drop[p][r]);
+	return ibrd_out_end(o);
+}
+
+int ibrd_cmd_show_counters(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port",	  "rx_packets", "rx_bytes",
+					    "tx_packets", "tx_bytes",	"tx_errors",
+					    "sma",	  "local",	"drops" };
+	struct router_counters *c = malloc(sizeof(*c));
+	int port = -1, rc;
+
+	if (!c)
+		return ibrd_out_error(o, ENOMEM, "out of memory");
+	if (argc > 3 || (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)) {
+		free(c);
+		return argc > 3 ? ibrd_out_error(o, EINVAL, "usage: show counters [PORT]")
+				: -ENOENT;
+	}
+	ibrd_counters_sum(d, c);
+	if (o->fmt == IBRD_FMT_PROM) {
+		rc = counters_prom(d, o, c);
+		free(c);
+		return rc;
+	}
+	ibrd_out_table(o, cols, 9);
+	for (uint32_t p = 0; p < d->rib.nports; p++) {
+		if (port >= 0 && (uint32_t)port != p)
+			continue;
+		ibrd_out_str(o, d->rib.port[p].name);
+		ibrd_out_u64(o, c->rx_pkts[p]);
+		ibrd_out_u64(o, c->rx_bytes[p]);
+		ibrd_out_u64(o, c->tx_pkts[p]);
+		ibrd_out_u64(o, c->tx_bytes[p]);
+		ibrd_out_u64(o, c->tx_errors[p]);
+		ibrd_out_u64(o, c->sma[p]);
+		ibrd_out_u64(o, c->local[p]);
+		ibrd_out_u64(o, drops_of(c, p));
+	}
+	free(c);
+	return ibrd_out_end(o);
+}
+
+/* Non-zero drop counters, by ingress port and reason, with the rule enforced. */
+int ibrd_cmd_show_drops(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port", "reason", "count", "rule", "description" };
+	struct router_counters *c = malloc(sizeof(*c));
+	int port = -1;
+
+	if (!c)
+		return ibrd_out_error(o, ENOMEM, "out of memory");
+	if (argc > 3 || (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)) {
+		free(c);
+		return argc > 3 ? ibrd_out_error(o, EINVAL, "usage: show drops [PORT]") : -ENOENT;
+	}
+	ibrd_counters_sum(d, c);
+	ibrd_out_table(o, cols, 5);
+	for (uint32_t p = 0; p < d->rib.nports; p++)
+		for (int r = 0; r < ROUTER_DROP_MAX; r++) {
+			if ((port >= 0 && (uint32_t)port != p) || !c->drop[p][r])
+				continue;
+			ibrd_out_str(o, d->rib.port[p].name);
+			ibrd_out_str(o, router_drop_name(r));
+			ibrd_out_u64(o, c->drop[p][r]);
+			ibrd_out_str(o, router_drop_rule(r));
+			ibrd_out_str(o, router_drop_desc(r));
+		}
+	free(c);
+	return ibrd_out_end(o);
+}

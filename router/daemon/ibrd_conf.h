@@ -1,0 +1,139 @@
+/*
+ * ibrd_conf.h - ibrouterd's configuration (libconfuse), documented in
+ * ibrouterd.conf(5).  Parsing builds a new struct ibrd_conf; the daemon
+ * validates it and swaps it in whole (reload never edits the live one).
+ */
+#ifndef IBRD_CONF_H
+#define IBRD_CONF_H
+
+#include "router/router_port.h"
+#include "router/router_rib.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define IBRD_CONF_DEFAULT "/etc/ibrouter/ibrouterd.conf"
+#define IBRD_SOCK_DEFAULT "/run/ibrouter/ibrouterd.sock"
+#define IBRD_PATH_MAX	  108 /* sun_path */
+#define IBRD_NAME_MAX	  64
+#define IBRD_MAX_SITES	  16
+
+enum ibrd_data { IBRD_DATA_NONE, IBRD_DATA_SIM, IBRD_DATA_VERBS };
+enum ibrd_mad { IBRD_MAD_NONE, IBRD_MAD_UMAD, IBRD_MAD_IBSIM };
+
+struct ibrd_conf_port {
+	char name[ROUTER_PORT_NAME];
+	enum ibrd_data data;
+	char sim_socket[IBRD_PATH_MAX]; /* data = sim */
+	char sim_peer[IBRD_PATH_MAX];
+	char device[IBRD_NAME_MAX]; /* data = verbs: "mlx5_0" */
+	uint8_t device_port;
+	enum ibrd_mad mad;
+	char umad_ca[IBRD_NAME_MAX]; /* mad = umad */
+	uint8_t umad_port;
+	char ibsim_socket[IBRD_NAME_MAX]; /* mad = ibsim: IBSIM_SOCKNAME of the server */
+	char ibsim_node[IBRD_NAME_MAX];	  /* the Rt node the port attaches at */
+	uint8_t ibsim_port;
+	char site[IBRD_NAME_MAX];
+	bool sa_client; /* learn this subnet from its SA */
+	/* everything the forwarding core uses: LID, LMC, prefix, GUID, MTU, maps, P_Keys, flags */
+	struct router_port rp;
+};
+
+struct ibrd_conf_route {
+	uint64_t prefix; /* host order */
+	uint8_t plen;
+	char port[ROUTER_PORT_NAME];
+	uint8_t kind; /* enum router_nh_kind */
+	uint16_t lid; /* ROUTER_NH_ROUTER */
+	uint8_t lmc;
+	uint32_t metric;
+};
+
+struct ibrd_conf_neigh {
+	uint64_t guid;
+	char port[ROUTER_PORT_NAME];
+	uint16_t lid;
+	uint8_t lmc;
+};
+
+struct ibrd_conf_mcast {
+	uint8_t mgid[16];
+	char port[ROUTER_PORT_NAME];
+	uint16_t mlid;
+	uint8_t sl;
+	uint8_t tclass;
+	uint16_t pkey;
+	uint32_t qkey;
+	uint32_t flowlabel;
+	uint16_t mtu;
+	bool receivers, senders;
+};
+
+struct ibrd_conf_mprefix {
+	uint8_t mgid[16];
+	uint8_t plen;
+};
+
+struct ibrd_conf {
+	char file[IBRD_PATH_MAX + 64]; /* where it was read from */
+	/* router identity */
+	char name[IBRD_NAME_MAX];
+	uint64_t node_guid;
+	uint64_t system_image_guid;
+	char node_desc[IBRD_NAME_MAX];
+	/* ports, routes, neighbours, groups */
+	unsigned nports;
+	struct ibrd_conf_port port[ROUTER_MAX_PORTS];
+	unsigned nroutes, nneighs, nmcasts;
+	struct ibrd_conf_route *routes;
+	struct ibrd_conf_neigh *neighs;
+	struct ibrd_conf_mcast *mcasts;
+	/* learning */
+	bool sa_client;
+	bool osm_plugin;
+	unsigned resync_interval; /* s */
+	uint64_t sm_key;
+	/* multicast policy */
+	uint16_t mcast_scopes; /* bit per scope nibble (1 << 5 site, 1 << 8 org, 1 << 0xE global) */
+	unsigned ninclude, nexclude;
+	struct ibrd_conf_mprefix *include, *exclude;
+	/* control socket */
+	char ctl_socket[IBRD_PATH_MAX];
+	unsigned ctl_mode;
+	char ctl_group[IBRD_NAME_MAX];
+	/* process */
+	unsigned workers;
+	int log_level; /* syslog priority */
+	char pid_file[IBRD_PATH_MAX];
+	/* sites by name: site index = position (ports refer to them) */
+	unsigned nsites;
+	char sites[IBRD_MAX_SITES][IBRD_NAME_MAX];
+};
+
+/*
+ * Parse `path` into a new config.  On error returns NULL and writes one line
+ * per problem to `err` (not NULL), each naming the file, the line, the key
+ * and why, e.g.
+ *   ibrouterd.conf:12: port "b": lmc: 9 is out of range 0..7
+ * Unknown keys and sections are errors.  Cross-checks (routes naming ports
+ * that exist, unique socket paths, ...) are part of parsing.
+ */
+struct ibrd_conf *ibrd_conf_load(const char *path, FILE *err);
+/* The same from a string (tests); `name` stands for the file name in messages. */
+struct ibrd_conf *ibrd_conf_load_string(const char *text, const char *name, FILE *err);
+void ibrd_conf_free(struct ibrd_conf *c);
+
+/*
+ * Print the normalised config: every key, defaults filled in, canonical
+ * forms (GIDs per RFC 5952, GUIDs as 0x%016x).  Its output parses again to
+ * an equal config (ibrouterd -n).
+ */
+void ibrd_conf_print(const struct ibrd_conf *c, FILE *out);
+
+/* Index of port `name`, or -1. */
+int ibrd_conf_port_index(const struct ibrd_conf *c, const char *name);
+
+#endif

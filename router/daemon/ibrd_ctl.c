@@ -1,0 +1,316 @@
+/*
+ * ibrd_ctl.c - the control socket (DESIGN.md): AF_UNIX SOCK_SEQPACKET, one
+ * request per datagram, reply parts queued per client and sent without
+ * blocking.  A client that stops reading is dropped once its queue passes
+ * CTL_QUEUE_MAX; it never stalls the daemon.  State-changing commands need
+ * root, the daemon's own uid, or membership of the socket's group
+ * (SO_PEERCRED, plus the peer's supplementary groups from /proc).
+ */
+#include "router/daemon/ibrd.h"
+#include "router/daemon/ibrd_out.h"
+
+#include "lib/ibr_ctl.h"
+#include "lib/ibr_log.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define CTL_CLIENTS_MAX 4096
+#define CTL_QUEUE_MAX	(64u << 20)
+
+struct ctl_part {
+	struct ctl_part *next;
+	size_t len;
+	char buf[];
+};
+
+struct ibrd_client {
+	struct ibrd_ev ev; /* first: epoll's data.ptr points here */
+	int fd;
+	bool privileged;
+	uint32_t events;
+	struct ctl_part *head, *tail;
+	size_t queued;
+	struct ibrd_client *next;
+	struct ibrd *d;
+};
+
+static int ctl_mkdir_parent(const char *path)
+{
+	char dir[IBRD_PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Refuse to start twice on one socket; remove a socket left by a dead daemon. */
+static int ctl_claim(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int fd, rc;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return -EEXIST;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
+	if (rc == 0)
+		return -EADDRINUSE; /* a live daemon answers there */
+	return unlink(path) < 0 ? -errno : 0;
+}
+
+int ibrd_ctl_open(struct ibrd *d)
+{
+	const char *path = d->sock_path ? d->sock_path : d->conf->ctl_socket;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
+	struct group *g;
+	int rc;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	if ((rc = ctl_mkdir_parent(path)) || (rc = ctl_claim(path)))
+		return rc;
+	strcpy(sa.sun_path, path);
+	d->ctlfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (d->ctlfd < 0 || bind(d->ctlfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(d->ctlfd, 128) < 0)
+		return -errno;
+	d->ctl_gid = getegid();
+	if (d->conf->ctl_group[0] && (g = getgrnam(d->conf->ctl_group)))
+		d->ctl_gid = g->gr_gid;
+	d->ev_listen.kind = IBRD_EV_LISTEN;
+	if (chown(path, (uid_t)-1, d->ctl_gid) < 0 || chmod(path, d->conf->ctl_mode) < 0)
+		log_warn("control: %s: cannot set owner or mode", path);
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->ctlfd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+static void ctl_client_close(struct ibrd_client *c)
+{
+	struct ibrd *d = c->d;
+	struct ibrd_client **pp;
+
+	for (pp = &d->clients; *pp; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	while (c->head) {
+		struct ctl_part *p = c->head;
+
+		c->head = p->next;
+		free(p);
+	}
+	close(c->fd);
+	d->nclients--;
+	free(c);
+}
+
+void ibrd_ctl_close(struct ibrd *d)
+{
+	const char *path = d->sock_path ? d->sock_path : d->conf ? d->conf->ctl_socket : NULL;
+
+	while (d->clients)
+		ctl_client_close(d->clients);
+	if (d->ctlfd >= 0) {
+		close(d->ctlfd);
+		d->ctlfd = -1;
+		if (path)
+			unlink(path);
+	}
+}
+
+/* Root, our own uid, or a member of the socket's group (primary or supplementary). */
+static bool ctl_privileged(struct ibrd *d, const struct ucred *cr)
+{
+	char path[64], line[512];
+	bool ok = false;
+	FILE *f;
+
+	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->ctl_gid)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)cr->pid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	while (!ok && fgets(line, sizeof(line), f)) {
+		char *p, *end;
+
+		if (strncmp(line, "Groups:", 7))
+			continue;
+		for (p = line + 7;; p = end) {
+			unsigned long g = strtoul(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (g == d->ctl_gid)
+				ok = true;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
+static void ctl_accept(struct ibrd *d)
+{
+	for (;;) {
+		struct epoll_event ev = { .events = EPOLLIN };
+		struct ucred cr;
+		socklen_t crlen = sizeof(cr);
+		struct ibrd_client *c;
+		int fd = accept4(d->ctlfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				log_warn("control: accept");
+			return;
+		}
+		if (d->nclients >= CTL_CLIENTS_MAX ||
+		    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0 ||
+		    !(c = calloc(1, sizeof(*c)))) {
+			close(fd); /* too many clients, or no memory: this one waits for none */
+			continue;
+		}
+		c->ev.kind = IBRD_EV_CLIENT;
+		c->fd = fd;
+		c->d = d;
+		c->events = EPOLLIN;
+		c->privileged = ctl_privileged(d, &cr);
+		ev.data.ptr = c;
+		if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		c->next = d->clients;
+		d->clients = c;
+		d->nclients++;
+	}
+}
+
+/* The output sink of a command: queue one part for the client. */
+static int ctl_queue(void *ctx, const char *buf, size_t len)
+{
+	struct ibrd_client *c = ctx;
+	struct ctl_part *p;
+
+	if (c->queued + len > CTL_QUEUE_MAX)
+		return -ENOBUFS;
+	if (!(p = malloc(sizeof(*p) + len)))
+		return -ENOMEM;
+	p->next = NULL;
+	p->len = len;
+	memcpy(p->buf, buf, len);
+	if (c->tail)
+		c->tail->next = p;
+	else
+		c->head = p;
+	c->tail = p;
+	c->queued += len;
+	return 0;
+}
+
+/* Send what the socket takes now; wait for EPOLLOUT for the rest.  -1: drop. */
+static int ctl_flush(struct ibrd_client *c)
+{
+	uint32_t want;
+
+	while (c->head) {
+		struct ctl_part *p = c->head;
+		ssize_t n = send(c->fd, p->buf, p->len, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			break;
+		if (n < 0)
+			return -1;
+		c->head = p->next;
+		if (!c->head)
+			c->tail = NULL;
+		c->queued -= p->len;
+		free(p);
+	}
+	want = c->head ? EPOLLOUT : EPOLLIN;
+	if (want != c->events) {
+		struct epoll_event ev = { .events = want, .data.ptr = c };
+
+		if (epoll_ctl(c->d->epfd, EPOLL_CTL_MOD, c->fd, &ev) < 0)
+			return -1;
+		c->events = want;
+	}
+	return 0;
+}
+
+static void ctl_request(struct ibrd_client *c)
+{
+	char req[IBR_CTL_REQ_MAX + 1];
+	struct ibrd_out o;
+	ssize_t n = recv(c->fd, req, sizeof(req), MSG_TRUNC | MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		ctl_client_close(c);
+		return;
+	}
+	ibrd_out_init(&o, IBRD_FMT_JSON, ctl_queue, c);
+	if ((size_t)n > IBR_CTL_REQ_MAX) {
+		ibrd_out_error(&o, EMSGSIZE, "request longer than %d bytes", IBR_CTL_REQ_MAX);
+	} else {
+		req[n] = '\0';
+		ibrd_cmd_run(c->d, &o, req, c->privileged);
+	}
+	ibrd_out_free(&o);
+	if (c->queued > CTL_QUEUE_MAX / 2 && c->events == EPOLLOUT) {
+		log_info("control: dropping a client that does not read its replies");
+		ctl_client_close(c);
+		return;
+	}
+	if (ctl_flush(c) < 0)
+		ctl_client_close(c);
+}
+
+void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events)
+{
+	struct ibrd_client *c;
+
+	if (ev->kind == IBRD_EV_LISTEN) {
+		ctl_accept(d);
+		return;
+	}
+	c = (struct ibrd_client *)ev;
+	if (events & (EPOLLERR | EPOLLHUP)) {
+		ctl_client_close(c);
+		return;
+	}
+	if (events & EPOLLOUT) {
+		if (ctl_flush(c) < 0)
+			ctl_client_close(c);
+		return;
+	}
+	if (events & EPOLLIN)
+		ctl_request(c);
+}

@@ -1,0 +1,63 @@
+/*
+ * ibrd_out.h - how a control command writes its answer, independent of the
+ * format the client asked for: JSON rows (the protocol's "data"), aligned
+ * text tables, or Prometheus text.  Long answers are cut into parts of at
+ * most IBR_CTL_PART_MAX bytes, each a complete datagram handed to `emit`.
+ */
+#ifndef IBRD_OUT_H
+#define IBRD_OUT_H
+
+#include "lib/ibr_json.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ibrd_fmt { IBRD_FMT_JSON, IBRD_FMT_TEXT, IBRD_FMT_PROM };
+
+#define IBRD_OUT_COLS 16
+
+struct ibrd_out {
+	enum ibrd_fmt fmt;
+	int (*emit)(void *ctx, const char *buf, size_t len); /* 0 or -errno */
+	void *ctx;
+	int err;       /* first error: no more output after it */
+	bool sent_any; /* a part went out: errors must now be parts too */
+	bool object;   /* the answer is one object, not a list */
+	unsigned ncols;
+	const char *cols[IBRD_OUT_COLS];
+	unsigned col;	     /* next cell of the current row */
+	struct ibr_json row; /* JSON: the row being built */
+	char *body;	     /* JSON rows joined / text lines of this part */
+	size_t len, cap;
+	unsigned nrows; /* rows in this part */
+	char **cells;	/* text: cells of this part, row-major */
+	size_t ncells, capcells;
+};
+
+void ibrd_out_init(struct ibrd_out *o, enum ibrd_fmt fmt,
+		   int (*emit)(void *ctx, const char *buf, size_t len), void *ctx);
+void ibrd_out_free(struct ibrd_out *o);
+
+/* Start the answer: a list of rows, or one object, with these columns. */
+void ibrd_out_table(struct ibrd_out *o, const char *const *cols, unsigned ncols);
+void ibrd_out_object(struct ibrd_out *o, const char *const *cols, unsigned ncols);
+/* Cells, in column order; a row ends when every column has its cell. */
+void ibrd_out_str(struct ibrd_out *o, const char *v);
+void ibrd_out_u64(struct ibrd_out *o, uint64_t v);
+void ibrd_out_hex64(struct ibrd_out *o, uint64_t v);
+void ibrd_out_bool(struct ibrd_out *o, bool v);
+/* Free text (Prometheus exposition, or a message in text mode). */
+void ibrd_out_printf(struct ibrd_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The last part ({"ok":true,...}); returns the first error of the answer. */
+int ibrd_out_end(struct ibrd_out *o);
+/* An error answer; `code` is the errno name ("EINVAL"). */
+int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "EINVAL" for -EINVAL / EINVAL. */
+const char *ibrd_errno_name(int err);
+
+#endif

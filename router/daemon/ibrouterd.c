@@ -1,0 +1,222 @@
+/*
+ * ibrouterd - the InfiniBand router daemon (ibrouterd(8)).
+ *
+ *   ibrouterd [-dnV] [-v ...] [-f FILE] [-s SOCKET]
+ *
+ * One control thread runs an epoll loop (control socket, signals through a
+ * signalfd); forwarding workers run the engine over the ports' backends.
+ */
+#include "router/daemon/ibrd.h"
+
+#include "lib/ibr_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ibrouterd [-dnV] [-v ...] [-f FILE] [-s SOCKET]\n"
+		"  -f FILE    config file (default %s)\n"
+		"  -d         stay in the foreground and log to stderr\n"
+		"  -v         more verbose (repeat for debug)\n"
+		"  -n         check the config, print it normalised, exit\n"
+		"  -s SOCKET  control socket (default: the config's, %s)\n"
+		"  -V         print the version and exit\n",
+		IBRD_CONF_DEFAULT, IBRD_SOCK_DEFAULT);
+}
+
+static int pidfile_write(struct ibrd *d)
+{
+	char buf[32];
+	int fd, n;
+
+	if (!d->conf->pid_file[0])
+		return 0;
+	snprintf(d->pid_file, sizeof(d->pid_file), "%s", d->conf->pid_file);
+	fd = open(d->pid_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	if (write(fd, buf, (size_t)n) != n) {
+		close(fd);
+		return -EIO;
+	}
+	close(fd);
+	return 0;
+}
+
+static int signals_open(struct ibrd *d)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_signal };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	/* blocked in every thread (workers inherit the mask): read from the signalfd */
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL))
+		return -EINVAL;
+	signal(SIGPIPE, SIG_IGN);
+	d->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	d->ev_signal.kind = IBRD_EV_SIGNAL;
+	if (d->sigfd < 0 || epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->sigfd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+static void signal_event(struct ibrd *d)
+{
+	struct signalfd_siginfo si;
+	char err[2048];
+
+	while (read(d->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGHUP) {
+			if (ibrd_state_reload(d, err, sizeof(err)))
+				log_warnx("reload failed, the old config stays: %s", err);
+			else
+				log_info("reloaded %s", d->conf_path);
+		} else {
+			log_info("signal %d: shutting down", (int)si.ssi_signo);
+			d->quit = true;
+		}
+	}
+}
+
+static void loop(struct ibrd *d)
+{
+	struct epoll_event ev[64];
+
+	while (!d->quit) {
+		int n = epoll_wait(d->epfd, ev, 64, 1000);
+
+		for (int i = 0; i < n; i++) {
+			struct ibrd_ev *e = ev[i].data.ptr;
+
+			if (e->kind == IBRD_EV_SIGNAL)
+				signal_event(d);
+			else
+				ibrd_ctl_event(d, e, ev[i].events);
+		}
+		/* free FIBs no worker can see any more */
+		router_pub_reclaim(&d->pub);
+	}
+}
+
+static int start(struct ibrd *d)
+{
+	int rc;
+
+	d->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (d->epfd < 0)
+		return -errno;
+	if ((rc = signals_open(d)))
+		return rc;
+	if ((rc = ibrd_ctl_open(d))) {
+		log_warnx("control socket %s: %s",
+			  d->sock_path ? d->sock_path : d->conf->ctl_socket,
+			  rc == -EADDRINUSE ? "another ibrouterd is running there" : strerror(-rc));
+		return rc;
+	}
+	if ((rc = router_pub_init(&d->pub, d->conf->workers ? d->conf->workers : 1)) ||
+	    (rc = ibrd_state_load(d, d->conf)) || (rc = ibrd_state_publish(d)))
+		return rc;
+	if ((rc = ibrd_data_start(d)))
+		return rc;
+	if ((rc = pidfile_write(d)))
+		log_warnx("pid file %s: %s", d->conf->pid_file, strerror(-rc));
+	log_info("ibrouterd %s started: %u ports, %u workers, control socket %s", IBRD_VERSION,
+		 d->conf->nports, d->nworkers, d->sock_path ? d->sock_path : d->conf->ctl_socket);
+	return 0;
+}
+
+static void stop(struct ibrd *d)
+{
+	ibrd_ctl_close(d);
+	if (d->running)
+		ibrd_data_stop(d);
+	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
+		if (d->sim_open[i])
+			io_sim_close(&d->sim[i]);
+	router_pub_destroy(&d->pub);
+	router_rib_free(&d->rib);
+	if (d->pid_file[0])
+		unlink(d->pid_file);
+	if (d->sigfd >= 0)
+		close(d->sigfd);
+	if (d->epfd >= 0)
+		close(d->epfd);
+	ibrd_conf_free(d->conf);
+	d->conf = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct ibrd d = { .conf_path = IBRD_CONF_DEFAULT, .epfd = -1, .sigfd = -1, .ctlfd = -1 };
+	bool check = false;
+	int c, rc;
+
+	while ((c = getopt(argc, argv, "df:hns:vV")) != -1) {
+		switch (c) {
+		case 'd':
+			d.foreground = true;
+			break;
+		case 'f':
+			d.conf_path = optarg;
+			break;
+		case 'n':
+			check = true;
+			break;
+		case 's':
+			d.sock_path = optarg;
+			break;
+		case 'v':
+			d.verbose++;
+			break;
+		case 'V':
+			printf("ibrouterd %s\n", IBRD_VERSION);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 1;
+	}
+	d.conf = ibrd_conf_load(d.conf_path, stderr);
+	if (!d.conf)
+		return 1;
+	if (check) {
+		ibrd_conf_print(d.conf, stdout);
+		ibrd_conf_free(d.conf);
+		return 0;
+	}
+	log_init("ibrouterd", d.foreground,
+		 d.verbose >= 2 ? LOG_DEBUG
+		 : d.verbose	? LOG_INFO
+				: d.conf->log_level);
+	if (!d.foreground && daemon(0, 0) < 0)
+		fatal("daemon");
+	d.start_ns = ibr_now_ns();
+	rc = start(&d);
+	if (!rc)
+		loop(&d);
+	stop(&d);
+	log_info("ibrouterd stopped");
+	return rc ? 1 : 0;
+}

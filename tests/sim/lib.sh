@@ -1,0 +1,101 @@
+# tests/sim/lib.sh - shared by the sim data-path tests and the demo: a private
+# directory, ibrouterd on two sim ports, hosts on both sides, cleanup of every
+# process started here (by PID) on any exit.
+set -u
+: "${BUILD:?BUILD must name the build directory}"
+IBRD=$BUILD/ibrouterd
+CTL=$BUILD/tools/ibrouterctl
+HOST=$BUILD/tools/ibrouter-host
+T=$(mktemp -d /tmp/ibr-sim.XXXXXX)
+PIDS=""
+npass=0
+nfail=0
+
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	for p in $PIDS; do wait "$p" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap "exit 1" HUP INT TERM PIPE
+
+ok() { npass=$((npass + 1)); echo "ok - $*"; }
+fail() { nfail=$((nfail + 1)); echo "FAIL - $*"; }
+check() { # check "what" command...
+	what=$1; shift
+	if "$@" > "$T/last.out" 2>&1; then ok "$what"; else fail "$what"; sed 's/^/    /' "$T/last.out"; fi
+}
+
+# The two-subnet sim config: port a (LID 1) on fec0:0:0:1::/64, port b (LID 0x10)
+# on fec0:0:0:2::/64, one host known in each subnet.
+write_conf() {
+	cat > "$T/ibrouterd.conf" <<EOC
+router {
+	name = "sim"
+	node-guid = 0x0002c90300000100
+}
+port "a" {
+	data = sim
+	sim-socket = "$T/a.sock"
+	sim-peer = "$T/a.peer"
+	lid = 1
+	subnet-prefix = "fec0:0:0:1::"
+}
+port "b" {
+	data = sim
+	sim-socket = "$T/b.sock"
+	sim-peer = "$T/b.peer"
+	lid = 0x10
+	subnet-prefix = "fec0:0:0:2::"
+}
+neighbour "0x0000000000100001" {
+	port = "a"
+	lid = 3
+}
+neighbour "0x0000000000110001" {
+	port = "b"
+	lid = 5
+}
+control {
+	socket = "$T/ctl.sock"
+}
+pid-file = "$T/ibrouterd.pid"
+${EXTRA_CONF:-}
+EOC
+}
+
+start_router() {
+	write_conf
+	"$IBRD" -d -f "$T/ibrouterd.conf" > "$T/ibrouterd.log" 2>&1 &
+	RPID=$!
+	PIDS="$PIDS $RPID"
+	for _ in $(seq 1 100); do
+		[ -S "$T/ctl.sock" ] && "$CTL" -s "$T/ctl.sock" version > /dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	echo "ibrouterd did not start:"; cat "$T/ibrouterd.log"
+	return 1
+}
+
+ctl() { "$CTL" -s "$T/ctl.sock" "$@"; }
+
+# recv_bg NAME SOCKET ARGS...: a receiving host in the background; its exit
+# status is collected by recv_wait NAME.
+recv_bg() {
+	name=$1 sock=$2; shift 2
+	"$HOST" -s "$sock" recv "$@" > "$T/$name.out" 2>&1 &
+	eval "RECV_$name=$!"
+	PIDS="$PIDS $!"
+	for _ in $(seq 1 100); do [ -S "$sock" ] && break; sleep 0.02; done
+}
+recv_wait() {
+	eval "p=\$RECV_$1"
+	wait "$p"
+}
+send_a() { "$HOST" -s "$T/a.peer" -p "$T/a.sock" send -q "$@"; }
+send_b() { "$HOST" -s "$T/b.peer" -p "$T/b.sock" send -q "$@"; }
+
+finish() {
+	echo "$npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ]
+}

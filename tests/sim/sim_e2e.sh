@@ -1,0 +1,109 @@
+#!/bin/sh
+# sim_e2e.sh - ibrouterd between two sim subnets, ibrouter-host on both sides:
+# unicast both ways with every rewritten field checked, drops counted under
+# their reasons, control commands (JSON shape, trace agreeing with the
+# engine, route and mcast edits), multicast fan-out, and a tshark decode.
+BUILD=${BUILD:-$(pwd)}
+. "$(dirname "$0")/lib.sh"
+
+A_HOST=fec0::1:0:0:10:1 # GUID 0x100001, LID 3 in subnet A
+B_HOST=fec0::2:0:0:11:1 # GUID 0x110001, LID 5 in subnet B
+
+start_router || exit 1
+
+# 1. A -> B: DLID = B host's LID, SLID = port b's LID, HopLmt - 1, rest intact
+recv_bg b "$T/b.peer" -c 50 -t 5000 --expect-count 50 --expect-dlid 5 --expect-slid 0x10 \
+	--expect-hoplimit 63 --expect-sgid $A_HOST --expect-dgid $B_HOST --expect-tclass 0 \
+	--expect-flowlabel 0x12345 --expect-size 200 --expect-qpn 0x42 --expect-qkey 0x1234 \
+	--expect-pkey 0xffff -w "$T/b.pcap"
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --flowlabel 0x12345 --size 200 \
+	--qpn 0x42 --qkey 0x1234 -c 50
+check "A to B: 50 packets rewritten as IBA 8.2.3 says" recv_wait b
+
+# 2. B -> A, the reverse path
+recv_bg a "$T/a.peer" -c 20 -t 5000 --expect-count 20 --expect-dlid 3 --expect-slid 1 \
+	--expect-hoplimit 9 --expect-sgid $B_HOST --expect-dgid $A_HOST
+send_b --slid 5 --dlid 0x10 --sgid $B_HOST --dgid $A_HOST --hoplimit 10 -c 20
+check "B to A: 20 packets" recv_wait a
+
+# 3. drops: HopLmt 1, no route, unknown neighbour; B must receive nothing
+recv_bg b "$T/b.peer" -t 700 --expect-count 0
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --hoplimit 1 -c 3
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid fec0::9:0:0:0:1 -c 4
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid fec0::2:0:0:11:99 -c 5
+check "dropped packets do not reach B" recv_wait b
+ctl -j show drops a > "$T/drops.json"
+check "hoplmt drops counted (3)" grep -q '"reason":"hoplmt","count":3,"rule":"C8-16"' "$T/drops.json"
+check "no_route drops counted (4)" grep -q '"reason":"no_route","count":4' "$T/drops.json"
+check "no_neigh drops counted (5)" grep -q '"reason":"no_neigh","count":5' "$T/drops.json"
+
+# 4. counters and the JSON shape of a reply
+ctl -j show counters > "$T/counters.json"
+check "counters: JSON reply shape" grep -q '^{"ok":true,"data":\[{"port":"a","rx_packets":62,' "$T/counters.json"
+check "counters: b sent 50" grep -q '"port":"b","rx_packets":20,"rx_bytes":[0-9]*,"tx_packets":50,' "$T/counters.json"
+ctl show counters -o prometheus > "$T/prom.txt"
+check "prometheus: drops by reason" grep -q '^ibrouter_drops_total{port="a",reason="hoplmt"} 3$' "$T/prom.txt"
+check "prometheus: TYPE lines" grep -q '^# TYPE ibrouter_rx_packets_total counter$' "$T/prom.txt"
+check "text table has a header" sh -c "ctl() { \"$CTL\" -s \"$T/ctl.sock\" \"\$@\"; }; ctl show ports | head -1 | grep -q '^name  *guid  *prefix'"
+
+# 5. trace agrees with what the engine did
+ctl -j trace $A_HOST $B_HOST > "$T/trace1.json"
+check "trace: forward to b, DLID 5" grep -q '"verdict":"forward","in":"a","out":"b","dlid":5,"slid":16' "$T/trace1.json"
+ctl -j trace $A_HOST fec0::9:0:0:0:1 > "$T/trace2.json"
+check "trace: no route" grep -q '"verdict":"drop".*"reason":"no_route","rule":"IBA 8.2"' "$T/trace2.json"
+
+# 6. route add makes fec0:0:0:9::/64 reachable through a next router on b
+check "route add" ctl route add fec0:0:0:9::/64 port b lid 0x21
+recv_bg b "$T/b.peer" -c 4 -t 5000 --expect-count 4 --expect-dlid 0x21
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid fec0::9:0:0:0:1 -c 4
+check "after route add: forwarded to the next router's LID" recv_wait b
+check "route del" ctl route del fec0:0:0:9::/64
+check "route del again fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" route del fec0:0:0:9::/64"
+
+# 7. multicast: site-scope group with senders in A and receivers in B
+check "mcast add (a, senders)" ctl mcast add ff15::1 port a mlid 0xc001 senders
+check "mcast add (b, receivers)" ctl mcast add ff15::1 port b mlid 0xc002 sl 3 receivers
+recv_bg b "$T/b.peer" -c 6 -t 5000 --expect-count 6 --expect-dlid 0xc002 --expect-sl 3 \
+	--expect-dgid ff15::1 --expect-qpn 0xffffff
+send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::1 --qpn 0xffffff -c 6
+check "multicast A to B with B's MLID and SL" recv_wait b
+ctl -j trace $A_HOST ff12::1 > "$T/trace3.json"
+check "trace: link-local scope never routed" grep -q '"reason":"dlid"\|"reason":"scope"' "$T/trace3.json"
+
+# 8. errors are replies, not crashes
+check "unknown command refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" frobnicate 2>/dev/null"
+check "bad prefix refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" route add nonsense port b lid 1 2>/dev/null"
+check "daemon still answers" ctl version
+
+# 9. 1000 clients at once are all answered, while one that never reads its
+#    (large) answer stays connected; then the daemon still answers
+for i in $(seq 1 2000); do echo "route \"fec0:1:$i::/48\" {"; echo ' port = "b"'; echo ' via = 7'; echo '}'; done > "$T/many.conf"
+EXTRA_CONF=$(cat "$T/many.conf")
+write_conf
+check "reload with 2000 more routes" ctl reload
+check "1000 concurrent show routes answered" "$BUILD/tests/sim/ctl_stress" "$T/ctl.sock" 1000
+check "daemon still answers after the stress" ctl version
+
+# 10. state-changing commands from an unprivileged user are refused
+if command -v setpriv > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+	chmod 0666 "$T/ctl.sock"
+	chmod 0755 "$T"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CTL" -s "$T/ctl.sock" route add fec0:0:0:8::/64 port b lid 9 > "$T/eperm.out" 2>&1
+	check "unprivileged route add refused (EPERM)" grep -q 'not allowed for this user (EPERM)' "$T/eperm.out"
+	check "unprivileged show allowed" setpriv --reuid=65534 --regid=65534 --clear-groups "$CTL" -s "$T/ctl.sock" version
+	chmod 0700 "$T"
+fi
+
+# 11. the capture decodes in tshark (when installed)
+if command -v tshark > /dev/null 2>&1; then
+	tshark -r "$T/b.pcap" -T fields -e infiniband.lrh.dlid -e infiniband.grh.hoplmt 2>/dev/null | sort -u > "$T/tshark.out"
+	check "tshark decodes the capture (DLID 5, hop limit 63)" grep -q '^5	63$' "$T/tshark.out"
+fi
+
+# 12. clean shutdown within 2 s, socket and pid file removed
+kill -TERM "$RPID"
+i=0
+while kill -0 "$RPID" 2>/dev/null && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+check "SIGTERM: stopped within 2 s" sh -c "! kill -0 $RPID 2>/dev/null"
+check "SIGTERM: control socket and pid file removed" sh -c "[ ! -e \"$T/ctl.sock\" ] && [ ! -e \"$T/ibrouterd.pid\" ]"
+finish
