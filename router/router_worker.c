@@ -62,9 +62,14 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 	struct router_mbuf *pkts[ROUTER_BURST];
 	struct router_out *o = &w->out;
 	int n = io_sim_rx_burst(w->port[in], pkts, ROUTER_BURST);
+	uint32_t cap;
 
 	if (n <= 0)
 		return 0;
+	cap = w->cap_ports ? atomic_load_explicit(w->cap_ports, memory_order_relaxed) : 0;
+	if ((cap & (1u << in)) && w->rx_hook)
+		for (int i = 0; i < n; i++)
+			w->rx_hook(w->hook_ctx, pkts[i], -1);
 	router_engine_burst(fib, pkts, (unsigned)n, o, &w->counters);
 	for (uint32_t p = 0; p < w->nports; p++) {
 		uint64_t bytes;
@@ -77,6 +82,9 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 			continue;
 		}
 		sent = io_sim_tx_burst(w->port[p], o->tx[p], o->ntx[p], &bytes);
+		if ((cap & (1u << p)) && w->tx_hook)
+			for (unsigned i = 0; i < sent; i++)
+				w->tx_hook(w->hook_ctx, p, &o->tx[p][i]);
 		w->counters.tx_pkts[p] += sent;
 		w->counters.tx_bytes[p] += bytes;
 		w->counters.tx_errors[p] += o->ntx[p] - sent;

@@ -16,6 +16,8 @@
 
 /* Called for each packet of a burst: SMPs (VL15), local, and dropped packets. */
 typedef void router_worker_hook(void *ctx, const struct router_mbuf *m, int reason);
+/* A copy sent on `port` (capture of transmitted packets). */
+typedef void router_worker_tx_hook(void *ctx, uint32_t port, const struct router_tx *tx);
 
 struct router_worker {
 	uint32_t id; /* reader slot in the publisher */
@@ -29,6 +31,13 @@ struct router_worker {
 	router_worker_hook *sma_hook;	/* VL15: the SMA (until it lands: counted and dropped) */
 	router_worker_hook *local_hook; /* addressed to the router itself */
 	router_worker_hook *drop_hook;	/* every drop, with its reason (capture) */
+	/*
+	 * Capture: while a port's bit is set in *cap_ports, rx_hook sees every
+	 * packet received there and tx_hook every copy sent there.
+	 */
+	_Atomic uint32_t *cap_ports;
+	router_worker_hook *rx_hook;
+	router_worker_tx_hook *tx_hook;
 	void *hook_ctx;
 	struct router_counters counters; /* written by this worker only */
 	struct router_out out;

@@ -16,6 +16,7 @@
 #include "lib/ibr_pcap.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -56,12 +57,14 @@ struct ibrd {
 	unsigned nclients;
 	uint64_t start_ns;
 	char pid_file[IBRD_PATH_MAX];
-	/* capture (control thread writes; workers hand packets over a ring) */
+	/* capture: workers write under cap_lock while their port's bit is in cap_ports */
 	pthread_mutex_t cap_lock;
 	struct ibr_pcap cap;
+	_Atomic uint32_t cap_ports;
 	bool cap_on, cap_all;
 	int cap_port;
-	uint64_t cap_limit;
+	uint64_t cap_limit, cap_count;
+	char cap_file[IBRD_PATH_MAX];
 };
 
 /* ibrd_data.c: the data path */
@@ -73,6 +76,14 @@ void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
 int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c);
 int ibrd_state_publish(struct ibrd *d);
 int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen);
+
+/* ibrd_capture.c: pcap captures of one port (ERF type 21) */
+void ibrd_capture_hooks(struct ibrd *d, struct router_worker *w);
+int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uint64_t count);
+/* Close the file; returns the packets written, or -ENOENT when none was running. */
+int64_t ibrd_capture_stop(struct ibrd *d);
+/* From the control loop: close a capture that reached its count. */
+void ibrd_capture_tick(struct ibrd *d);
 
 /* ibrd_ctl.c: the control socket */
 int ibrd_ctl_open(struct ibrd *d);

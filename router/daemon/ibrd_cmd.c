@@ -20,6 +20,8 @@ static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 static int cmd_clear(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
 static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
 static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_help(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
 
 /* "show ..." and the rest; `priv` marks commands that change state. */
 static const struct ibrd_cmd cmds[] = {
@@ -45,7 +47,72 @@ static const struct ibrd_cmd cmds[] = {
 	{ "log", "level", true, cmd_log, "log level LEVEL" },
 	{ "trace", NULL, false, ibrd_cmd_trace,
 	  "trace SGID DGID [tclass T] [flowlabel F] [port P]" },
+	{ "capture", "start", true, cmd_capture, "capture start PORT FILE [drops|all] [count N]" },
+	{ "capture", "stop", true, cmd_capture, "capture stop" },
+	{ "help", NULL, false, cmd_help, "help" },
 };
+
+static int cmd_help(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "command", "privileged" };
+
+	(void)d, (void)argc, (void)argv;
+	ibrd_out_table(o, cols, 2);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (!cmds[i].usage)
+			continue;
+		ibrd_out_str(o, cmds[i].usage);
+		ibrd_out_bool(o, cmds[i].priv);
+	}
+	return ibrd_out_end(o);
+}
+
+static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "file", "packets" };
+	unsigned long long count = 0;
+	bool all = false;
+	int64_t n;
+	int port, rc;
+
+	if (!strcmp(argv[1], "stop")) {
+		if (argc != 2)
+			return ibrd_out_error(o, EINVAL, "usage: capture stop");
+		if ((n = ibrd_capture_stop(d)) < 0)
+			return ibrd_out_error(o, (int)n, "%s",
+					      n == -ENOENT ? "no capture is running"
+							   : strerror((int)-n));
+		ibrd_out_object(o, cols, 2);
+		ibrd_out_str(o, d->cap_file);
+		ibrd_out_u64(o, (uint64_t)n);
+		return ibrd_out_end(o);
+	}
+	if (argc < 4)
+		goto usage;
+	for (int i = 4; i < argc; i++) {
+		char *end;
+
+		if (!strcmp(argv[i], "all") || !strcmp(argv[i], "drops")) {
+			all = !strcmp(argv[i], "all");
+		} else if (!strcmp(argv[i], "count") && i + 1 < argc) {
+			count = strtoull(argv[++i], &end, 0);
+			if (*end || !count)
+				goto usage;
+		} else {
+			goto usage;
+		}
+	}
+	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	if ((rc = ibrd_capture_start(d, port, argv[3], all, count)))
+		return ibrd_out_error(o, rc, "capture start: %s",
+				      rc == -EBUSY    ? "a capture is already running"
+				      : rc == -EINVAL ? "FILE must be an absolute path"
+						      : strerror(-rc));
+	return ibrd_cmd_ok(o);
+usage:
+	return ibrd_out_error(o, EINVAL, "usage: capture start PORT FILE [drops|all] [count N]");
+}
 
 static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {

@@ -110,6 +110,7 @@ static void loop(struct ibrd *d)
 		}
 		/* free FIBs no worker can see any more */
 		router_pub_reclaim(&d->pub);
+		ibrd_capture_tick(d);
 	}
 }
 
@@ -145,6 +146,7 @@ static void stop(struct ibrd *d)
 	ibrd_ctl_close(d);
 	if (d->running)
 		ibrd_data_stop(d);
+	ibrd_capture_stop(d);
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
 		if (d->sim_open[i])
 			io_sim_close(&d->sim[i]);
@@ -162,7 +164,11 @@ static void stop(struct ibrd *d)
 
 int main(int argc, char **argv)
 {
-	struct ibrd d = { .conf_path = IBRD_CONF_DEFAULT, .epfd = -1, .sigfd = -1, .ctlfd = -1 };
+	struct ibrd d = { .conf_path = IBRD_CONF_DEFAULT,
+			  .epfd = -1,
+			  .sigfd = -1,
+			  .ctlfd = -1,
+			  .cap_lock = PTHREAD_MUTEX_INITIALIZER };
 	bool check = false;
 	int c, rc;
 

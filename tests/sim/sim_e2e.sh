@@ -94,13 +94,30 @@ if command -v setpriv > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
 	chmod 0700 "$T"
 fi
 
-# 11. the capture decodes in tshark (when installed)
+# 11. the daemon's own capture: drops on port a, then everything on port b
+check "capture start (drops)" ctl capture start a "$T/drops.pcap" drops
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --hoplimit 1 -c 2
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST -c 3
+sleep 0.2
+ctl -j capture stop > "$T/capstop.json"
+check "capture stop: the 2 dropped packets, not the 3 forwarded" grep -q '"packets":2}' "$T/capstop.json"
+check "capture stop without a capture fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" capture stop 2>/dev/null"
+check "capture start (all, count 4)" ctl capture start b "$T/all.pcap" all count 4
+recv_bg b "$T/b.peer" -q -c 5 -t 5000 --expect-count 5
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST -c 5
+check "B received the 5 packets while port b was captured" recv_wait b
+sleep 1.2 # the control loop closes a capture that reached its count within a second
+check "a capture that reached its count is closed" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" capture stop 2>/dev/null"
+
+# 12. the captures decode in tshark (when installed)
 if command -v tshark > /dev/null 2>&1; then
 	tshark -r "$T/b.pcap" -T fields -e infiniband.lrh.dlid -e infiniband.grh.hoplmt 2>/dev/null | sort -u > "$T/tshark.out"
 	check "tshark decodes the capture (DLID 5, hop limit 63)" grep -q '^5	63$' "$T/tshark.out"
+	check "tshark decodes the daemon's drop capture (hop limit 1)" sh -c "tshark -r \"$T/drops.pcap\" -T fields -e infiniband.grh.hoplmt 2>/dev/null | grep -qx 1"
+	check "the daemon's capture of port b holds 4 sent packets (SLID 16)" sh -c "[ \$(tshark -r \"$T/all.pcap\" -T fields -e infiniband.lrh.slid 2>/dev/null | grep -cx 16) -eq 4 ]"
 fi
 
-# 12. clean shutdown within 2 s, socket and pid file removed
+# 13. clean shutdown within 2 s, socket and pid file removed
 kill -TERM "$RPID"
 i=0
 while kill -0 "$RPID" 2>/dev/null && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
