@@ -9,7 +9,15 @@ BUILD=${BUILD:-$(pwd)}
 A_HOST=fec0::1:0:0:10:1 # GUID 0x100001, LID 3 in subnet A
 B_HOST=fec0::2:0:0:11:1 # GUID 0x110001, LID 5 in subnet B
 
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+check "ibrouterd -n accepts the example config" sh -c "\"$IBRD\" -n -f \"$SRC/etc/ibrouterd.conf\" > \"$T/example.out\""
+check "ibrouterd -n output parses again" sh -c "\"$IBRD\" -n -f \"$T/example.out\" | cmp -s - \"$T/example.out\""
+check "ibrouterd -n rejects a bad config with exit 1" sh -c "printf 'workers = 0\n' > \"$T/bad.conf\"; \"$IBRD\" -n -f \"$T/bad.conf\" 2>/dev/null; [ \$? -eq 1 ]"
+check "ibrouterd -V" sh -c "\"$IBRD\" -V | grep -q '^ibrouterd [0-9]'"
+
 start_router || exit 1
+"$IBRD" -d -f "$T/ibrouterd.conf" > "$T/second.log" 2>&1
+check "a second ibrouterd on the same socket refuses to start" grep -q 'another ibrouterd is running there' "$T/second.log"
 
 # 1. A -> B: DLID = B host's LID, SLID = port b's LID, HopLmt - 1, rest intact
 recv_bg b "$T/b.peer" -c 50 -t 5000 --expect-count 50 --expect-dlid 5 --expect-slid 0x10 \
