@@ -1,0 +1,284 @@
+/*
+ * mad_lab_client.c - drives the MAD channel (libsa) against a real ibsim,
+ * for tests/lab/mad_ibsim_lab.sh and mad_opensm_lab.sh.  Prints one
+ * "ok - ..." or "FAIL - ..." line per check; exit status = failures.
+ *
+ *   mad_lab_client ibsim SOCKNAME NODE [NODE2]
+ *	attach at NODE (and NODE2 in the same process), control queries, a hop-0
+ *	directed-route NodeInfo Get answered by ibsim's SMA, IsSM after the
+ *	agents, a LID-routed Get to nowhere (bounced, retried, timed out),
+ *	detach clears IsSM.
+ *   mad_lab_client sa SOCKNAME NODE
+ *	wait for OpenSM to give NODE a LID, then NodeRecord and PortInfoRecord
+ *	GetTable to the SM LID (umad2sim truncates them: -EMSGSIZE expected),
+ *	the per-record Get fallback, and the SMInfo Get OpenSM sends once IsSM
+ *	is set, answered by the default responder.
+ */
+#include "sa/mad_chan.h"
+#include "sa/mad_ibsim.h"
+
+#include "lib/ibr_log.h"
+#include "lib/ibr_mad.h"
+
+#include <errno.h>
+#include <infiniband/mad.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int npass, nfail;
+
+static void check(bool ok, const char *fmt, ...) IBR_PRINTF(2, 3);
+static void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", ok ? "ok" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (ok)
+		npass++;
+	else
+		nfail++;
+}
+
+struct result {
+	bool done;
+	int status;
+	size_t len;
+	uint8_t mad[4096];
+};
+
+static void on_result(struct mad_chan *c, const struct mad_chan_result *r, void *arg)
+{
+	struct result *res = arg;
+
+	res->done = true;
+	res->status = r->status;
+	res->len = r->len;
+	if (r->mad && r->len <= sizeof(res->mad))
+		memcpy(res->mad, r->mad, r->len);
+}
+
+/* The daemon's loop in miniature: poll the fd with the channel's timeout. */
+static void run_until(struct mad_chan *c, const bool *done, unsigned int max_ms)
+{
+	uint64_t end = ibr_now_ns() + (uint64_t)max_ms * 1000000u;
+	struct pollfd pfd = { .fd = mad_chan_fd(c), .events = POLLIN };
+
+	while ((!done || !*done) && ibr_now_ns() < end) {
+		int t = mad_chan_timeout_ms(c, ibr_now_ns());
+
+		if (t < 0 || t > 50)
+			t = 50;
+		if (poll(&pfd, 1, t) > 0)
+			mad_chan_process(c, 0);
+		mad_chan_tick(c, ibr_now_ns());
+	}
+}
+
+static struct mad_chan *chan_open(const char *sock, const char *node, uint32_t id,
+				  struct mad_transport **tp)
+{
+	struct mad_chan_config cfg = { .name = node, .chan_id = id, .timeout_ms = 100 };
+
+	*tp = mad_ibsim_open(sock, node, 2000);
+	if (!*tp)
+		return NULL;
+	return mad_chan_create(*tp, &cfg);
+}
+
+static int lab_ibsim_ctl(struct mad_transport *tp, uint64_t *guid)
+{
+	uint8_t ni[64] = { 0 }, pi[64] = { 0 }, gid[16] = { 0 };
+	uint16_t lid = 0xFFFF;
+	uint8_t state = 0;
+	int rc;
+
+	/* (arguments are evaluated in no fixed order: query first, then check) */
+	rc = mad_ibsim_get_nodeinfo(tp, ni);
+	check(rc == 0 && mad_get_field(ni, 0, IB_NODE_TYPE_F) == 3,
+	      "GET_NODEINFO: NodeType %u (Router)", mad_get_field(ni, 0, IB_NODE_TYPE_F));
+	*guid = mad_get_field64(ni, 0, IB_NODE_GUID_F);
+	check(*guid == 0x300000, "GET_NODEINFO: NodeGUID 0x%llx (rtguid)",
+	      (unsigned long long)*guid);
+	rc = mad_ibsim_get_portinfo(tp, 0, pi);
+	check(rc == 0 && mad_get_field(pi, 0, IB_PORT_LOCAL_PORT_F) == 1,
+	      "GET_PORTINFO: LocalPortNum %u, LID %u", mad_get_field(pi, 0, IB_PORT_LOCAL_PORT_F),
+	      mad_get_field(pi, 0, IB_PORT_LID_F));
+	rc = mad_ibsim_get_port(tp, &lid, &state);
+	check(rc == 0 && lid == mad_get_field(pi, 0, IB_PORT_LID_F),
+	      "GET_PORT: LID %u state %u agrees with PortInfo", lid, state);
+	rc = mad_ibsim_get_gid(tp, gid);
+	check(rc == 0 && ibr_mad_ld64(gid + 8) == *guid, "GET_GID: 0x%016llx:%016llx",
+	      (unsigned long long)ibr_mad_ld64(gid), (unsigned long long)ibr_mad_ld64(gid + 8));
+	return 0;
+}
+
+static bool port_issm(struct mad_transport *tp)
+{
+	uint8_t pi[64];
+
+	if (mad_ibsim_get_portinfo(tp, 0, pi))
+		return false;
+	return (mad_get_field(pi, 0, IB_PORT_CAPMASK_F) & 0x2) != 0; /* IsSM, 14.2.5.6 */
+}
+
+static int lab_ibsim(const char *sock, const char *node, const char *node2)
+{
+	struct mad_transport *tp, *tp2 = NULL, *tp3;
+	struct mad_chan *c, *c2 = NULL, *c3;
+	static struct result res, res2;
+	const struct mad_addr dr = { .lid = 0xFFFF };
+	const struct mad_addr nowhere = { .lid = 999, .qpn = 0 };
+	struct mad_chan_req_opts quick = { .timeout_ms = 30, .retries = 1 };
+	uint8_t m[IBR_MAD_SIZE];
+	uint64_t guid = 0;
+
+	c = chan_open(sock, node, 1, &tp);
+	check(c != NULL, "attach at \"%s\" (client %u)", node, c ? mad_ibsim_client_id(tp) : 0);
+	if (!c)
+		return 1;
+	lab_ibsim_ctl(tp, &guid);
+	if (node2) {
+		c2 = chan_open(sock, node2, 2, &tp2);
+		check(c2 != NULL && mad_ibsim_client_id(tp2) != mad_ibsim_client_id(tp) &&
+			      mad_chan_fd(c2) != mad_chan_fd(c),
+		      "second attachment at \"%s\" in the same process (client %u)", node2,
+		      c2 ? mad_ibsim_client_id(tp2) : 0);
+	}
+	/* hop-0 DR NodeInfo Get: ibsim's SMA of our own node answers (14.2.2) */
+	ibr_mad_build_dr_smp(m, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL, 0);
+	check(mad_chan_send_request(c, m, &dr, NULL, on_result, &res, NULL) == 0,
+	      "DR NodeInfo Get sent");
+	if (c2) {
+		ibr_mad_build_dr_smp(m, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL,
+				     0);
+		mad_chan_send_request(c2, m, &dr, NULL, on_result, &res2, NULL);
+	}
+	run_until(c, &res.done, 2000);
+	check(res.done && res.status == 0 && ibr_mad_method(res.mad) == IBR_MAD_METHOD_GET_RESP &&
+		      ibr_smp_dr_status(res.mad) == 0,
+	      "DR NodeInfo GetResp (status %d, MAD status 0x%x)", res.status,
+	      ibr_smp_dr_status(res.mad));
+	check(mad_get_field(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F) == 3 &&
+		      mad_get_field64(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_GUID_F) == guid,
+	      "NodeInfo over the wire: NodeType %u, NodeGUID 0x%llx",
+	      mad_get_field(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F),
+	      (unsigned long long)mad_get_field64(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_GUID_F));
+	if (c2) {
+		run_until(c2, &res2.done, 2000);
+		check(res2.done && res2.status == 0 &&
+			      mad_get_field(res2.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F) == 1,
+		      "the second port's NodeInfo: NodeType %u (CA), on its own fd",
+		      mad_get_field(res2.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F));
+	}
+	check(!port_issm(tp) && mad_chan_set_issm(c, true) == 0 && port_issm(tp),
+	      "IsSM set after the agents (PortInfo CapabilityMask)");
+	/* a LID-routed SMP to a LID that does not exist: bounced, retried, timed out */
+	memset(&res, 0, sizeof(res));
+	ibr_mad_build_get(m, IBR_MGMT_CLASS_SUBN_LID, IBR_SMP_ATTR_NODE_INFO, 0, 0);
+	mad_chan_send_request(c, m, &nowhere, &quick, on_result, &res, NULL);
+	run_until(c, &res.done, 2000);
+	check(res.done && res.status == -ETIMEDOUT &&
+		      mad_chan_stats(c)->drop[MAD_CHAN_DROP_TRANSPORT_STATUS] >= 1,
+	      "Get to an unknown LID: bounced by ibsim (%llu), then -ETIMEDOUT",
+	      (unsigned long long)mad_chan_stats(c)->drop[MAD_CHAN_DROP_TRANSPORT_STATUS]);
+	mad_chan_destroy(c);
+	mad_chan_destroy(c2);
+	/* detaching cleared IsSM (LAB.md: it would outlive us otherwise) */
+	c3 = chan_open(sock, node, 3, &tp3);
+	check(c3 && !port_issm(tp3), "after detach, IsSM is clear again");
+	mad_chan_destroy(c3);
+	return 0;
+}
+
+/* A GetTable to the SA; returns the channel's status, fills *res. */
+static int sa_table(struct mad_chan *c, uint16_t sm_lid, uint16_t attr, struct result *res)
+{
+	const struct mad_addr sa = { .lid = sm_lid, .qpn = 1, .qkey = MAD_QP1_QKEY };
+	uint8_t m[IBR_MAD_SIZE];
+
+	memset(res, 0, sizeof(*res));
+	ibr_mad_build_sa(m, IBR_MAD_METHOD_GET_TABLE, attr, 0, 0, 0);
+	if (mad_chan_send_request(c, m, &sa, NULL, on_result, res, NULL))
+		return -EIO;
+	run_until(c, &res->done, 3000);
+	return res->done ? res->status : -EINPROGRESS;
+}
+
+static int lab_sa(const char *sock, const char *node)
+{
+	struct mad_transport *tp;
+	struct mad_chan *c = chan_open(sock, node, 7, &tp);
+	static struct result res;
+	uint8_t pi[64], m[IBR_MAD_SIZE];
+	uint16_t lid = 0, sm_lid = 0;
+	uint8_t state = 0;
+	int rc;
+
+	check(c != NULL, "attach at \"%s\"", node);
+	if (!c)
+		return 1;
+	for (int i = 0; i < 200 && (lid == 0 || state < 4); i++) {
+		mad_ibsim_get_port(tp, &lid, &state);
+		usleep(50000);
+	}
+	mad_ibsim_get_portinfo(tp, 0, pi);
+	sm_lid = (uint16_t)mad_get_field(pi, 0, IB_PORT_SMLID_F);
+	check(lid != 0 && sm_lid != 0, "OpenSM gave the port LID %u (state %u), SM LID %u", lid,
+	      state, sm_lid);
+	rc = sa_table(c, sm_lid, IBR_SA_ATTR_NODE_RECORD, &res);
+	check(rc == -EMSGSIZE && res.len == IBR_MAD_SIZE && ibr_sa_attr_offset(res.mad) == 14,
+	      "NodeRecord GetTable: truncated by umad2sim detected (status %d, %zu bytes, "
+	      "AttributeOffset %u)",
+	      rc, res.len, ibr_sa_attr_offset(res.mad));
+	rc = sa_table(c, sm_lid, IBR_SA_ATTR_PORT_INFO_RECORD, &res);
+	check(rc == -EMSGSIZE && ibr_sa_attr_offset(res.mad) == 9,
+	      "PortInfoRecord GetTable: truncated detected (status %d, AttributeOffset %u)", rc,
+	      ibr_sa_attr_offset(res.mad));
+	/* the fallback: one NodeRecord by LID with a plain Get (15.2.5.2) */
+	memset(&res, 0, sizeof(res));
+	ibr_mad_build_sa(m, IBR_MAD_METHOD_GET, IBR_SA_ATTR_NODE_RECORD, 1 /* LID */, 0, 0);
+	mad_set_field(m + IBR_SA_DATA_OFFS, 0, IB_SA_NR_LID_F, lid);
+	mad_chan_send_request(c, m, &(struct mad_addr){ .lid = sm_lid, .qpn = 1 }, NULL, on_result,
+			      &res, NULL);
+	run_until(c, &res.done, 3000);
+	check(res.done && res.status == 0 && ibr_mad_status(res.mad) == 0 &&
+		      mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_TYPE_F) == 3 &&
+		      mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_LID_F) == lid,
+	      "per-record fallback: NodeRecord Get for LID %u: NodeType %u (status %d, MAD "
+	      "status 0x%x, RMPP flags %u)",
+	      lid, mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_TYPE_F), res.status,
+	      ibr_mad_status(res.mad), ibr_rmpp_flags(res.mad));
+	/* IsSM: OpenSM discovers an SM here and sends SMInfo; the default responder answers */
+	check(mad_chan_set_issm(c, true) == 0, "IsSM set after the agents");
+	for (int i = 0; i < 150 && mad_chan_stats(c)->default_replies == 0; i++)
+		run_until(c, NULL, 100);
+	check(mad_chan_stats(c)->default_replies >= 1,
+	      "%llu unsolicited MADs from OpenSM answered by the default responder",
+	      (unsigned long long)mad_chan_stats(c)->default_replies);
+	mad_chan_destroy(c);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	log_init("mad_lab_client", true, getenv("LAB_DEBUG") ? LOG_DEBUG : LOG_INFO);
+	if (argc >= 4 && strcmp(argv[1], "ibsim") == 0)
+		lab_ibsim(argv[2], argv[3], argc > 4 ? argv[4] : NULL);
+	else if (argc >= 4 && strcmp(argv[1], "sa") == 0)
+		lab_sa(argv[2], argv[3]);
+	else {
+		fprintf(stderr, "usage: %s ibsim|sa SOCKNAME NODE [NODE2]\n", argv[0]);
+		return 2;
+	}
+	printf("client: %d passed, %d failed\n", npass, nfail);
+	return nfail ? 1 : 0;
+}
