@@ -5,6 +5,7 @@
 #include "router/router_fib.h"
 #include "router/router_rib.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,16 @@ static struct router_fib_agg *fib_agg_slot(struct router_fib *fib, uint8_t plen)
 		if (fib->agg[i].plen == plen)
 			return &fib->agg[i];
 	return NULL;
+}
+
+/* A route's value: its next hop, and whether the egress port is usable. */
+static uint64_t fib_route_val(const struct router_fib *fib, const struct router_nh *nh)
+{
+	uint64_t v = router_nh_pack(nh);
+
+	if (nh->port < fib->nports && fib->port[nh->port].usable)
+		v |= ROUTER_VAL_PORT_OK;
+	return v;
 }
 
 /*
@@ -67,7 +78,7 @@ static int fib_compile_routes(struct router_fib *fib, const struct router_rib *r
 				continue;
 			if (r->key.plen < 64)
 				h = &fib_agg_slot(fib, r->key.plen)->h;
-			if ((rc = router_hash_put(h, r->key.prefix, router_nh_pack(&r->nh))))
+			if ((rc = router_hash_put(h, r->key.prefix, fib_route_val(fib, &r->nh))))
 				return rc;
 		}
 	}
@@ -147,6 +158,27 @@ static int fib_compile_mcast(struct router_fib *fib, const struct router_rib *ri
 	return 0;
 }
 
+/* The LRH bits of a packet leaving by `fp`, by SL and by TClass (IBA 8.2.3). */
+static void fib_port_lrh(struct router_fib_port *fp)
+{
+	for (uint32_t sl = 0; sl < 16; sl++)
+		fp->lrh_by_sl[sl] = (uint64_t)(fp->cfg.sl_vl[sl] & 0xF) << 60 | (uint64_t)sl << 52 |
+				    fp->cfg.lid;
+	for (uint32_t tc = 0; tc < 256; tc++) {
+		fp->lrh_by_tclass[tc] = ROUTER_LRH_SL_KEEP;
+		if (fp->cfg.tclass_sl[tc] != ROUTER_SL_KEEP) {
+			fp->lrh_by_tclass[tc] = fp->lrh_by_sl[fp->cfg.tclass_sl[tc] & 0xF];
+			fp->tclass_map = true;
+		}
+	}
+	/* the default (and OpenSM's without QoS): SL kept, every SL on one VL */
+	fp->lrh_keep_sl = !fp->tclass_map;
+	for (uint32_t sl = 1; sl < 16; sl++)
+		if ((fp->cfg.sl_vl[sl] & 0xF) != (fp->cfg.sl_vl[0] & 0xF))
+			fp->lrh_keep_sl = false;
+	fp->lrh_keep_sl_bits = fp->lrh_by_sl[0];
+}
+
 static void fib_compile_ports(struct router_fib *fib, const struct router_rib *rib)
 {
 	fib->nports = rib->nports;
@@ -154,6 +186,15 @@ static void fib_compile_ports(struct router_fib *fib, const struct router_rib *r
 		struct router_fib_port *fp = &fib->port[p];
 
 		fp->cfg = rib->port[p];
+		fib_port_lrh(fp);
+		fp->gid_wire[0] = htobe64(fp->cfg.prefix);
+		fp->gid_wire[1] = htobe64(fp->cfg.guid);
+		fp->usable = (fp->cfg.flags & ROUTER_PORT_UP) && fp->cfg.lid != 0;
+		if (fp->cfg.lid)
+			fp->lid_span = fp->cfg.lmc < 32 ? 1u << fp->cfg.lmc : UINT32_MAX;
+		for (uint32_t q = 0; q < rib->nports; q++)
+			if (rib->port[q].site == fp->cfg.site)
+				fp->site_ports |= 1u << q;
 		for (uint32_t k = 0; k < fp->cfg.npkeys && k < ROUTER_MAX_PKEYS; k++)
 			if (fp->cfg.pkeys[k] &
 			    0x7FFF) /* 0x0000/0x8000: invalid P_Key, never a match */

@@ -33,11 +33,18 @@ struct router_nh {
 };
 
 #define ROUTER_VAL_PRESENT (1ull << 63)
+/*
+ * Set by the FIB compiler in a route's value when its egress port is in the
+ * FIB and usable (up, with a LID): a fact of the immutable FIB that the
+ * data path then need not look up per packet.
+ */
+#define ROUTER_VAL_PORT_OK (1ull << 30)
 
+/* Bits 15-0 LID, 23-16 port, 25-24 kind, 28-26 LMC (all in the low 32: cheap tests). */
 static inline uint64_t router_nh_pack(const struct router_nh *nh)
 {
-	return ROUTER_VAL_PRESENT | nh->lid | (uint64_t)nh->port << 16 | (uint64_t)nh->kind << 24 |
-	       (uint64_t)nh->lmc << 32;
+	return ROUTER_VAL_PRESENT | nh->lid | (uint64_t)nh->port << 16 |
+	       (uint64_t)(nh->kind & 3) << 24 | (uint64_t)(nh->lmc & 7) << 26;
 }
 
 static inline struct router_nh router_nh_unpack(uint64_t v)
@@ -46,7 +53,7 @@ static inline struct router_nh router_nh_unpack(uint64_t v)
 		.lid = (uint16_t)v,
 		.port = (uint8_t)(v >> 16),
 		.kind = (uint8_t)(v >> 24) & 3,
-		.lmc = (uint8_t)(v >> 32) & 7,
+		.lmc = (uint8_t)(v >> 26) & 7,
 	};
 	return nh;
 }
@@ -67,9 +74,26 @@ struct router_fib_mgroup {
 	uint8_t sl[ROUTER_MAX_PORTS];
 };
 
+#define ROUTER_LRH_SL_KEEP (1ull << 48) /* in lrh_by_tclass[]: no SL mapped */
+
 /* The per-port snapshot with the bitmaps the validator tests per packet. */
 struct router_fib_port {
 	struct router_port cfg;
+	/* derived by the compiler, for the per-packet work */
+	uint64_t gid_wire[2]; /* the port's GID (prefix, GUID) as 64-bit loads of wire bytes */
+	uint32_t lid_span;    /* 2^LMC when the port has a LID, else 0: ours iff DLID - LID < it */
+	uint32_t site_ports;  /* ports of this port's site, itself included */
+	bool usable;	      /* up, with a LID: packets may leave by it */
+	bool tclass_map;      /* some TClass maps to an SL (else every one keeps its SL) */
+	bool lrh_keep_sl;     /* no TClass map and one VL for every SL: lrh_keep_sl_bits */
+	/*
+	 * The bits a packet leaving here gets in its LRH, read as a big-endian
+	 * 64-bit word: VL (63-60), SL (55-52), SLID (15-0).  By SL, and by the
+	 * GRH's TClass through tclass_sl (ROUTER_LRH_SL_KEEP: keep the packet's SL).
+	 */
+	uint64_t lrh_keep_sl_bits; /* VL, SLID: the packet's SL is kept */
+	uint64_t lrh_by_sl[16];
+	uint64_t lrh_by_tclass[256];
 	uint64_t pkey_bits[32768 / 64]; /* allowed P_Key base values (low 15 bits) */
 	uint64_t mlid_bits[16384 / 64]; /* multicast LIDs of groups known on this subnet */
 };
@@ -126,11 +150,20 @@ static inline uint64_t router_mgid_fold(const uint8_t *mgid)
 static inline const struct router_fib_mgroup *router_fib_mgroup_get(const struct router_fib *fib,
 								    const uint8_t *mgid)
 {
-	uint64_t v = router_hash_get(&fib->mcast, router_mgid_fold(mgid));
+	uint64_t v = router_hash_get(&fib->mcast, router_mgid_fold(mgid)), a, b;
 
-	for (uint32_t i = (uint32_t)v; i; i = fib->groups[i - 1].next)
-		if (memcmp(fib->groups[i - 1].mgid, mgid, 16) == 0)
-			return &fib->groups[i - 1];
+	memcpy(&a, mgid, 8);
+	memcpy(&b, mgid + 8, 8);
+	/* two 64-bit compares, not a memcmp() call: this runs per multicast packet */
+	for (uint32_t i = (uint32_t)v; i; i = fib->groups[i - 1].next) {
+		const struct router_fib_mgroup *g = &fib->groups[i - 1];
+		uint64_t ga, gb;
+
+		memcpy(&ga, g->mgid, 8);
+		memcpy(&gb, g->mgid + 8, 8);
+		if (((ga ^ a) | (gb ^ b)) == 0)
+			return g;
+	}
 	return NULL;
 }
 

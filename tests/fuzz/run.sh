@@ -24,7 +24,7 @@ LIBS="${ISAL_LIBS:-} -libmad -libumad -lz -lm -lpthread"
 # Everything a fuzz target may call: the libraries of lib/ and router/ (and, as
 # they land, sma/ and sa/), minus programs' main files.
 objs=""
-for c in "$src"/lib/*.c "$src"/router/*.c; do
+for c in "$src"/lib/*.c "$src"/router/*.c "$src"/sma/*.c; do
 	o="$out/obj/$(basename "$c" .c).o"
 	$CC $CFLAGS -fsanitize=fuzzer-no-link -c "$c" -o "$o"
 	objs="$objs $o"

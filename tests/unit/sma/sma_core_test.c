@@ -1,0 +1,126 @@
+/*
+ * sma_core_test.c - construction and configuration checks, link up/down
+ * and the state events, the counters, drop names, and random SMPs through
+ * sma_process(): every reply is a GetResp with a defined status.
+ */
+#include "tests/unit/sma/sma_test.h"
+
+#include <errno.h>
+
+static void test_config(void)
+{
+	struct sma_node_cfg c;
+	struct sma *s;
+
+	CU_ASSERT_PTR_NULL(sma_new(NULL, NULL));
+	t_cfg(&c, 0);
+	CU_ASSERT_PTR_NULL(sma_new(&c, NULL));
+	t_cfg(&c, SMA_MAX_PORTS + 1);
+	CU_ASSERT_PTR_NULL(sma_new(&c, NULL));
+	t_cfg(&c, 2);
+	c.node_guid = 0;
+	CU_ASSERT_PTR_NULL(sma_new(&c, NULL));
+	t_cfg(&c, 2);
+	c.ports[1].guid = c.ports[0].guid; /* duplicate */
+	CU_ASSERT_PTR_NULL(sma_new(&c, NULL));
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	t_cfg(&c, 2);
+	c.ports[0].partition_cap = SMA_MAX_PKEYS + 1;
+	CU_ASSERT_PTR_NULL(sma_new(&c, NULL));
+	t_cfg(&c, 2);
+	c.ports[0].mtu_cap = 6;
+	CU_ASSERT_PTR_NULL(sma_new(&c, NULL));
+	t_cfg(&c, 2);
+	c.vendor_id = 0x1000000;
+	CU_ASSERT_PTR_NULL(sma_new(&c, NULL));
+	t_cfg(&c, SMA_MAX_PORTS);
+	c.node_desc[0] = '\0';
+	s = sma_new(&c, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	sma_free(s);
+}
+
+static void test_link(void)
+{
+	struct sma *s = t_sma(2);
+	struct sma_port_view v;
+	struct sma_event ev;
+
+	CU_ASSERT_EQUAL(sma_port_set_link(s, 3, true, 0), -EINVAL);
+	CU_ASSERT_EQUAL(sma_port_get(s, 3, &v), -EINVAL);
+	CU_ASSERT_EQUAL(sma_port_set_link(s, 2, true, 0), 0);
+	CU_ASSERT(t_ev_count(SMA_EV_PORT_STATE, &ev) == 1 && ev.port == 2 &&
+		  ev.state == SMA_PORT_INIT);
+	sma_port_get(s, 2, &v);
+	CU_ASSERT(v.state == SMA_PORT_INIT && v.phys_state == 5);
+	sma_port_get(s, 1, &v);
+	CU_ASSERT(v.state == SMA_PORT_DOWN && v.phys_state == 2);
+	CU_ASSERT_EQUAL(sma_port_set_link(s, 2, false, 0), 0);
+	CU_ASSERT(t_ev_count(SMA_EV_PORT_STATE, &ev) == 2 && ev.state == SMA_PORT_DOWN &&
+		  ev.old_state == SMA_PORT_INIT);
+	sma_free(s);
+}
+
+static void test_names(void)
+{
+	for (int i = 0; i < SMA_DROP_MAX; i++) {
+		CU_ASSERT_PTR_NOT_NULL(sma_drop_name(i));
+		CU_ASSERT(strcmp(sma_drop_name(i), "unknown") != 0);
+		CU_ASSERT(strlen(sma_drop_text(i)) > 0);
+	}
+	CU_ASSERT_STRING_EQUAL(sma_drop_name(SMA_DROP_MAX), "unknown");
+	CU_ASSERT_STRING_EQUAL(sma_drop_name(SMA_DROP_DR_DLID), "dr-c14-9-3");
+}
+
+/* Random SMPs: a reply is always a GetResp with status 0/4/8/0xC/0x1C; totals add up. */
+static void test_random(void)
+{
+	struct sma *s = t_sma(2);
+	unsigned long long seed = 0x5EED;
+	const struct sma_counters *c = sma_counters_get(s);
+	uint64_t drops = 0;
+
+	sma_port_set_link(s, 1, true, 0);
+	for (int n = 0; n < 20000; n++) {
+		uint8_t req[IB_MAD_SIZE], rep[IB_MAD_SIZE];
+		enum sma_drop why;
+
+		for (size_t i = 0; i < sizeof(req); i++)
+			req[i] = (uint8_t)(ibr_test_rand(&seed) >> 24);
+		/* make most of them plausible SMPs */
+		req[0] = 1;
+		req[1] = (n & 1) ? 0x81 : 0x01;
+		if (n % 4 < 3) {
+			req[2] = 1;
+			req[3] = (uint8_t)(1 + n % 2);
+			req[6] = req[7] = 0;
+			req[16] = (n % 8 < 4) ? 0x00 : 0xFF;
+		}
+		if (t_run_at(s, 1 + n % 3, req, rep, (uint64_t)n * 1000000, &why) == SMA_REPLY) {
+			unsigned int st = t_status(rep);
+
+			CU_ASSERT(st == 0 || st == 4 || st == 8 || st == 0xC || st == 0x1C);
+			CU_ASSERT(mad_get_field(rep, 0, IB_MAD_RESPONSE_F) == 1);
+			CU_ASSERT(memcmp(rep + 8, req + 8, 16) == 0); /* TID, attr ID, mod */
+		}
+	}
+	for (int i = 0; i < SMA_DROP_MAX; i++)
+		drops += c->drops[i];
+	CU_ASSERT_EQUAL(c->rx, 20000);
+	CU_ASSERT_EQUAL(c->replies + drops, c->rx);
+	CU_ASSERT(c->replies > 1000);
+	sma_free(s);
+}
+
+static CU_TestInfo tests[] = {
+	{ "configuration checks", test_config },
+	{ "link up and down", test_link },
+	{ "drop names", test_names },
+	{ "random SMPs", test_random },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	return ibr_test_run("sma_core", tests);
+}
