@@ -20,10 +20,12 @@
  * (LRH through VCRC, LRH.PktLen * 4 + 2): ibr_vcrc_verify(pkt, wire_len) and
  * ibr_icrc_verify(pkt, wire_len - IBR_VCRC_LEN).
  *
- * All functions are thread-safe.  The VCRC implementation (carry-less multiply folding where
- * the CPU has it: AVX-512 VPCLMULQDQ, else PCLMULQDQ; slicing-by-16 otherwise) is chosen once,
- * on first use.  The ICRC is one call of isa-l's crc32_gzip_refl() (zlib's crc32() without
- * isa-l) over the packet in place, the masking folded into its seed.
+ * All functions are thread-safe.  The implementations are chosen once, on first use: for the
+ * VCRC, folding with AVX-512 VPCLMULQDQ and GFNI where the CPU has both, else carry-less
+ * multiply folding (VPCLMULQDQ, else PCLMULQDQ), else slicing-by-16; for the ICRC, the same
+ * VPCLMULQDQ + GFNI folding, else one call of isa-l's crc32_gzip_refl() (zlib's crc32()
+ * without isa-l).  Either way the ICRC runs over the packet in place, without a copy: the gfni
+ * engine sets the masked bits as it loads them, isa-l and zlib get the masking in the seed.
  */
 #ifndef IBR_CRC_H
 #define IBR_CRC_H
@@ -99,6 +101,7 @@ enum ibr_vcrc_impl {
 	IBR_VCRC_IMPL_SLICE16, /* portable: slicing-by-16 tables */
 	IBR_VCRC_IMPL_PCLMUL,  /* x86-64: carry-less multiply folding, 128 bits (PCLMULQDQ) */
 	IBR_VCRC_IMPL_VPCLMUL, /* x86-64: the same on 512-bit registers (AVX-512 VPCLMULQDQ) */
+	IBR_VCRC_IMPL_GFNI,    /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding side by side */
 };
 
 /* Forces an implementation; -ENOTSUP if the CPU or the build lacks it.  Not for the data path. */
@@ -106,7 +109,17 @@ int ibr_vcrc_impl_set(enum ibr_vcrc_impl impl);
 /* The implementation in use (never AUTO) and its name. */
 enum ibr_vcrc_impl ibr_vcrc_impl_get(void);
 const char *ibr_vcrc_impl_name(enum ibr_vcrc_impl impl);
-/* The CRC-32 behind the ICRC: "isa-l" or "zlib". */
-const char *ibr_icrc_impl_name(void);
+/* ICRC implementations, for tests and benchmarks. */
+enum ibr_icrc_impl {
+	IBR_ICRC_IMPL_AUTO, /* the best one this CPU runs */
+	IBR_ICRC_IMPL_LIB,  /* isa-l's crc32_gzip_refl() ("isa-l"), or zlib's crc32() ("zlib") */
+	IBR_ICRC_IMPL_GFNI, /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding, as for the VCRC */
+};
+
+/* Forces an implementation; -ENOTSUP if the CPU or the build lacks it.  Not for the data path. */
+int ibr_icrc_impl_set(enum ibr_icrc_impl impl);
+/* The implementation in use (never AUTO) and its name. */
+enum ibr_icrc_impl ibr_icrc_impl_get(void);
+const char *ibr_icrc_impl_name(enum ibr_icrc_impl impl);
 
 #endif

@@ -1,9 +1,11 @@
 /*
- * ibr_crc16.h - internal to the CRC module: the CRC-16/0x100B engines behind the VCRC.
+ * ibr_crc16.h - internal to the CRC module: the CRC-16/0x100B engines behind the VCRC, and the
+ * vector CRC-32 engine behind the ICRC (it shares the gfni engine's code).
  *
  * Conventions: a "register" is the reflected CRC state without init or xorout; bit i of it is
- * the coefficient of x^(15 - i).  Feeding message M to register 0 leaves M(x) * x^16 mod P, the
- * linear part of the CRC; the VCRC is that for init 0xFFFF, xored with 0xFFFF.
+ * the coefficient of x^(15 - i) (x^(31 - i) for the CRC-32).  Feeding message M to register 0
+ * leaves M(x) * x^16 mod P, the linear part of the CRC; the VCRC is that for init 0xFFFF,
+ * xored with 0xFFFF.
  */
 #ifndef IBR_CRC16_H
 #define IBR_CRC16_H
@@ -37,6 +39,27 @@ struct ibr_crc16_ops {
 extern const struct ibr_crc16_ops ibr_crc16_slice16_ops;
 extern const struct ibr_crc16_ops ibr_crc16_pclmul_ops;
 extern const struct ibr_crc16_ops ibr_crc16_vpclmul_ops;
+extern const struct ibr_crc16_ops ibr_crc16_gfni_ops;
+
+/*
+ * Byte patterns for the gfni engine to apply to the first IBR_CRC_PAT_LEN bytes of a message as
+ * it loads them: byte j becomes (b | or[j]) ^ xor[j].  The ICRC's masking is the `or` part; an
+ * initial register R is xor with R's bytes (least significant first) on the first w/8 bytes.
+ */
+#define IBR_CRC_PAT_LEN 64
+struct ibr_crc_pat {
+	uint8_t or_[IBR_CRC_PAT_LEN];
+	uint8_t xor_[IBR_CRC_PAT_LEN];
+};
+
+/*
+ * CRC-32 (reflected 0xEDB88320, the ICRC's) on the gfni engine: the register after feeding the
+ * n bytes at p to register `reg` (no inversions: zlib's crc32(s, p, n) is ~ of it for reg ~s);
+ * ibr_crc32_gfni_pat() starts from register 0, the message patterned, and needs n >= 4 when
+ * the pattern holds an initial register.  Only where ibr_crc16_usable(IBR_VCRC_IMPL_GFNI).
+ */
+uint32_t ibr_crc32_gfni(uint32_t reg, const uint8_t *p, size_t n);
+uint32_t ibr_crc32_gfni_pat(const struct ibr_crc_pat *pat, const uint8_t *p, size_t n);
 
 /* Fills the tables; call once (the module does, under pthread_once) before any engine. */
 void ibr_crc16_init(void);

@@ -12,6 +12,7 @@
 #include "lib/ibr_json.h"
 #include "lib/ibr_pcap.h"
 #include "lib/ibr_pkt.h"
+#include "tools/host_smp.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -646,19 +647,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = argv[optind];
-	if (strcmp(cmd, "send") && strcmp(cmd, "recv")) {
+	if (strcmp(cmd, "send") && strcmp(cmd, "recv") && strcmp(cmd, "smp")) {
 		fprintf(stderr, "ibrouter-host: unknown command '%s'\n", cmd);
 		return 2;
 	}
-	if (!strcmp(cmd, "send") && !h.peer_path) {
-		fprintf(stderr, "ibrouter-host: send needs -p PEER\n");
+	if (strcmp(cmd, "recv") && !h.peer_path) {
+		fprintf(stderr, "ibrouter-host: %s needs -p PEER\n", cmd);
 		return 2;
 	}
 	signal(SIGINT, host_signal);
 	signal(SIGTERM, host_signal);
 	if (host_open(&h))
 		return 1;
-	if (!strcmp(cmd, "send")) {
+	if (!strcmp(cmd, "smp")) {
+		rc = host_smp(h.fd, &h.peer, h.peerlen, h.timeout_ms, argc - optind - 1,
+			      argv + optind + 1);
+	} else if (!strcmp(cmd, "send")) {
 		if (!h.count)
 			h.count = 1;
 		rc = host_send(&h);

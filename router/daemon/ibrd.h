@@ -24,9 +24,11 @@
 #define IBRD_VERSION PACKAGE_VERSION
 
 struct ibrd_client;
+struct ibrd_smp;
+struct sma;
 
 /* What an epoll event's data.ptr points at: every such object starts with one. */
-enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_TIMER };
+enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_TIMER, IBRD_EV_SMA };
 struct ibrd_ev {
 	enum ibrd_ev_kind kind;
 };
@@ -50,7 +52,15 @@ struct ibrd {
 	struct router_counters cleared; /* subtracted from sums after "clear counters" */
 	/* event loop */
 	int epfd, sigfd, ctlfd, timerfd;
-	struct ibrd_ev ev_signal, ev_listen, ev_timer;
+	struct ibrd_ev ev_signal, ev_listen, ev_timer, ev_sma;
+	/* the SMA: SMPs queued by the workers, answered on the control thread */
+	struct sma *sma;
+	pthread_mutex_t smp_lock;
+	struct ibrd_smp *smp_q;
+	unsigned smp_head, smp_n;
+	uint64_t smp_dropped;
+	int smp_efd;
+	bool sma_dirty;
 	bool quit;
 	gid_t ctl_gid;
 	struct ibrd_client *clients;
@@ -76,6 +86,8 @@ void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
 int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c);
 int ibrd_state_publish(struct ibrd *d);
 int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen);
+/* The connected route of port `idx` after its prefix changed. */
+void ibrd_state_connected(struct ibrd *d, uint32_t idx);
 
 /* ibrd_capture.c: pcap captures of one port (ERF type 21) */
 void ibrd_capture_hooks(struct ibrd *d, struct router_worker *w);
@@ -84,6 +96,12 @@ int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uin
 int64_t ibrd_capture_stop(struct ibrd *d);
 /* From the control loop: close a capture that reached its count. */
 void ibrd_capture_tick(struct ibrd *d);
+
+/* ibrd_sma.c: the SMA of the router's ports, on the sim data path */
+int ibrd_sma_start(struct ibrd *d);
+void ibrd_sma_stop(struct ibrd *d);
+void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w);
+void ibrd_sma_event(struct ibrd *d);
 
 /* ibrd_ctl.c: the control socket */
 int ibrd_ctl_open(struct ibrd *d);

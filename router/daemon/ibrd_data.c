@@ -84,6 +84,7 @@ int ibrd_data_start(struct ibrd *d)
 		d->workers[w].sma_hook = data_sma_hook;
 		d->workers[w].hook_ctx = d;
 		ibrd_capture_hooks(d, &d->workers[w]);
+		ibrd_sma_hooks(d, &d->workers[w]);
 		if ((rc = -pthread_create(&d->threads[w], NULL, router_worker_run, &d->workers[w])))
 			return rc;
 		d->nworkers = w + 1;

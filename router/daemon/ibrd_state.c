@@ -96,7 +96,7 @@ static int state_statics(struct ibrd *d, const struct ibrd_conf *c, bool add)
 }
 
 /* The connected route of a port: its subnet prefix, delivered directly. */
-static void state_connected(struct ibrd *d, uint32_t idx)
+void ibrd_state_connected(struct ibrd *d, uint32_t idx)
 {
 	const struct router_port *p = &d->rib.port[idx];
 	struct router_route r;
@@ -122,7 +122,7 @@ int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c)
 	for (unsigned i = 0; i < c->nports; i++) {
 		if ((rc = router_rib_port_add(&d->rib, &c->port[i].rp)) < 0)
 			return rc;
-		state_connected(d, i);
+		ibrd_state_connected(d, i);
 	}
 	if ((rc = state_statics(d, c, true)))
 		return rc;
@@ -175,7 +175,7 @@ static void state_port_update(struct ibrd *d, uint32_t idx, const struct router_
 	if (!p.prefix)
 		p.prefix = cur->prefix;
 	router_rib_port_set(&d->rib, idx, &p);
-	state_connected(d, idx);
+	ibrd_state_connected(d, idx);
 }
 
 static int state_swap_live(struct ibrd *d, struct ibrd_conf *nc)

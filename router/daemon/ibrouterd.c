@@ -105,6 +105,8 @@ static void loop(struct ibrd *d)
 
 			if (e->kind == IBRD_EV_SIGNAL)
 				signal_event(d);
+			else if (e->kind == IBRD_EV_SMA)
+				ibrd_sma_event(d);
 			else
 				ibrd_ctl_event(d, e, ev[i].events);
 		}
@@ -132,6 +134,10 @@ static int start(struct ibrd *d)
 	if ((rc = router_pub_init(&d->pub, d->conf->workers ? d->conf->workers : 1)) ||
 	    (rc = ibrd_state_load(d, d->conf)) || (rc = ibrd_state_publish(d)))
 		return rc;
+	if ((rc = ibrd_sma_start(d))) {
+		log_warnx("sma: cannot start: %s", strerror(-rc));
+		return rc;
+	}
 	if ((rc = ibrd_data_start(d)))
 		return rc;
 	if ((rc = pidfile_write(d)))
@@ -147,6 +153,7 @@ static void stop(struct ibrd *d)
 	if (d->running)
 		ibrd_data_stop(d);
 	ibrd_capture_stop(d);
+	ibrd_sma_stop(d);
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
 		if (d->sim_open[i])
 			io_sim_close(&d->sim[i]);
@@ -168,7 +175,9 @@ int main(int argc, char **argv)
 			  .epfd = -1,
 			  .sigfd = -1,
 			  .ctlfd = -1,
-			  .cap_lock = PTHREAD_MUTEX_INITIALIZER };
+			  .cap_lock = PTHREAD_MUTEX_INITIALIZER,
+			  .smp_lock = PTHREAD_MUTEX_INITIALIZER,
+			  .smp_efd = -1 };
 	bool check = false;
 	int c, rc;
 

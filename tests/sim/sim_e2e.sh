@@ -125,7 +125,20 @@ if command -v tshark > /dev/null 2>&1; then
 	check "the daemon's capture of port b holds 4 sent packets (SLID 16)" sh -c "[ \$(tshark -r \"$T/all.pcap\" -T fields -e infiniband.lrh.slid 2>/dev/null | grep -cx 16) -eq 4 ]"
 fi
 
-# 13. clean shutdown within 2 s, socket and pid file removed
+# 13. the SMA on the wire: a directed-route NodeInfo Get shows a Router node;
+#     a PortInfo Set of port b's LID (as OpenSM does) becomes the SLID of the
+#     next packet forwarded out of b
+"$HOST" -s "$T/a.peer" -p "$T/a.sock" -t 2000 smp nodeinfo > "$T/ni.txt" 2>&1
+check "smp nodeinfo: NodeType Router" grep -q '^NodeType:\.*Router$' "$T/ni.txt"
+check "smp nodeinfo: the configured node GUID" grep -q '^Guid:\.*0x0002c90300000100$' "$T/ni.txt"
+"$HOST" -s "$T/b.peer" -p "$T/b.sock" -t 2000 smp portinfo set-lid 0x33 set-prefix 0xfec0000000000002 > "$T/pi.txt" 2>&1
+check "smp portinfo set: GetResp with LID 0x33" grep -q '^Lid:\.*51$' "$T/pi.txt"
+recv_bg b "$T/b.peer" -c 3 -t 5000 --expect-count 3 --expect-slid 0x33 --expect-dlid 5
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST -c 3
+check "the next packets out of b carry SLID 0x33" recv_wait b
+check "show ports has b's new LID" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show ports | grep -q '\"name\":\"b\".*\"lid\":\"0x0033\"'"
+
+# 14. clean shutdown within 2 s, socket and pid file removed
 kill -TERM "$RPID"
 i=0
 while kill -0 "$RPID" 2>/dev/null && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done

@@ -1,7 +1,7 @@
 /*
- * Tests for lib/ibr_crc.c and lib/ibr_crc16.c: both VCRC engines against a bit-by-bit
- * reference at every length, the ICRC against a bit-by-bit CRC-32 over a packet masked
- * field by field, the masking itself, the incremental VCRC update, and isa-l against zlib.
+ * Tests for lib/ibr_crc.c and lib/ibr_crc16.c: every VCRC and ICRC engine against a bit-by-bit
+ * reference at every length (the ICRC's over a packet masked field by field), long messages,
+ * the masking itself, the incremental VCRC update, and isa-l against zlib.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -105,14 +105,17 @@ static void fill_rand(uint8_t *p, size_t n, unsigned long long *seed)
 		*p++ = (uint8_t)ibr_test_rand(seed);
 }
 
+#define NVCRC 4 /* VCRC implementations */
+#define NICRC 2 /* ICRC implementations */
+
 /* The implementations to run every VCRC test with: every one this CPU runs. */
-static int impls(enum ibr_vcrc_impl out[3])
+static int impls(enum ibr_vcrc_impl out[NVCRC])
 {
-	static const enum ibr_vcrc_impl all[] = { IBR_VCRC_IMPL_SLICE16, IBR_VCRC_IMPL_PCLMUL,
-						  IBR_VCRC_IMPL_VPCLMUL };
+	static const enum ibr_vcrc_impl all[NVCRC] = { IBR_VCRC_IMPL_SLICE16, IBR_VCRC_IMPL_PCLMUL,
+						       IBR_VCRC_IMPL_VPCLMUL, IBR_VCRC_IMPL_GFNI };
 	int n = 0;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NVCRC; i++) {
 		if (ibr_vcrc_impl_set(all[i]) == 0)
 			out[n++] = all[i];
 		else
@@ -122,10 +125,27 @@ static int impls(enum ibr_vcrc_impl out[3])
 	return n;
 }
 
+/* The same for the ICRC. */
+static int icrc_impls(enum ibr_icrc_impl out[NICRC])
+{
+	static const enum ibr_icrc_impl all[NICRC] = { IBR_ICRC_IMPL_LIB, IBR_ICRC_IMPL_GFNI };
+	int n = 0;
+
+	for (int i = 0; i < NICRC; i++) {
+		if (ibr_icrc_impl_set(all[i]) == 0)
+			out[n++] = all[i];
+		else
+			fprintf(stderr, "(icrc %s not available here)\n",
+				ibr_icrc_impl_name(all[i]));
+	}
+	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
+	return n;
+}
+
 static void test_check_values(void)
 {
 	static const uint8_t check[] = "123456789";
-	enum ibr_vcrc_impl im[3];
+	enum ibr_vcrc_impl im[NVCRC];
 	int n = impls(im);
 
 	CU_ASSERT_EQUAL(ref_crc16(check, 9), 0x0A3D);
@@ -141,7 +161,7 @@ static void test_check_values(void)
 
 static void test_impl_select(void)
 {
-	enum ibr_vcrc_impl im[3], best;
+	enum ibr_vcrc_impl im[NVCRC], best;
 	int n = impls(im);
 
 	best = im[n - 1]; /* listed worst to best */
@@ -154,10 +174,33 @@ static void test_impl_select(void)
 	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_SLICE16), "slice16");
 	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_PCLMUL), "pclmul");
 	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_VPCLMUL), "avx512");
+	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_GFNI), "gfni");
+}
+
+static void test_icrc_impl_select(void)
+{
+	enum ibr_icrc_impl im[NICRC], best;
+	int n = icrc_impls(im);
+
+	CU_ASSERT_FATAL(n >= 1);
+	best = im[n - 1]; /* listed worst to best */
+	CU_ASSERT_EQUAL(im[0], IBR_ICRC_IMPL_LIB);
+	/* the gfni engine runs wherever the gfni VCRC engine does */
+	CU_ASSERT_EQUAL(best == IBR_ICRC_IMPL_GFNI, ibr_vcrc_impl_get() == IBR_VCRC_IMPL_GFNI);
+	CU_ASSERT_EQUAL(ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO), 0);
+	CU_ASSERT_EQUAL(ibr_icrc_impl_get(), best);
+	CU_ASSERT_EQUAL(ibr_icrc_impl_set(IBR_ICRC_IMPL_LIB), 0);
+	CU_ASSERT_EQUAL(ibr_icrc_impl_get(), IBR_ICRC_IMPL_LIB);
+	CU_ASSERT_EQUAL(ibr_icrc_impl_set((enum ibr_icrc_impl)42), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_icrc_impl_get(), IBR_ICRC_IMPL_LIB);
+	CU_ASSERT_EQUAL(ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO), 0);
+	CU_ASSERT_EQUAL(ibr_icrc_impl_get(), best);
+	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_AUTO), "auto");
+	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_GFNI), "gfni");
 #ifdef HAVE_ISAL
-	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(), "isa-l");
+	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB), "isa-l");
 #else
-	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(), "zlib");
+	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB), "zlib");
 #endif
 }
 
@@ -166,7 +209,7 @@ static void test_vcrc_every_length(void)
 {
 	static uint8_t buf[MAXLEN + SLACK];
 	unsigned long long seed = 1;
-	enum ibr_vcrc_impl im[3];
+	enum ibr_vcrc_impl im[NVCRC];
 	int n = impls(im), bad = 0;
 
 	for (size_t len = 0; len <= MAXLEN; len++) {
@@ -197,25 +240,69 @@ static void make_pkt(uint8_t *p, size_t len, unsigned int lnh, unsigned long lon
 		p[1] = (uint8_t)((p[1] & ~3u) | lnh);
 }
 
+/* Every length 0..MAXLEN, every LNH in turn, random alignment, every engine. */
 static void test_icrc_reference(void)
 {
 	static uint8_t buf[MAXLEN + SLACK];
 	unsigned long long seed = 2;
-	int bad = 0;
+	enum ibr_icrc_impl im[NICRC];
+	int n = icrc_impls(im), bad = 0;
 
-	for (size_t len = 0; len <= MAXLEN; len += (len < 128 ? 1 : 1 + ibr_test_rand(&seed) % 7)) {
-		for (unsigned int lnh = 0; lnh < 4; lnh++) {
-			size_t off = ibr_test_rand(&seed) % SLACK;
-			uint32_t want, got;
+	for (size_t len = 0; len <= MAXLEN; len++) {
+		unsigned int lnh = (unsigned int)(len % 4);
+		size_t off = ibr_test_rand(&seed) % SLACK;
+		uint32_t want;
 
-			make_pkt(buf + off, len, lnh, &seed);
-			want = ref_icrc(buf + off, len);
+		make_pkt(buf + off, len, lnh, &seed);
+		want = ref_icrc(buf + off, len);
+		for (int i = 0; i < n; i++) {
+			uint32_t got;
+
+			ibr_icrc_impl_set(im[i]);
 			got = ibr_icrc(buf + off, len);
 			if (got != want && bad++ < 5)
-				fprintf(stderr, "icrc lnh %u len %zu: %#x, want %#x\n", lnh, len,
-					got, want);
+				fprintf(stderr, "icrc %s lnh %u len %zu: %#x, want %#x\n",
+					ibr_icrc_impl_name(im[i]), lnh, len, got, want);
 		}
 	}
+	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/*
+ * Beyond any packet: the engines' multiples of x^(8n) come from tables up to 64 KiB and are
+ * computed past them.
+ */
+static void test_long_messages(void)
+{
+	static const size_t lens[] = { 8191, 8192, 65535, 65536, 65536 + 129, 200003 };
+	uint8_t *buf = malloc(200003 + SLACK);
+	unsigned long long seed = 10;
+	enum ibr_vcrc_impl vim[NVCRC];
+	enum ibr_icrc_impl iim[NICRC];
+	int nv = impls(vim), ni = icrc_impls(iim), bad = 0;
+
+	CU_ASSERT_FATAL(buf != NULL);
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		size_t off = ibr_test_rand(&seed) % SLACK, len = lens[k];
+		uint16_t v;
+		uint32_t c;
+
+		make_pkt(buf + off, len, (unsigned int)k % 4, &seed);
+		v = ref_crc16(buf + off, len);
+		c = ref_icrc(buf + off, len);
+		for (int i = 0; i < nv; i++) {
+			ibr_vcrc_impl_set(vim[i]);
+			bad += ibr_vcrc(buf + off, len) != v;
+		}
+		for (int i = 0; i < ni; i++) {
+			ibr_icrc_impl_set(iim[i]);
+			bad += ibr_icrc(buf + off, len) != c;
+		}
+	}
+	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
+	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
+	free(buf);
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
@@ -255,16 +342,22 @@ static int flip_every_bit(uint8_t *p, size_t len, const struct field *f, size_t 
 
 static void test_icrc_masking(void)
 {
-	static const size_t lens[] = { 60, 64, 256, 1024 + 60 };
+	static const size_t lens[] = { 60, 64, 256, 300, 1024 + 60 };
 	uint8_t pkt[2048];
 	unsigned long long seed = 3;
+	enum ibr_icrc_impl im[NICRC];
+	int n = icrc_impls(im);
 
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		make_pkt(pkt, lens[i], 3, &seed);
-		CU_ASSERT_EQUAL(flip_every_bit(pkt, lens[i], global_masks, 5), 0);
-		make_pkt(pkt, lens[i], 2, &seed);
-		CU_ASSERT_EQUAL(flip_every_bit(pkt, lens[i], local_masks, 2), 0);
+	for (int k = 0; k < n; k++) {
+		ibr_icrc_impl_set(im[k]);
+		for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+			make_pkt(pkt, lens[i], 3, &seed);
+			CU_ASSERT_EQUAL(flip_every_bit(pkt, lens[i], global_masks, 5), 0);
+			make_pkt(pkt, lens[i], 2, &seed);
+			CU_ASSERT_EQUAL(flip_every_bit(pkt, lens[i], local_masks, 2), 0);
+		}
 	}
+	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
 }
 
 /* Whole masked fields rewritten at once, as a router does: the ICRC does not move. */
@@ -272,11 +365,14 @@ static void test_icrc_router_rewrite(void)
 {
 	uint8_t pkt[512];
 	unsigned long long seed = 4;
+	enum ibr_icrc_impl im[NICRC];
+	int n = icrc_impls(im);
 
-	for (int i = 0; i < 1000; i++) {
+	for (int i = 0; i < 1000 * n; i++) {
 		size_t len = 60 + 4 * (ibr_test_rand(&seed) % 100);
 		uint32_t before;
 
+		ibr_icrc_impl_set(im[i % n]);
 		make_pkt(pkt, len, 3, &seed);
 		before = ibr_icrc(pkt, len);
 		fill_rand(pkt, 8, &seed); /* new LRH, still global */
@@ -287,6 +383,7 @@ static void test_icrc_router_rewrite(void)
 		pkt[52] = (uint8_t)ibr_test_rand(&seed); /* resv8a */
 		CU_ASSERT_EQUAL(ibr_icrc(pkt, len), before);
 	}
+	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
 }
 
 static void test_icrc_verify_write(void)
@@ -391,7 +488,7 @@ static void test_vcrc_update(void)
 {
 	uint8_t *pkt = malloc(8208 + 30000);
 	unsigned long long seed = 7;
-	enum ibr_vcrc_impl im[3];
+	enum ibr_vcrc_impl im[NVCRC];
 	int n = impls(im), bad = 0;
 
 	CU_ASSERT_FATAL(pkt != NULL);
@@ -479,8 +576,10 @@ static void test_isal_vs_zlib(void)
 static CU_TestInfo tests[] = {
 	{ "check values", test_check_values },
 	{ "implementation selection", test_impl_select },
+	{ "icrc: implementation selection", test_icrc_impl_select },
 	{ "vcrc: every length, every engine", test_vcrc_every_length },
-	{ "icrc: reference, every LNH", test_icrc_reference },
+	{ "icrc: every length, every LNH, every engine", test_icrc_reference },
+	{ "long messages, every engine", test_long_messages },
 	{ "icrc: masked bits exactly", test_icrc_masking },
 	{ "icrc: router rewrite keeps it", test_icrc_router_rewrite },
 	{ "icrc: verify and write", test_icrc_verify_write },

@@ -1,0 +1,218 @@
+/*
+ * ibrd_sma.c - the SMA on the sim data path: SMPs (VL15, QP0) received by a
+ * worker are queued to the control thread (the SMA is single-threaded),
+ * answered with sma_process(), and the reply goes back out of the same port
+ * as a whole packet (LRH on VL15, BTH, DETH, the MAD, ICRC, VCRC).  What
+ * the SM sets (LID, LMC, GidPrefix) reaches the forwarding tables as RIB
+ * changes: the next forwarded packet carries the new SLID.
+ */
+#include "router/daemon/ibrd.h"
+
+#include "lib/ibr_crc.h"
+#include "lib/ibr_log.h"
+#include "lib/ibr_mad.h"
+#include "lib/ibr_pkt.h"
+#include "sma/sma.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#define SMP_OFF	    (IBR_LRH_LEN + IBR_BTH_LEN + IBR_DETH_LEN) /* the MAD in a VL15 packet */
+#define SMP_PKT_LEN (SMP_OFF + IBR_MAD_SIZE + IBR_ICRC_LEN + IBR_VCRC_LEN)
+#define SMA_QUEUE   256
+
+struct ibrd_smp {
+	uint8_t port; /* router port index */
+	uint32_t len;
+	uint8_t pkt[SMP_PKT_LEN];
+};
+
+/* Worker side: copy the packet into the queue and wake the control thread. */
+static void sma_hook(void *ctx, const struct router_mbuf *m, int reason)
+{
+	struct ibrd *d = ctx;
+	uint64_t one = 1;
+
+	(void)reason;
+	pthread_mutex_lock(&d->smp_lock);
+	if (d->smp_n < SMA_QUEUE && m->len <= SMP_PKT_LEN) {
+		struct ibrd_smp *q = &d->smp_q[(d->smp_head + d->smp_n++) % SMA_QUEUE];
+
+		q->port = m->port;
+		q->len = m->len;
+		memcpy(q->pkt, m->data, m->len);
+	} else {
+		d->smp_dropped++; /* counted; the SM retries */
+	}
+	pthread_mutex_unlock(&d->smp_lock);
+	if (write(d->smp_efd, &one, sizeof(one)) < 0) {
+		/* the counter is saturated: the control thread is awake anyway */
+	}
+}
+
+void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w)
+{
+	if (d->sma)
+		w->sma_hook = sma_hook;
+}
+
+/* The SMA's changes, applied to the router port and published. */
+static void sma_event(void *arg, const struct sma_event *ev)
+{
+	struct ibrd *d = arg;
+	uint32_t idx = ev->port - 1u;
+	struct router_port p;
+
+	if (idx >= d->rib.nports)
+		return;
+	p = d->rib.port[idx];
+	switch (ev->type) {
+	case SMA_EV_LID:
+		log_info("sma: port %s: LID 0x%04x LMC %u", p.name, ev->lid, ev->lmc);
+		p.lid = ev->lid;
+		p.lmc = ev->lmc;
+		break;
+	case SMA_EV_GID_PREFIX:
+		log_info("sma: port %s: subnet prefix 0x%016llx", p.name,
+			 (unsigned long long)ev->gid_prefix);
+		p.prefix = ev->gid_prefix;
+		break;
+	case SMA_EV_PORT_STATE:
+		log_info("sma: port %s: state %d -> %d", p.name, ev->old_state, ev->state);
+		return;
+	default:
+		log_debug("sma: port %s: event %d", p.name, ev->type);
+		return;
+	}
+	router_rib_port_set(&d->rib, idx, &p);
+	ibrd_state_connected(d, idx);
+	d->sma_dirty = true;
+}
+
+/* RouterInfo/NextHopTable: the best route per prefix, in RIB order. */
+static uint32_t sma_next_hops(void *arg, uint32_t first, struct sma_next_hop *out, unsigned max,
+			      unsigned *filled)
+{
+	struct ibrd *d = arg;
+	const struct router_route *r;
+	uint32_t pos = 0, n = 0;
+
+	*filled = 0;
+	while ((r = router_tab_next(&d->rib.routes, &pos))) {
+		if (router_rib_best_source(&d->rib, r->key.prefix, r->key.plen) != r->key.source)
+			continue;
+		if (n >= first && *filled < max) {
+			out[*filled].subnet_prefix = r->key.prefix;
+			out[*filled].pkey = 0xFFFF;
+			out[*filled].weight = 1;
+			(*filled)++;
+		}
+		n++;
+	}
+	return n;
+}
+
+int ibrd_sma_start(struct ibrd *d)
+{
+	struct sma_node_cfg cfg;
+	struct sma_ops ops = { .arg = d, .event = sma_event, .next_hops = sma_next_hops };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_sma };
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.node_guid = d->conf->node_guid;
+	cfg.system_image_guid = d->conf->system_image_guid;
+	snprintf(cfg.node_desc, sizeof(cfg.node_desc), "%s", d->conf->node_desc);
+	cfg.num_ports = d->conf->nports;
+	for (unsigned i = 0; i < d->conf->nports; i++)
+		cfg.ports[i].guid = d->conf->port[i].rp.guid;
+	if (!(d->sma = sma_new(&cfg, &ops)))
+		return -errno;
+	for (unsigned i = 0; i < d->conf->nports; i++)
+		if (d->conf->port[i].data == IBRD_DATA_SIM)
+			sma_port_set_link(d->sma, i + 1, true, ibr_now_ns());
+	d->smp_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	d->ev_sma.kind = IBRD_EV_SMA;
+	d->smp_q = calloc(SMA_QUEUE, sizeof(*d->smp_q));
+	if (!d->smp_q || d->smp_efd < 0 || epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->smp_efd, &ev) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+void ibrd_sma_stop(struct ibrd *d)
+{
+	sma_free(d->sma);
+	d->sma = NULL;
+	free(d->smp_q);
+	d->smp_q = NULL;
+	if (d->smp_efd >= 0)
+		close(d->smp_efd);
+	d->smp_efd = -1;
+}
+
+/*
+ * One queued packet: a VL15 UD packet to QP0 with a 256-byte MAD (IBA 14.2:
+ * SMPs travel on VL15, LNH 2, no GRH); its ICRC is checked here, the SMA
+ * being its end node.  The reply leaves on VL15 from QP0 to QP0.
+ */
+static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
+{
+	struct ibr_pkt p;
+	struct sma_rx rx = { .port = (uint8_t)(q->port + 1), .now_ns = ibr_now_ns() };
+	struct ibr_pkt_ud_params r;
+	struct sma_tx tx;
+	enum sma_drop why;
+	uint8_t reply[IBR_MAD_SIZE], out[SMP_PKT_LEN + 8];
+	int len;
+
+	if (ibr_pkt_parse(q->pkt, q->len, &p) || p.lnh != IBR_LNH_IBA_LOCAL || !p.deth ||
+	    ibr_bth_get_destqp(p.bth) != IBR_QP0 || p.payload_len != IBR_MAD_SIZE ||
+	    ibr_pkt_crc_check(&p)) {
+		d->smp_dropped++;
+		return;
+	}
+	rx.slid = ibr_lrh_get_slid(p.lrh);
+	if (sma_process(d->sma, &rx, p.payload, p.payload_len, reply, &tx, &why) != SMA_REPLY)
+		return; /* counted by the SMA under its reason */
+	memset(&r, 0, sizeof(r));
+	r.vl = IBR_VL15;
+	r.slid = tx.slid;
+	r.dlid = tx.dlid;
+	r.pkey = IBR_PKEY_DEFAULT;
+	r.payload = reply;
+	r.payload_len = sizeof(reply);
+	len = ibr_pkt_build_ud(out, sizeof(out), &r);
+	if (len > 0 && tx.port >= 1 && tx.port <= d->conf->nports && d->sim_open[tx.port - 1])
+		io_sim_send(&d->sim[tx.port - 1], out, (size_t)len);
+}
+
+/* Control thread: answer every queued SMP, then publish what they changed. */
+void ibrd_sma_event(struct ibrd *d)
+{
+	uint64_t v;
+
+	if (read(d->smp_efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return;
+	for (;;) {
+		struct ibrd_smp q;
+
+		pthread_mutex_lock(&d->smp_lock);
+		if (!d->smp_n) {
+			pthread_mutex_unlock(&d->smp_lock);
+			break;
+		}
+		q = d->smp_q[d->smp_head];
+		d->smp_head = (d->smp_head + 1) % SMA_QUEUE;
+		d->smp_n--;
+		pthread_mutex_unlock(&d->smp_lock);
+		sma_one(d, &q);
+	}
+	if (d->sma_dirty) {
+		d->sma_dirty = false;
+		if (ibrd_state_publish(d))
+			log_warnx("sma: cannot publish the new tables");
+	}
+}

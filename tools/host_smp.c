@@ -1,0 +1,146 @@
+/*
+ * host_smp.c - "ibrouter-host ... smp": the host speaks as a subnet manager
+ * would to the router port at the other end of its wire: a directed-route
+ * SMP with hop count 0 (IBA 14.2.2: the permissive LID, VL15, QP0), and the
+ * reply decoded with libibmad's dumpers, as smpquery(8) prints it.
+ */
+#include "tools/host_smp.h"
+
+#include "lib/ibr_mad.h"
+#include "lib/ibr_pkt.h"
+
+#include <errno.h>
+#include <infiniband/mad.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct smp_attr {
+	const char *name;
+	uint16_t id;
+	ib_mad_dump_fn *dump;
+};
+
+static const struct smp_attr attrs[] = {
+	{ "nodeinfo", IBR_SMP_ATTR_NODE_INFO, mad_dump_nodeinfo },
+	{ "nodedesc", IBR_SMP_ATTR_NODE_DESC, mad_dump_nodedesc },
+	{ "portinfo", IBR_SMP_ATTR_PORT_INFO, mad_dump_portinfo },
+	{ "pkeys", IBR_SMP_ATTR_PKEY_TABLE, NULL },
+	{ "routerinfo", IBR_SMP_ATTR_ROUTER_INFO, NULL },
+};
+
+/* Send one SMP and wait for the GetResp with its TID; the reply MAD into `resp`. */
+static int smp_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int timeout_ms,
+		    const uint8_t *mad, uint8_t *resp)
+{
+	struct ibr_pkt_ud_params p = { .vl = IBR_VL15,
+				       .slid = IBR_LID_PERMISSIVE,
+				       .dlid = IBR_LID_PERMISSIVE,
+				       .pkey = IBR_PKEY_DEFAULT,
+				       .payload = mad,
+				       .payload_len = IBR_MAD_SIZE };
+	uint8_t pkt[512], in[IBR_PKT_MAX_LEN + 2];
+	int len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
+
+	if (len < 0 || sendto(fd, pkt, (size_t)len, 0, (const struct sockaddr *)peer, peerlen) < 0)
+		return -errno;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct ibr_pkt rp;
+		ssize_t n;
+
+		if (poll(&pfd, 1, timeout_ms) <= 0)
+			return -ETIMEDOUT;
+		n = recv(fd, in, sizeof(in), 0);
+		if (n <= 0 || ibr_pkt_parse(in, (size_t)n, &rp) ||
+		    ibr_lrh_get_vl(rp.lrh) != IBR_VL15 || rp.payload_len != IBR_MAD_SIZE ||
+		    ibr_pkt_crc_check(&rp))
+			continue; /* not an SMP reply: data traffic or garbage */
+		if (ibr_mad_tid(rp.payload) != ibr_mad_tid(mad) || !ibr_mad_is_response(rp.payload))
+			continue;
+		memcpy(resp, rp.payload, IBR_MAD_SIZE);
+		return 0;
+	}
+}
+
+static void smp_print(const struct smp_attr *a, const uint8_t *resp)
+{
+	char buf[4096];
+	const uint8_t *data = resp + IBR_SMP_DATA_OFFS;
+
+	printf("# %s: status 0x%04x\n", a->name, ibr_mad_status(resp) & 0x7FFF);
+	if (a->dump) {
+		a->dump(buf, sizeof(buf), (void *)data, 64);
+		printf("%s", buf);
+		return;
+	}
+	for (int i = 0; i < 64; i += 16) { /* no dumper in libibmad: hex */
+		for (int j = 0; j < 16; j++)
+			printf("%02x%s", data[i + j], j == 15 ? "\n" : " ");
+	}
+}
+
+/* PortInfo Set from a Get: only the fields asked for change (state and
+ * physical state as 0 = no change, as ibportstate does, 14.2.5.6). */
+static void smp_portinfo_edit(uint8_t *data, int argc, char **argv)
+{
+	mad_set_field(data, 0, IB_PORT_STATE_F, 0);
+	mad_set_field(data, 0, IB_PORT_PHYS_STATE_F, 0);
+	for (int i = 0; i + 1 < argc; i += 2) {
+		unsigned long long v = strtoull(argv[i + 1], NULL, 0);
+
+		if (!strcmp(argv[i], "set-lid"))
+			mad_set_field(data, 0, IB_PORT_LID_F, (uint32_t)v);
+		else if (!strcmp(argv[i], "set-lmc"))
+			mad_set_field(data, 0, IB_PORT_LMC_F, (uint32_t)v);
+		else if (!strcmp(argv[i], "set-prefix"))
+			mad_set_field64(data, 0, IB_PORT_GID_PREFIX_F, v);
+		else if (!strcmp(argv[i], "set-smlid"))
+			mad_set_field(data, 0, IB_PORT_SMLID_F, (uint32_t)v);
+	}
+}
+
+int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int timeout_ms, int argc,
+	     char **argv)
+{
+	const struct smp_attr *a = NULL;
+	uint8_t mad[IBR_MAD_SIZE], resp[IBR_MAD_SIZE];
+	uint64_t tid = (uint64_t)time(NULL) << 16;
+	uint32_t mod = 0;
+	bool set = false;
+	int rc;
+
+	for (size_t i = 0; argc > 0 && i < sizeof(attrs) / sizeof(attrs[0]); i++)
+		if (!strcmp(argv[0], attrs[i].name))
+			a = &attrs[i];
+	if (!a) {
+		fprintf(stderr, "ibrouter-host: smp nodeinfo|nodedesc|portinfo|pkeys|routerinfo "
+				"[mod N] [set-lid L] [set-lmc M] [set-prefix P] [set-smlid L]\n");
+		return 2;
+	}
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "mod"))
+			mod = (uint32_t)strtoul(argv[i + 1], NULL, 0);
+		else if (!strncmp(argv[i], "set-", 4) && a->id == IBR_SMP_ATTR_PORT_INFO)
+			set = true;
+		else
+			return fprintf(stderr, "ibrouter-host: smp: unexpected '%s'\n", argv[i]), 2;
+	}
+	if (timeout_ms <= 0)
+		timeout_ms = 1000;
+	ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, a->id, mod, ++tid, 0, NULL, 0);
+	if ((rc = smp_call(fd, peer, peerlen, timeout_ms, mad, resp)))
+		return fprintf(stderr, "ibrouter-host: smp: %s\n", strerror(-rc)), 1;
+	if (set) {
+		memcpy(mad + IBR_SMP_DATA_OFFS, resp + IBR_SMP_DATA_OFFS, 64);
+		smp_portinfo_edit(mad + IBR_SMP_DATA_OFFS, argc - 1, argv + 1);
+		ibr_mad_set_method(mad, IBR_MAD_METHOD_SET);
+		ibr_mad_set_tid(mad, ++tid);
+		if ((rc = smp_call(fd, peer, peerlen, timeout_ms, mad, resp)))
+			return fprintf(stderr, "ibrouter-host: smp set: %s\n", strerror(-rc)), 1;
+	}
+	smp_print(a, resp);
+	return (ibr_mad_status(resp) & 0x7FFF) ? 1 : 0;
+}
