@@ -78,6 +78,21 @@ check "multicast A to B with B's MLID and SL" recv_wait b
 ctl -j trace $A_HOST ff12::1 > "$T/trace3.json"
 check "trace: link-local scope never routed" grep -q '"reason":"dlid"\|"reason":"scope"' "$T/trace3.json"
 
+# 7b. the remaining commands, each once: neighbours, groups, config, log level,
+#     clear counters, help
+check "neighbour add" ctl neighbour add 0x0000000000110077 port b lid 0x44
+check "show neighbours b lists it" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show neighbours b | grep -q '\"guid\":\"0x0000000000110077\",\"lid\":\"0x0044\"'"
+check "neighbour del" ctl neighbour del 0x0000000000110077 port b
+check "neighbour del again fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" neighbour del 0x0000000000110077 port b 2>/dev/null"
+check "show mcast ff15::1 lists both subnets" sh -c "[ \$(\"$CTL\" -s \"$T/ctl.sock\" -j show mcast ff15::1 | grep -o '\"mgid\":\"ff15::1\"' | wc -l) -eq 2 ]"
+check "mcast del" ctl mcast del ff15::1 port a
+check "show config prints the running config" sh -c "\"$CTL\" -s \"$T/ctl.sock\" show config | grep -q '^port \"b\"'"
+check "log level debug" ctl log level debug
+check "log level nonsense refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" log level loud 2>/dev/null"
+check "help lists trace" sh -c "\"$CTL\" -s \"$T/ctl.sock\" help | grep -q '^trace SGID DGID'"
+check "clear counters" ctl clear counters
+check "counters are zero after clear" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show counters a | grep -q '\"rx_packets\":0,'"
+
 # 8. errors are replies, not crashes
 check "unknown command refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" frobnicate 2>/dev/null"
 check "bad prefix refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" route add nonsense port b lid 1 2>/dev/null"
