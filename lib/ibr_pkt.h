@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lib/ibr_crc.h" /* IBR_ICRC_LEN, IBR_VCRC_LEN */
 #include "lib/ibr_gid.h"
 
 /* ---- sizes (bytes) ---- */
@@ -38,13 +39,7 @@
 #define IBR_DETH_LEN  8
 #define IBR_IMMDT_LEN 4
 #define IBR_RWH_LEN   4
-#ifndef IBR_ICRC_LEN /* also in lib/ibr_crc.h */
-#define IBR_ICRC_LEN 4
-#endif
-#ifndef IBR_VCRC_LEN
-#define IBR_VCRC_LEN 2
-#endif
-#define IBR_GID_LEN 16
+#define IBR_GID_LEN   16
 /* LRH PktLen is 11 bits of 4-byte words (LRH through ICRC); VCRC comes on top. */
 #define IBR_PKTLEN_MAX	0x7ff
 #define IBR_PKT_MAX_LEN (IBR_PKTLEN_MAX * 4 + IBR_VCRC_LEN)

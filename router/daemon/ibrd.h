@@ -28,7 +28,7 @@ struct ibrd_smp;
 struct sma;
 
 /* What an epoll event's data.ptr points at: every such object starts with one. */
-enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_TIMER, IBRD_EV_SMA };
+enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_SMA };
 struct ibrd_ev {
 	enum ibrd_ev_kind kind;
 };
@@ -51,8 +51,8 @@ struct ibrd {
 	struct router_counters retired; /* totals of workers stopped by a reload */
 	struct router_counters cleared; /* subtracted from sums after "clear counters" */
 	/* event loop */
-	int epfd, sigfd, ctlfd, timerfd;
-	struct ibrd_ev ev_signal, ev_listen, ev_timer, ev_sma;
+	int epfd, sigfd, ctlfd;
+	struct ibrd_ev ev_signal, ev_listen, ev_sma;
 	/* the SMA: SMPs queued by the workers, answered on the control thread */
 	struct sma *sma;
 	pthread_mutex_t smp_lock;

@@ -165,7 +165,6 @@ int ibrd_cmd_show_config(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 	ibrd_conf_print(d->conf, f);
 	fclose(f);
 	if (o->fmt == IBRD_FMT_TEXT) {
-		ibrd_out_printf(o, "%s", ""); /* keep the text answer a plain listing */
 		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 			ibrd_out_printf(o, "%s\n", line);
 		free(text);

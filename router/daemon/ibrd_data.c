@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Until the SMA lands, SMPs are counted (router_counters.sma) and dropped. */
-static void data_sma_hook(void *ctx, const struct router_mbuf *m, int reason)
-{
-	(void)ctx, (void)m, (void)reason;
-}
-
 /* The sim sockets of the config's ports; sockets of ports that stay are kept. */
 static int data_open_ports(struct ibrd *d)
 {
@@ -81,7 +75,6 @@ int ibrd_data_start(struct ibrd *d)
 		if ((rc = router_worker_init(&d->workers[w], w, &d->pub, ports, d->conf->nports,
 					     rx)))
 			return rc;
-		d->workers[w].sma_hook = data_sma_hook;
 		d->workers[w].hook_ctx = d;
 		ibrd_capture_hooks(d, &d->workers[w]);
 		ibrd_sma_hooks(d, &d->workers[w]);

@@ -53,7 +53,7 @@ void ibrd_out_printf(struct ibrd_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The last part ({"ok":true,...}); returns the first error of the answer. */
 int ibrd_out_end(struct ibrd_out *o);
-/* An error answer; `code` is the errno name ("EINVAL"). */
+/* An error answer: {"ok":false,"error":<errno name of err>,"msg":...}. */
 int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
