@@ -410,6 +410,19 @@ int ibr_vcrc_verify(const void *pkt, size_t len)
 	return ibr_vcrc(p, len) == (uint16_t)(p[len] | p[len + 1] << 8) ? 0 : -EBADMSG;
 }
 
+uint64_t ibr_vcrc_verify_n(const uint8_t *const pkt[], const uint32_t len[], unsigned n)
+{
+	const struct ibr_crc16_ops *o = vcrc_get();
+	uint64_t bad = 0;
+
+	if (o->verify_n)
+		return o->verify_n(pkt, len, n);
+	for (unsigned i = 0; i < n && i < 64; i++)
+		if (ibr_vcrc_verify(pkt[i], len[i]))
+			bad |= 1ull << i;
+	return bad;
+}
+
 void ibr_vcrc_write(void *pkt, size_t len)
 {
 	uint8_t *p = pkt;

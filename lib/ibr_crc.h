@@ -69,6 +69,14 @@ uint16_t ibr_vcrc(const void *pkt, size_t len);
  */
 int ibr_vcrc_verify(const void *pkt, size_t len);
 
+/*
+ * ibr_vcrc_verify() over a burst: the VCRCs of n <= 64 whole wire packets, packet i of len[i]
+ * bytes at pkt[i].  Returns a mask with bit i set when packet i fails (a mismatch, or
+ * len[i] < 2).  One call per burst lets the packets' CRCs overlap in the CPU and pays the
+ * engine dispatch once; the data path uses it.
+ */
+uint64_t ibr_vcrc_verify_n(const uint8_t *const pkt[], const uint32_t len[], unsigned n);
+
 /* Computes the VCRC of the `len` bytes at pkt and stores it at pkt + len (2 bytes). */
 void ibr_vcrc_write(void *pkt, size_t len);
 

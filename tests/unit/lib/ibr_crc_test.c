@@ -432,6 +432,54 @@ static void test_vcrc_verify_write(void)
 	CU_ASSERT_EQUAL(ibr_vcrc_verify(pkt, 2), 0);
 }
 
+/*
+ * The burst check on every engine: 64 packets of random lengths 0..600 (0 and 1 are too
+ * short, 2 and 3 are the shortest the pattern path refuses), about a third with one bit
+ * flipped somewhere in them; its mask must equal ibr_vcrc_verify() packet by packet.
+ */
+static void test_vcrc_verify_n(void)
+{
+	static uint8_t buf[64][608];
+	const uint8_t *pkt[64];
+	uint32_t len[64];
+	unsigned long long seed = 9;
+	enum ibr_vcrc_impl im[NVCRC];
+	int n = impls(im), bad = 0;
+
+	for (int round = 0; round < 200; round++) {
+		uint64_t want = 0;
+
+		for (unsigned i = 0; i < 64; i++) {
+			len[i] = round == 0 && i < 4 ? i : (uint32_t)(ibr_test_rand(&seed) % 601);
+			fill_rand(buf[i], len[i], &seed);
+			if (len[i] >= 2)
+				ibr_vcrc_write(buf[i], len[i] - 2);
+			if (len[i] && ibr_test_rand(&seed) % 3 == 0)
+				buf[i][ibr_test_rand(&seed) % len[i]] ^=
+					(uint8_t)(1u << ibr_test_rand(&seed) % 8);
+			pkt[i] = buf[i];
+			if (ibr_vcrc_verify(buf[i], len[i]))
+				want |= 1ull << i;
+		}
+		for (int e = 0; e < n; e++) {
+			unsigned cut = (unsigned)(ibr_test_rand(&seed) % 65);
+
+			ibr_vcrc_impl_set(im[e]);
+			if (ibr_vcrc_verify_n(pkt, len, 64) != want && bad++ < 5)
+				fprintf(stderr, "%s round %d: %#llx, want %#llx\n",
+					ibr_vcrc_impl_name(im[e]), round,
+					(unsigned long long)ibr_vcrc_verify_n(pkt, len, 64),
+					(unsigned long long)want);
+			/* a shorter burst looks at its own packets only */
+			if (ibr_vcrc_verify_n(pkt, len, cut) !=
+			    (cut == 64 ? want : want & ((1ull << cut) - 1)))
+				bad++;
+		}
+	}
+	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* One random rewrite of the first 16 bytes: usually LRH and HopLmt, sometimes anything. */
 static void rewrite_hdr(uint8_t *p, unsigned long long *seed)
 {
@@ -584,6 +632,7 @@ static CU_TestInfo tests[] = {
 	{ "icrc: router rewrite keeps it", test_icrc_router_rewrite },
 	{ "icrc: verify and write", test_icrc_verify_write },
 	{ "vcrc: verify and write", test_vcrc_verify_write },
+	{ "vcrc: burst verify, every engine", test_vcrc_verify_n },
 	{ "vcrc: incremental update", test_vcrc_update },
 	{ "vcrc: in-place rewrite", test_vcrc_rewrite },
 	{ "vcrc: delta", test_vcrc_delta },
