@@ -168,23 +168,40 @@ int router_rib_mcast_del(struct router_rib *rib, const uint8_t *mgid, uint8_t po
 	return router_tab_del(&rib->mcasts, &k);
 }
 
-void router_rib_flush(struct router_rib *rib, uint8_t source, int port)
+void router_rib_flush_routes(struct router_rib *rib, uint8_t source, int port)
 {
 	uint32_t pos = 0;
 	struct router_route *r;
-	struct router_neigh *n;
-	struct router_mcast *m;
 
 	/* deleting the record at the cursor is safe: slots are only reused by puts */
 	while ((r = router_tab_next(&rib->routes, &pos)))
 		if (r->key.source == source && (port < 0 || r->nh.port == port))
 			router_tab_del(&rib->routes, &r->key);
-	pos = 0;
+}
+
+void router_rib_flush_neighs(struct router_rib *rib, uint8_t source, int port)
+{
+	uint32_t pos = 0;
+	struct router_neigh *n;
+
 	while ((n = router_tab_next(&rib->neighs, &pos)))
 		if (n->key.source == source && (port < 0 || n->key.port == port))
 			router_tab_del(&rib->neighs, &n->key);
-	pos = 0;
+}
+
+void router_rib_flush_mcasts(struct router_rib *rib, uint8_t source, int port)
+{
+	uint32_t pos = 0;
+	struct router_mcast *m;
+
 	while ((m = router_tab_next(&rib->mcasts, &pos)))
 		if (m->source == source && (port < 0 || m->key.port == port))
 			router_tab_del(&rib->mcasts, &m->key);
+}
+
+void router_rib_flush(struct router_rib *rib, uint8_t source, int port)
+{
+	router_rib_flush_routes(rib, source, port);
+	router_rib_flush_neighs(rib, source, port);
+	router_rib_flush_mcasts(rib, source, port);
 }

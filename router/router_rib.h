@@ -107,6 +107,10 @@ int router_rib_mcast_del(struct router_rib *rib, const uint8_t *mgid, uint8_t po
 int router_rib_best_source(const struct router_rib *rib, uint64_t prefix, uint8_t plen);
 /* Drop every entry of `source` (on port `port`, or all ports when < 0). */
 void router_rib_flush(struct router_rib *rib, uint8_t source, int port);
+/* The same for one table (a learned source replaces its neighbours or its groups). */
+void router_rib_flush_routes(struct router_rib *rib, uint8_t source, int port);
+void router_rib_flush_neighs(struct router_rib *rib, uint8_t source, int port);
+void router_rib_flush_mcasts(struct router_rib *rib, uint8_t source, int port);
 
 /* A new FIB of the current state, or NULL (out of memory). */
 struct router_fib *router_rib_compile(struct router_rib *rib);

@@ -576,10 +576,10 @@ static void chan_input_response(struct mad_chan *c, const uint8_t *mad, size_t l
 	}
 	if (ibr_rmpp_is_umad2sim_truncated(mad, len)) {
 		/* LAB.md: umad2sim cut a GetTable response after its first MAD */
-		c->st.truncated++;
-		if (ibr_ratelimit_ok(&c->rl, chan_now(c)))
+		/* said once at info: a transport without RMPP cuts every table */
+		if (c->st.truncated++ == 0)
 			log_info("sa: %s: %s response of TID 0x%016llx truncated by a transport "
-				 "without RMPP",
+				 "without RMPP (said once)",
 				 c->name, ibr_mad_attr_name(cls, ibr_mad_attr_id(mad)),
 				 (unsigned long long)r->tid);
 		req_finish(c, r, -EMSGSIZE, mad, len, from);

@@ -25,10 +25,14 @@
 
 struct ibrd_client;
 struct ibrd_smp;
+struct ibrd_mad_port;
+struct ibrd_mjoin;
+struct mad_chan;
+struct sa_client;
 struct sma;
 
 /* What an epoll event's data.ptr points at: every such object starts with one. */
-enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_SMA };
+enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_SMA, IBRD_EV_MAD };
 struct ibrd_ev {
 	enum ibrd_ev_kind kind;
 };
@@ -61,6 +65,12 @@ struct ibrd {
 	uint64_t smp_dropped;
 	int smp_efd;
 	bool sma_dirty;
+	/* MAD channels (mad = ibsim or umad) and their SA clients */
+	struct ibrd_mad_port *mad[ROUTER_MAX_PORTS];
+	uint64_t sa_changes, sa_reports, sa_last_change_ns;
+	/* multicast bridging: the joins the router made (ibrd_mcast.c) */
+	struct ibrd_mjoin *mjoins;
+	unsigned nmjoins, mjoins_cap;
 	bool quit;
 	gid_t ctl_gid;
 	struct ibrd_client *clients;
@@ -102,6 +112,22 @@ int ibrd_sma_start(struct ibrd *d);
 void ibrd_sma_stop(struct ibrd *d);
 void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w);
 void ibrd_sma_event(struct ibrd *d);
+
+/* ibrd_mad.c: MAD channels of the ports, the SMA and SA client on them */
+int ibrd_mad_start(struct ibrd *d);
+void ibrd_mad_stop(struct ibrd *d);
+void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev);
+void ibrd_mad_tick(struct ibrd *d, uint64_t now_ns);
+/* Milliseconds until the MAD side has work (at most 1000). */
+int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now_ns);
+struct sa_client *ibrd_mad_sa(struct ibrd *d, uint32_t idx);
+struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx);
+
+/* ibrd_mcast.c: the multicast bridging policy (joins and leaves per subnet) */
+void ibrd_mcast_policy(struct ibrd *d);
+/* The router joined `mgid` on `port` (it keeps the group fed: members join without traps). */
+bool ibrd_mcast_joined(struct ibrd *d, const uint8_t mgid[16], uint32_t port);
+void ibrd_mcast_stop(struct ibrd *d);
 
 /* ibrd_ctl.c: the control socket */
 int ibrd_ctl_open(struct ibrd *d);

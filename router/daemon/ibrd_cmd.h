@@ -24,6 +24,10 @@ ibrd_cmd_fn ibrd_cmd_show_ports, ibrd_cmd_show_routes, ibrd_cmd_show_neighs, ibr
 ibrd_cmd_fn ibrd_cmd_route, ibrd_cmd_neigh, ibrd_cmd_mcast;
 /* ibrd_cmd_trace.c */
 ibrd_cmd_fn ibrd_cmd_trace;
+/* ibrd_cmd_osm.c: OpenSM's prefix_routes_file for a port's subnet */
+ibrd_cmd_fn ibrd_cmd_show_osm_routes;
+ibrd_cmd_fn ibrd_cmd_show_sa;
+ibrd_cmd_fn ibrd_cmd_sa_resync;
 
 /* {"done":true} */
 int ibrd_cmd_ok(struct ibrd_out *o);

@@ -98,7 +98,7 @@ static void loop(struct ibrd *d)
 	struct epoll_event ev[64];
 
 	while (!d->quit) {
-		int n = epoll_wait(d->epfd, ev, 64, 1000);
+		int n = epoll_wait(d->epfd, ev, 64, ibrd_mad_timeout_ms(d, ibr_now_ns()));
 
 		for (int i = 0; i < n; i++) {
 			struct ibrd_ev *e = ev[i].data.ptr;
@@ -107,9 +107,13 @@ static void loop(struct ibrd *d)
 				signal_event(d);
 			else if (e->kind == IBRD_EV_SMA)
 				ibrd_sma_event(d);
+			else if (e->kind == IBRD_EV_MAD)
+				ibrd_mad_event(d, e);
 			else
 				ibrd_ctl_event(d, e, ev[i].events);
 		}
+		/* MAD retries and timeouts, the SA clients' polls and resyncs */
+		ibrd_mad_tick(d, ibr_now_ns());
 		/* free FIBs no worker can see any more */
 		router_pub_reclaim(&d->pub);
 		ibrd_capture_tick(d);
@@ -140,6 +144,8 @@ static int start(struct ibrd *d)
 	}
 	if ((rc = ibrd_data_start(d)))
 		return rc;
+	if ((rc = ibrd_mad_start(d)))
+		return rc;
 	if ((rc = pidfile_write(d)))
 		log_warnx("pid file %s: %s", d->conf->pid_file, strerror(-rc));
 	log_info("ibrouterd %s started: %u ports, %u workers, control socket %s", IBRD_VERSION,
@@ -153,6 +159,8 @@ static void stop(struct ibrd *d)
 	if (d->running)
 		ibrd_data_stop(d);
 	ibrd_capture_stop(d);
+	ibrd_mcast_stop(d);
+	ibrd_mad_stop(d);
 	ibrd_sma_stop(d);
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
 		if (d->sim_open[i])

@@ -43,7 +43,7 @@ lab_subnet() {
 	# a holder keeps the fifo open so ibsim never sees end of file
 	sleep 100000 > "$d/console" < /dev/null &
 	LAB_PIDS="$LAB_PIDS $!"
-	IBSIM_SOCKNAME=$(lab_sock "$name") ibsim -s "$net" < "$d/console" > "$d/ibsim.out" 2>&1 &
+	IBSIM_SOCKNAME=$(lab_sock "$name") ibsim ${IBSIM_ARGS:-} -s "$net" < "$d/console" > "$d/ibsim.out" 2>&1 &
 	LAB_PIDS="$LAB_PIDS $!"
 	eval "LAB_IBSIM_$name=$!"
 	for _ in $(seq 1 50); do grep -q 'listen' "$d/ibsim.out" 2>/dev/null && break; sleep 0.05; done

@@ -8,6 +8,10 @@
  *	directed-route NodeInfo Get answered by ibsim's SMA, IsSM after the
  *	agents, a LID-routed Get to nowhere (bounced, retried, timed out),
  *	detach clears IsSM.
+ *   mad_lab_client join SOCKNAME NODE MGID STATE [leave]
+ *	as the host at NODE, join (or leave) multicast group MGID with JoinState
+ *	STATE (1 full, 2 non, 4 send-only) through the SA, creating it with
+ *	Q_Key 0xb, P_Key 0xffff, SL 0 when it does not exist; prints the MLID.
  *   mad_lab_client sa SOCKNAME NODE
  *	wait for OpenSM to give NODE a LID, then NodeRecord and PortInfoRecord
  *	GetTable to the SM LID (umad2sim truncates them: -EMSGSIZE expected),
@@ -17,8 +21,10 @@
 #include "sa/mad_chan.h"
 #include "sa/mad_ibsim.h"
 
+#include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
 #include "lib/ibr_mad.h"
+#include "lib/ibr_sa.h"
 
 #include <errno.h>
 #include <infiniband/mad.h>
@@ -268,6 +274,64 @@ static int lab_sa(const char *sock, const char *node)
 	return 0;
 }
 
+static int lab_join(const char *sock, const char *node, const char *mgid_s, unsigned state,
+		    bool leave)
+{
+	struct mad_transport *tp;
+	struct mad_chan *c = chan_open(sock, node, 7, &tp);
+	uint8_t ni[64], pi[64], mad[IBR_MAD_SIZE];
+	struct ibr_sa_mcm_rec r = { .qkey = 0xb, .pkey = 0xffff, .join_state = (uint8_t)state };
+	struct ibr_sa_mcm_rec got;
+	union ibr_gid mgid;
+	struct mad_addr sa = { .qpn = 1, .qkey = MAD_QP1_QKEY };
+	static struct result res;
+	uint64_t prefix, guid;
+	int rc;
+
+	const struct mad_addr dr = { .lid = 0xFFFF };
+	static struct result nres;
+
+	if (!c || ibr_gid_parse(mgid_s, &mgid) || mad_ibsim_get_portinfo(tp, 0, pi)) {
+		fprintf(stderr, "join: cannot attach at %s, or bad MGID %s\n", node, mgid_s);
+		return 2;
+	}
+	/* the port GUID from our port's SMA (ibsim's control NodeInfo is not the port's) */
+	ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL, 0);
+	if (mad_chan_send_request(c, mad, &dr, NULL, on_result, &nres, NULL) == 0)
+		run_until(c, &nres.done, 2000);
+	if (!nres.done || nres.status) {
+		fprintf(stderr, "join: no NodeInfo from our port\n");
+		return 2;
+	}
+	memcpy(ni, nres.mad + IBR_SMP_DATA_OFFS, sizeof(ni));
+	sa.lid = (uint16_t)mad_get_field(pi, 0, IB_PORT_SMLID_F);
+	prefix = mad_get_field64(pi, 0, IB_PORT_GID_PREFIX_F);
+	guid = mad_get_field64(ni, 0, IB_NODE_PORT_GUID_F);
+	memcpy(r.mgid, mgid.raw, 16);
+	for (int i = 0; i < 8; i++) {
+		r.port_gid[i] = (uint8_t)(prefix >> (56 - 8 * i));
+		r.port_gid[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	}
+	ibr_mad_build_sa(mad, leave ? IBR_MAD_METHOD_DELETE : IBR_MAD_METHOD_SET,
+			 IBR_SA_ATTR_MCMEMBER_RECORD,
+			 IBR_SA_MCM_COMP_MGID | IBR_SA_MCM_COMP_PORTGID |
+				 IBR_SA_MCM_COMP_JOINSTATE | IBR_SA_MCM_COMP_QKEY |
+				 IBR_SA_MCM_COMP_PKEY | IBR_SA_MCM_COMP_SL |
+				 IBR_SA_MCM_COMP_TCLASS | IBR_SA_MCM_COMP_FLOW,
+			 1, 0);
+	ibr_sa_mcm_rec_encode(&r, mad + IBR_SA_DATA_OFFS);
+	rc = mad_chan_send_request(c, mad, &sa, NULL, on_result, &res, NULL);
+	if (rc == 0)
+		run_until(c, &res.done, 3000);
+	rc = res.done && res.status == 0 ? ibr_mad_status(res.mad) : 0xFFFF;
+	if (rc == 0 && !ibr_sa_mcm_rec_decode(res.mad + IBR_SA_DATA_OFFS, IBR_SA_DATA_SIZE, &got))
+		printf("%s %s: MLID 0x%04x\n", leave ? "left" : "joined", mgid_s, got.mlid);
+	else
+		printf("%s %s: failed, status 0x%04x\n", leave ? "leave" : "join", mgid_s, rc);
+	mad_chan_destroy(c);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	log_init("mad_lab_client", true, getenv("LAB_DEBUG") ? LOG_DEBUG : LOG_INFO);
@@ -275,8 +339,14 @@ int main(int argc, char **argv)
 		lab_ibsim(argv[2], argv[3], argc > 4 ? argv[4] : NULL);
 	else if (argc >= 4 && strcmp(argv[1], "sa") == 0)
 		lab_sa(argv[2], argv[3]);
+	else if (argc >= 6 && strcmp(argv[1], "join") == 0)
+		return lab_join(argv[2], argv[3], argv[4], (unsigned)strtoul(argv[5], NULL, 0),
+				argc > 6 && strcmp(argv[6], "leave") == 0);
 	else {
-		fprintf(stderr, "usage: %s ibsim|sa SOCKNAME NODE [NODE2]\n", argv[0]);
+		fprintf(stderr,
+			"usage: %s ibsim|sa SOCKNAME NODE [NODE2]\n"
+			"       %s join SOCKNAME NODE MGID STATE [leave]\n",
+			argv[0], argv[0]);
 		return 2;
 	}
 	printf("client: %d passed, %d failed\n", npass, nfail);

@@ -2,7 +2,8 @@
 # sim_e2e.sh - ibrouterd between two sim subnets, ibrouter-host on both sides:
 # unicast both ways with every rewritten field checked, drops counted under
 # their reasons, control commands (JSON shape, trace agreeing with the
-# engine, route and mcast edits), multicast fan-out, and a tshark decode.
+# engine, route and mcast edits, OpenSM prefix routes), multicast fan-out,
+# and a tshark decode.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
@@ -93,6 +94,50 @@ check "help lists trace" sh -c "\"$CTL\" -s \"$T/ctl.sock\" help | grep -q '^tra
 check "clear counters" ctl clear counters
 check "counters are zero after clear" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show counters a | grep -q '\"rx_packets\":0,'"
 
+# 7c. show osm-prefix-routes: OpenSM's prefix_routes_file for each port's
+#     subnet (lines "<prefix> <router port GUID>", '#' comments).  Port a's
+#     subnet reaches b's prefix and the routes via b through port a (GUID
+#     node-guid + 1), never a's own prefix nor routes via a; an aggregate is
+#     a comment, as OpenSM matches whole 64-bit prefixes only.
+check "route add fec0:0:0:9::/64 via b" ctl route add fec0:0:0:9::/64 port b lid 0x21
+check "route add fec0:0:0:7::/64 via a" ctl route add fec0:0:0:7::/64 port a lid 0x22
+check "route add fec0:1::/32 via b" ctl route add fec0:1::/32 port b lid 0x21
+ctl show osm-prefix-routes a > "$T/osm_a.txt" 2>&1
+cat > "$T/osm_a.golden" <<'EOG'
+# OpenSM prefix_routes_file for port a of ibrouterd "sim"
+# router port GUID 0x0002c90300000101, subnet prefix fec0:0:0:1::/64
+0xfec0000000000002 0x0002c90300000101 # fec0:0:0:2::/64 via b
+0xfec0000000000009 0x0002c90300000101 # fec0:0:0:9::/64 via b
+# fec0:1::/32 via b: not expressible (OpenSM matches whole 64-bit prefixes only)
+EOG
+check "osm-prefix-routes a: the golden file" diff -u "$T/osm_a.golden" "$T/osm_a.txt"
+ctl show osm-prefix-routes b > "$T/osm_b.txt" 2>&1
+check "osm-prefix-routes b: a's prefix with b's port GUID" grep -qx '0xfec0000000000001 0x0002c90300000102 # fec0:0:0:1::/64 via a' "$T/osm_b.txt"
+check "osm-prefix-routes b: the route via a" grep -qx '0xfec0000000000007 0x0002c90300000102 # fec0:0:0:7::/64 via a' "$T/osm_b.txt"
+check "osm-prefix-routes b: nothing via b, not b's own prefix" sh -c "! grep -v '^#' \"$T/osm_b.txt\" | grep -q 'via b\|0xfec0000000000002\|0xfec0000000000009'"
+# every line parses as OpenSM's parse_prefix_routes_file() does: a comment
+# ('#' first), or hex prefix (or '*'), hex GUID, then only a '#' comment
+check "osm-prefix-routes: lines OpenSM parses" awk '
+	$1 ~ /^#/ { next }
+	NF < 2 || $1 !~ /^(\*|0x[0-9a-f]+)$/ || $2 !~ /^0x[0-9a-f]+$/ || (NF > 2 && $3 !~ /^#/) || length($0) > 1022 { bad = 1; print "bad: " $0 }
+	END { exit bad }' "$T/osm_a.txt" "$T/osm_b.txt"
+ctl -j show osm-prefix-routes a > "$T/osm_a.json"
+check "osm-prefix-routes a: JSON" grep -qx '{"ok":true,"data":{"port":"a","guid":"0x0002c90300000101","routes":\[{"prefix":"fec0:0:0:2::/64","osm_prefix":"0xfec0000000000002","guid":"0x0002c90300000101","via":"b"},{"prefix":"fec0:0:0:9::/64","osm_prefix":"0xfec0000000000009","guid":"0x0002c90300000101","via":"b"}\],"skipped":\[{"prefix":"fec0:1::/32","via":"b","reason":"aggregate"}\]}}' "$T/osm_a.json"
+ctl -j show osm-prefix-routes b > "$T/osm_b.json"
+check "osm-prefix-routes b: JSON" grep -qx '{"ok":true,"data":{"port":"b","guid":"0x0002c90300000102","routes":\[{"prefix":"fec0:0:0:1::/64","osm_prefix":"0xfec0000000000001","guid":"0x0002c90300000102","via":"a"},{"prefix":"fec0:0:0:7::/64","osm_prefix":"0xfec0000000000007","guid":"0x0002c90300000102","via":"a"}\],"skipped":\[\]}}' "$T/osm_b.json"
+check "route add ::/0 via b" ctl route add ::/0 port b lid 0x21
+check "osm-prefix-routes a: a default route is the wildcard '*', after the /64s" sh -c "\"$CTL\" -s \"$T/ctl.sock\" show osm-prefix-routes a | grep -v '^#' | tail -1 | grep -qx '\* 0x0002c90300000101 # ::/0 via b'"
+for r in fec0:0:0:9::/64 fec0:0:0:7::/64 fec0:1::/32 ::/0; do ctl route del $r > /dev/null; done
+check "osm-prefix-routes a: back to b's prefix only" sh -c "[ \"\$(\"$CTL\" -s \"$T/ctl.sock\" show osm-prefix-routes a | grep -v '^#')\" = '0xfec0000000000002 0x0002c90300000101 # fec0:0:0:2::/64 via b' ]"
+ctl show osm-prefix-routes zz > "$T/osm_err1.out" 2>&1
+rc=$?
+check "osm-prefix-routes: unknown port is ENOENT (exit 1)" sh -c "[ $rc -eq 1 ] && grep -q \"no port 'zz' (ENOENT)\" \"$T/osm_err1.out\""
+ctl show osm-prefix-routes > "$T/osm_err2.out" 2>&1
+rc=$?
+check "osm-prefix-routes: no PORT is EINVAL with the usage" sh -c "[ $rc -eq 1 ] && grep -q 'usage: show osm-prefix-routes PORT (EINVAL)' \"$T/osm_err2.out\""
+check "osm-prefix-routes: two ports refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" show osm-prefix-routes a b 2>/dev/null"
+check "help lists show osm-prefix-routes" sh -c "\"$CTL\" -s \"$T/ctl.sock\" help | grep -q '^show osm-prefix-routes PORT'"
+
 # 8. errors are replies, not crashes
 check "unknown command refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" frobnicate 2>/dev/null"
 check "bad prefix refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" route add nonsense port b lid 1 2>/dev/null"
@@ -106,6 +151,10 @@ write_conf
 check "reload with 2000 more routes" ctl reload
 check "1000 concurrent show routes answered" "$BUILD/tests/sim/ctl_stress" "$T/ctl.sock" 1000
 check "daemon still answers after the stress" ctl version
+ctl -j show osm-prefix-routes a > "$T/osm_many.json"
+check "osm-prefix-routes a, 2000 aggregates: several parts, each a whole object" sh -c "[ \$(wc -l < \"$T/osm_many.json\") -gt 1 ] && [ \$(grep -c '^{\"ok\":true,\"more\":true,\"data\":{\"port\":\"a\",\"guid\":\"0x0002c90300000101\",\"routes\":\[.*\],\"skipped\":\[.*\]}}\$' \"$T/osm_many.json\") -eq \$(( \$(wc -l < \"$T/osm_many.json\") - 1 )) ] && tail -1 \"$T/osm_many.json\" | grep -q '^{\"ok\":true,\"data\":{\"port\":\"a\",'"
+check "osm-prefix-routes a, 2000 aggregates: all skipped, one route" sh -c "[ \$(grep -o '\"reason\":\"aggregate\"' \"$T/osm_many.json\" | wc -l) -eq 2000 ] && [ \$(grep -o '\"osm_prefix\"' \"$T/osm_many.json\" | wc -l) -eq 1 ]"
+check "osm-prefix-routes a, 2000 aggregates: text" sh -c "[ \$(\"$CTL\" -s \"$T/ctl.sock\" show osm-prefix-routes a | grep -c 'not expressible') -eq 2000 ]"
 
 # 10. state-changing commands from an unprivileged user are refused
 if command -v setpriv > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then

@@ -315,7 +315,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(c->port[0].rp.guid, 0x11);
 	CU_ASSERT_EQUAL(c->port[0].rp.flags, ROUTER_PORT_UP | ROUTER_PORT_VCRC_CHECK);
 	CU_ASSERT(c->port[0].mad == IBRD_MAD_NONE && !c->port[0].sa_client);
-	CU_ASSERT(c->sa_client && !c->osm_plugin && c->resync_interval == 60 && c->sm_key == 0);
+	CU_ASSERT(c->sa_client && !c->osm_plugin && c->resync_interval == 60 && c->sm_key == 1);
 	CU_ASSERT_EQUAL(c->mcast_scopes, 1 << 5 | 1 << 8 | 1 << 0xE);
 	CU_ASSERT(c->ninclude == 0 && c->nexclude == 0 && !c->include && !c->exclude);
 	CU_ASSERT_STRING_EQUAL(c->ctl_socket, IBRD_SOCK_DEFAULT);

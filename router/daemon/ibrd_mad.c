@@ -1,0 +1,314 @@
+/*
+ * ibrd_mad.c - the MAD side of the router's ports (mad = ibsim or umad):
+ * one MAD channel per port on the daemon's epoll loop, carrying SMPs that
+ * reach the router's SMA (vendor router attributes, SMInfo: what ibsim
+ * forwards to an IsSM client) and the SA client's queries and Reports.
+ * What the SA client learns becomes RIB changes here: the port's LID, LMC
+ * and prefix (its connected route), neighbours and multicast groups of
+ * source "sa", published at once.
+ */
+#include "router/daemon/ibrd.h"
+
+#include "lib/ibr_log.h"
+#include "lib/ibr_mad.h"
+#include "sa/mad_chan.h"
+#include "sa/mad_ibsim.h"
+#include "sa/mad_umad.h"
+#include "sa/sa_client.h"
+#include "sma/sma.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+struct ibrd_mad_port {
+	struct ibrd_ev ev; /* IBRD_EV_MAD; first */
+	struct ibrd *d;
+	uint32_t idx;
+	struct mad_chan *chan;
+	struct sa_client *sa;
+};
+
+static struct ibrd_mad_port *mad_port_of(struct ibrd_ev *ev)
+{
+	return (struct ibrd_mad_port *)((char *)ev - offsetof(struct ibrd_mad_port, ev));
+}
+
+/* SMPs ibsim forwards to us (IsSM): the SMA answers, else the channel's default responder. */
+static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
+{
+	struct ibrd_mad_port *mp = arg;
+	struct sma_rx rx = { .port = (uint8_t)(mp->idx + 1),
+			     .slid = msg->from.lid,
+			     .now_ns = ibr_now_ns() };
+	uint8_t reply[IBR_MAD_SIZE];
+	struct sma_tx tx;
+	enum sma_drop why;
+
+	if (!mp->d->sma ||
+	    sma_process(mp->d->sma, &rx, msg->mad, msg->len, reply, &tx, &why) != SMA_REPLY)
+		return false;
+	mad_chan_respond(ch, msg, reply);
+	return true;
+}
+
+/* ---- what the SA client learns, into the RIB ---- */
+
+static void mad_sa_port(void *arg, const struct sa_port_state *ps)
+{
+	struct ibrd_mad_port *mp = arg;
+	struct ibrd *d = mp->d;
+	struct router_port p = d->rib.port[mp->idx];
+
+	if (ps->lid == p.lid && ps->lmc == p.lmc && (!ps->prefix || ps->prefix == p.prefix) &&
+	    (!ps->port_guid || ps->port_guid == p.guid))
+		return;
+	p.lid = ps->lid;
+	p.lmc = ps->lmc;
+	if (ps->prefix)
+		p.prefix = ps->prefix;
+	if (ps->port_guid) /* the port as its subnet knows it (prefix routes name it) */
+		p.guid = ps->port_guid;
+	log_info("sa: port %s: LID 0x%04x LMC %u prefix 0x%016llx (from the SM)", p.name, p.lid,
+		 p.lmc, (unsigned long long)p.prefix);
+	router_rib_port_set(&d->rib, mp->idx, &p);
+	ibrd_state_connected(d, mp->idx);
+	ibrd_state_publish(d);
+}
+
+static void mad_sa_neighs(struct ibrd_mad_port *mp)
+{
+	struct ibrd *d = mp->d;
+	const struct sa_neigh *v;
+	size_t n = sa_client_neighs(mp->sa, &v);
+
+	router_rib_flush_neighs(&d->rib, ROUTER_SRC_SA, (int)mp->idx);
+	for (size_t i = 0; i < n; i++) {
+		struct router_neigh rn = {
+			.key = { .guid = v[i].guid,
+				 .port = (uint8_t)mp->idx,
+				 .source = ROUTER_SRC_SA },
+			.lid = v[i].lid,
+			.lmc = v[i].lmc,
+		};
+
+		if (router_rib_neigh_add(&d->rib, &rn))
+			log_warnx("sa: port %s: cannot add neighbour 0x%016llx",
+				  d->rib.port[mp->idx].name, (unsigned long long)v[i].guid);
+	}
+}
+
+static void mad_sa_groups(struct ibrd_mad_port *mp)
+{
+	struct ibrd *d = mp->d;
+	const struct sa_group *v;
+	size_t n = sa_client_groups(mp->sa, &v);
+
+	router_rib_flush_mcasts(&d->rib, ROUTER_SRC_SA, (int)mp->idx);
+	for (size_t i = 0; i < n; i++) {
+		struct router_mcast m = {
+			.mlid = v[i].mlid,
+			.sl = v[i].sl,
+			/* a group the router joined may gain receivers without a trap
+			 * (IBA has none for joins): it is fed while it exists */
+			.flags = (uint8_t)((v[i].receivers || v[i].ours ||
+							    ibrd_mcast_joined(d, v[i].mgid, mp->idx)
+						    ? ROUTER_MCAST_RECEIVERS
+						    : 0) |
+					   (v[i].senders ? ROUTER_MCAST_SENDERS : 0)),
+			.source = ROUTER_SRC_SA,
+			.tclass = v[i].tclass,
+			.pkey = v[i].pkey,
+			.qkey = v[i].qkey,
+			.flowlabel = v[i].flowlabel,
+			.mtu = v[i].mtu,
+		};
+
+		memcpy(m.key.mgid, v[i].mgid, 16);
+		m.key.port = (uint8_t)mp->idx;
+		if (router_rib_mcast_add(&d->rib, &m))
+			log_warnx("sa: port %s: cannot add a group", d->rib.port[mp->idx].name);
+	}
+}
+
+static void mad_sa_changed(void *arg, bool neighs, bool groups)
+{
+	struct ibrd_mad_port *mp = arg;
+
+	if (neighs)
+		mad_sa_neighs(mp);
+	if (groups)
+		mad_sa_groups(mp);
+	ibrd_state_publish(mp->d);
+	mp->d->sa_changes++;
+	mp->d->sa_last_change_ns = ibr_now_ns();
+	if (groups)
+		ibrd_mcast_policy(mp->d);
+}
+
+static void mad_sa_report(void *arg, uint16_t trap, const uint8_t gid[16])
+{
+	struct ibrd_mad_port *mp = arg;
+
+	(void)gid;
+	mp->d->sa_reports++;
+	log_debug("sa: port %s: trap %u applied", mp->d->rib.port[mp->idx].name, trap);
+}
+
+/* ---- life ---- */
+
+static struct mad_transport *mad_open_transport(const struct ibrd_conf_port *cp)
+{
+	if (cp->mad == IBRD_MAD_IBSIM)
+		return mad_ibsim_open(cp->ibsim_socket[0] ? cp->ibsim_socket : NULL,
+				      cp->ibsim_node[0] ? cp->ibsim_node : NULL, 0);
+	return mad_umad_open(cp->umad_ca[0] ? cp->umad_ca : NULL, cp->umad_port);
+}
+
+static int mad_port_open(struct ibrd *d, uint32_t idx)
+{
+	const struct ibrd_conf_port *cp = &d->conf->port[idx];
+	struct ibrd_mad_port *mp = calloc(1, sizeof(*mp));
+	struct mad_transport *tp;
+	struct mad_chan_config cc = { .name = cp->name, .chan_id = idx + 1 };
+	struct epoll_event ev = { .events = EPOLLIN };
+	int rc = -ENOMEM;
+
+	if (!mp)
+		return rc;
+	mp->ev.kind = IBRD_EV_MAD;
+	mp->d = d;
+	mp->idx = idx;
+	if (!(tp = mad_open_transport(cp))) {
+		rc = -errno;
+		log_warnx("mad: port %s: cannot attach (%s): %s", cp->name,
+			  cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_node : cp->umad_ca, strerror(-rc));
+		free(mp);
+		return rc;
+	}
+	if (!(mp->chan = mad_chan_create(tp, &cc))) /* registers the SMP and SA classes */
+		goto fail;
+	if (mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_SUBN_DR, mad_on_smp, mp) ||
+	    mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_SUBN_LID, mad_on_smp, mp))
+		goto fail;
+	/* after the agents (LAB.md): ibsim forwards vendor SMPs and Reports only to an SM */
+	if (mad_chan_set_issm(mp->chan, true))
+		log_warnx("mad: port %s: cannot set IsSM: vendor SMPs and Reports will not "
+			  "reach us",
+			  cp->name);
+	if (cp->sa_client && d->conf->sa_client) {
+		struct sa_client_config sc = {
+			.name = cp->name,
+			.sm_key = d->conf->sm_key,
+			.resync_ms = d->conf->resync_interval * 1000u,
+		};
+		struct sa_client_ops ops = {
+			.port = mad_sa_port,
+			.changed = mad_sa_changed,
+			.report = mad_sa_report,
+		};
+
+		if (!(mp->sa = sa_client_new(mp->chan, &sc, &ops, mp)))
+			goto fail;
+	}
+	ev.data.ptr = &mp->ev;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, mad_chan_fd(mp->chan), &ev) < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	d->mad[idx] = mp;
+	log_info("mad: port %s: attached (%s %s%s%s)%s", cp->name,
+		 cp->mad == IBRD_MAD_IBSIM ? "ibsim" : "umad",
+		 cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_socket : cp->umad_ca,
+		 cp->mad == IBRD_MAD_IBSIM ? "/" : "",
+		 cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_node : "", mp->sa ? ", SA client on" : "");
+	return 0;
+fail:
+	sa_client_free(mp->sa);
+	if (mp->chan)
+		mad_chan_destroy(mp->chan);
+	free(mp);
+	return rc;
+}
+
+int ibrd_mad_start(struct ibrd *d)
+{
+	int rc;
+
+	for (uint32_t i = 0; i < d->conf->nports; i++)
+		if (d->conf->port[i].mad != IBRD_MAD_NONE && (rc = mad_port_open(d, i)))
+			return rc;
+	return 0;
+}
+
+void ibrd_mad_stop(struct ibrd *d)
+{
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
+		struct ibrd_mad_port *mp = d->mad[i];
+
+		if (!mp)
+			continue;
+		sa_client_free(mp->sa); /* unsubscribes */
+		mad_chan_process(mp->chan, 0);
+		mad_chan_destroy(mp->chan); /* clears IsSM */
+		free(mp);
+		d->mad[i] = NULL;
+	}
+}
+
+void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev)
+{
+	struct ibrd_mad_port *mp = mad_port_of(ev);
+
+	mad_chan_process(mp->chan, 0);
+	(void)d;
+}
+
+void ibrd_mad_tick(struct ibrd *d, uint64_t now)
+{
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
+		struct ibrd_mad_port *mp = d->mad[i];
+
+		if (!mp)
+			continue;
+		mad_chan_tick(mp->chan, now);
+		if (mp->sa)
+			sa_client_tick(mp->sa, now);
+	}
+}
+
+int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
+		const struct ibrd_mad_port *mp = d->mad[i];
+		uint64_t x;
+
+		if (!mp)
+			continue;
+		x = mad_chan_next_deadline(mp->chan);
+		t = x < t ? x : t;
+		if (mp->sa && (x = sa_client_next_deadline(mp->sa)) < t)
+			t = x;
+	}
+	if (t == UINT64_MAX)
+		return 1000;
+	if (t <= now)
+		return 0;
+	t = (t - now + 999999) / 1000000;
+	return t > 1000 ? 1000 : (int)t;
+}
+
+struct sa_client *ibrd_mad_sa(struct ibrd *d, uint32_t idx)
+{
+	return idx < ROUTER_MAX_PORTS && d->mad[idx] ? d->mad[idx]->sa : NULL;
+}
+
+struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx)
+{
+	return idx < ROUTER_MAX_PORTS && d->mad[idx] ? d->mad[idx]->chan : NULL;
+}

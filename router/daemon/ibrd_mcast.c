@@ -1,0 +1,216 @@
+/*
+ * ibrd_mcast.c - the multicast bridging policy (ibrouterd.conf(5),
+ * MULTICAST): for a group whose MGID is in a bridged scope and allowed by
+ * the include/exclude lists, as long as it has members other than the
+ * router in some subnet, the router is a FullMember of it in every subnet
+ * within the MGID's scope (IBA 8.3: site scope stays within its site) --
+ * where the members are, so that the SM sends their traffic to the router,
+ * and in the others, creating the group there with the same Q_Key, P_Key,
+ * SL, TClass and FlowLabel when it does not exist.  When no member other
+ * than the router is left anywhere, it leaves.  Link-local scope (2) and
+ * the reserved scopes 0 and 1 are never bridged.
+ *
+ * No loop: the router's own membership never counts as a member here, and
+ * the forwarding core never sends a packet back into its ingress subnet
+ * and decrements the hop limit (C8-16).
+ */
+#include "router/daemon/ibrd.h"
+
+#include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
+#include "lib/ibr_sa.h"
+#include "sa/sa_client.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ibrd_mjoin {
+	uint8_t mgid[16];
+	uint32_t port;
+	bool seen;	  /* the group showed in that subnet since the join */
+	uint64_t sent_ns; /* when the join went out */
+};
+
+#define MJOIN_RETRY_NS (5 * 1000000000ull) /* a join never seen is sent again */
+
+static bool mcast_prefix_match(const struct ibrd_conf_mprefix *p, const uint8_t mgid[16])
+{
+	unsigned full = p->plen / 8, rest = p->plen % 8;
+
+	if (memcmp(p->mgid, mgid, full))
+		return false;
+	return !rest || ((p->mgid[full] ^ mgid[full]) & (uint8_t)(0xFF << (8 - rest))) == 0;
+}
+
+/* The config's word on an MGID: its scope bridged, included, not excluded. */
+static bool mcast_bridged(const struct ibrd_conf *c, const uint8_t mgid[16])
+{
+	unsigned scope = mgid[1] & 0x0F;
+	bool in = c->ninclude == 0;
+
+	if (mgid[0] != 0xFF || scope <= IBR_MCAST_SCOPE_LINK || !(c->mcast_scopes >> scope & 1))
+		return false;
+	for (unsigned i = 0; i < c->ninclude && !in; i++)
+		in = mcast_prefix_match(&c->include[i], mgid);
+	for (unsigned i = 0; i < c->nexclude && in; i++)
+		in = !mcast_prefix_match(&c->exclude[i], mgid);
+	return in;
+}
+
+static struct ibrd_mjoin *mcast_find(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
+{
+	for (unsigned i = 0; i < d->nmjoins; i++)
+		if (d->mjoins[i].port == port && !memcmp(d->mjoins[i].mgid, mgid, 16))
+			return &d->mjoins[i];
+	return NULL;
+}
+
+static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
+{
+	struct sa_client *sa = ibrd_mad_sa(d, port);
+	struct ibrd_mjoin *j;
+
+	if (!sa || mcast_find(d, tmpl->mgid, port))
+		return;
+	if (d->nmjoins == d->mjoins_cap) {
+		unsigned cap = d->mjoins_cap ? d->mjoins_cap * 2 : 16;
+
+		j = realloc(d->mjoins, cap * sizeof(*j));
+		if (!j)
+			return;
+		d->mjoins = j;
+		d->mjoins_cap = cap;
+	}
+	if (sa_client_join(sa, tmpl->mgid, IBR_SA_JOIN_FULL, tmpl) < 0)
+		return;
+	j = &d->mjoins[d->nmjoins++];
+	memcpy(j->mgid, tmpl->mgid, 16);
+	j->port = port;
+	j->seen = false;
+	j->sent_ns = ibr_now_ns();
+	log_info("mcast: port %s: joining a bridged group (MLID elsewhere 0x%04x)",
+		 d->rib.port[port].name, tmpl->mlid);
+}
+
+static void mcast_leave_at(struct ibrd *d, unsigned i)
+{
+	struct sa_client *sa = ibrd_mad_sa(d, d->mjoins[i].port);
+
+	if (sa)
+		sa_client_leave(sa, d->mjoins[i].mgid, IBR_SA_JOIN_FULL);
+	log_info("mcast: port %s: leaving a group with no member left beyond the router",
+		 d->rib.port[d->mjoins[i].port].name);
+	d->mjoins[i] = d->mjoins[--d->nmjoins];
+}
+
+/* The group `mgid` on port `p`'s subnet, or NULL. */
+static const struct sa_group *mcast_group(struct ibrd *d, uint32_t p, const uint8_t mgid[16])
+{
+	struct sa_client *sa = ibrd_mad_sa(d, p);
+	const struct sa_group *v;
+	size_t n;
+
+	if (!sa)
+		return NULL;
+	n = sa_client_groups(sa, &v);
+	for (size_t i = 0; i < n; i++)
+		if (!memcmp(v[i].mgid, mgid, 16))
+			return &v[i];
+	return NULL;
+}
+
+bool ibrd_mcast_joined(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
+{
+	return mcast_find(d, mgid, port) != NULL;
+}
+
+/*
+ * Our join on `port` as the subnet shows it: seen once the group is listed
+ * there; forgotten (so joined again) when a group once seen is gone -- an SM
+ * that restarted lost it -- or when a join was never seen in time.
+ */
+static void mcast_check_join(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
+{
+	struct ibrd_mjoin *j = mcast_find(d, mgid, port);
+	bool there = mcast_group(d, port, mgid) != NULL;
+
+	if (!j)
+		return;
+	if (there) {
+		j->seen = true;
+	} else if (j->seen || ibr_now_ns() - j->sent_ns > MJOIN_RETRY_NS) {
+		log_info("mcast: port %s: our bridged group is gone there: joining again",
+			 d->rib.port[port].name);
+		*j = d->mjoins[--d->nmjoins];
+	}
+}
+
+/* One MGID: join within its scope while it has members beyond the router, else leave. */
+static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
+{
+	const struct sa_group *tmpl = NULL;
+	uint32_t members = 0, sites = 0;
+	bool site_scope = (mgid[1] & 0x0F) == IBR_MCAST_SCOPE_SITE;
+
+	if (mcast_bridged(d->conf, mgid)) {
+		for (uint32_t p = 0; p < d->rib.nports; p++) {
+			const struct sa_group *g = mcast_group(d, p, mgid);
+
+			if (g && (g->members || g->senders || g->receivers)) {
+				members |= 1u << p;
+				sites |= 1u << d->rib.port[p].site;
+				tmpl = tmpl ? tmpl : g;
+			}
+		}
+	}
+	for (uint32_t p = 0; p < d->rib.nports; p++)
+		mcast_check_join(d, mgid, p);
+	for (uint32_t p = 0; p < d->rib.nports && tmpl; p++)
+		if (!site_scope || (sites >> d->rib.port[p].site & 1))
+			mcast_join(d, p, tmpl);
+	for (unsigned i = 0; i < d->nmjoins && !members;)
+		if (!memcmp(d->mjoins[i].mgid, mgid, 16))
+			mcast_leave_at(d, i);
+		else
+			i++;
+}
+
+void ibrd_mcast_policy(struct ibrd *d)
+{
+	for (uint32_t p = 0; p < d->rib.nports; p++) {
+		struct sa_client *sa = ibrd_mad_sa(d, p);
+		const struct sa_group *v;
+		size_t n;
+
+		if (!sa)
+			continue;
+		n = sa_client_groups(sa, &v);
+		for (size_t i = 0; i < n; i++) {
+			uint8_t mgid[16];
+
+			memcpy(mgid, v[i].mgid, 16); /* a join may grow the table under us */
+			mcast_apply(d, mgid);
+			n = sa_client_groups(sa, &v);
+		}
+	}
+	/* joins of groups no subnet lists any more */
+	for (unsigned i = 0; i < d->nmjoins; i++) {
+		uint8_t mgid[16];
+		unsigned before = d->nmjoins;
+
+		memcpy(mgid, d->mjoins[i].mgid, 16);
+		mcast_apply(d, mgid);
+		if (d->nmjoins < before)
+			i = (unsigned)-1; /* restart: the array moved */
+	}
+}
+
+void ibrd_mcast_stop(struct ibrd *d)
+{
+	while (d->nmjoins)
+		mcast_leave_at(d, d->nmjoins - 1);
+	free(d->mjoins);
+	d->mjoins = NULL;
+	d->mjoins_cap = 0;
+}

@@ -1,0 +1,140 @@
+/*
+ * sa_client.h - the SA client of one router port (libsa): learns the port's
+ * own LID, SM LID and subnet prefix, the subnet's end ports (port GUID ->
+ * LID, LMC) and its multicast groups from the subnet's SA (OpenSM), keeps
+ * them current from InformInfo Reports (traps 64-67), and resyncs in full
+ * at start, on an SM change, after SA timeouts and on an interval.
+ *
+ * It runs on a struct mad_chan (shared with the SMA) and owns no file
+ * descriptor: the daemon calls sa_client_tick() from its event loop (the
+ * channel's callbacks drive everything else).  Results reach the daemon
+ * through struct sa_client_ops: the client never touches the router's
+ * tables (modules talk only through the daemon, DESIGN.md).
+ *
+ * GetTable responses cut after their first MAD by a transport without RMPP
+ * (ibsim/umad2sim) are detected by the channel (-EMSGSIZE); the client then
+ * walks LIDs (NodeRecord and PortInfoRecord Gets) and MLIDs (one
+ * MCMemberRecord GetTable per MLID) instead, stopping after a run of empty
+ * answers past the last one found.
+ *
+ * IBA vol. 1: 15.2.5 (SA records), 13.4.8 (Notice, InformInfo), 14.2.5.1
+ * (traps 64-67), 13.4.6.1 (every Report acknowledged with ReportResp).
+ */
+#ifndef SA_SA_CLIENT_H
+#define SA_SA_CLIENT_H
+
+#include "sa/mad_chan.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sa_client;
+
+/* The router port as its subnet sees it (a hop-0 PortInfo and NodeInfo). */
+struct sa_port_state {
+	uint16_t lid, sm_lid;
+	uint8_t lmc;
+	uint8_t state;	    /* PortInfo PortState: 4 = active */
+	uint64_t prefix;    /* GidPrefix, host order */
+	uint64_t port_guid; /* ours: never a neighbour */
+	uint8_t sm_sl;
+};
+
+/* An end port of the subnet (NodeRecord + PortInfoRecord). */
+struct sa_neigh {
+	uint64_t guid; /* port GUID */
+	uint16_t lid;  /* base LID */
+	uint8_t lmc;
+	uint8_t node_type; /* 1 CA, 2 switch, 3 router */
+	uint8_t port_num;
+};
+
+/* A multicast group of the subnet (MCMemberRecords of one MGID). */
+struct sa_group {
+	uint8_t mgid[16];
+	uint16_t mlid;
+	uint32_t qkey;
+	uint16_t pkey;
+	uint8_t sl, tclass, mtu, rate, scope;
+	uint32_t flowlabel;
+	unsigned members; /* member records seen, ours excluded */
+	bool receivers;	  /* a member other than us receives (Full or NonMember) */
+	bool senders;	  /* a member other than us may send */
+	bool ours;	  /* we are a member */
+};
+
+enum sa_client_phase {
+	SA_PHASE_DOWN,	  /* no LID or no SM yet: polling our PortInfo */
+	SA_PHASE_SYNC,	  /* full sync in progress */
+	SA_PHASE_READY,	  /* synced, following Reports */
+	SA_PHASE_BACKOFF, /* the last sync failed: retry later */
+};
+
+struct sa_client_stats {
+	uint64_t syncs, sync_failures, reports, reports_ignored, queries, query_timeouts,
+		truncated_tables, port_polls, sm_changes, joins, leaves;
+	uint64_t last_sync_ns;	    /* duration of the last complete sync */
+	uint64_t last_sync_done_ns; /* when it completed (the config clock) */
+	bool subscribed;
+	bool table_mode; /* false once a truncated table was seen */
+};
+
+/* What the client tells the daemon.  Every callback is optional. */
+struct sa_client_ops {
+	/* Our port's LID, SM LID, prefix or state changed (or was learned). */
+	void (*port)(void *arg, const struct sa_port_state *ps);
+	/* The neighbour or group tables changed: read them with sa_client_neighs()/groups(). */
+	void (*changed)(void *arg, bool neighs, bool groups);
+	/* A trap was applied (for logs and the convergence benchmark). */
+	void (*report)(void *arg, uint16_t trap, const uint8_t gid[16]);
+};
+
+struct sa_client_config {
+	const char *name;	      /* for logs: "sa: port b: ..." */
+	uint64_t sm_key;	      /* SA SM_Key: member lists need OpenSM's sa_key */
+	uint32_t poll_ms;	      /* own PortInfo poll (default 1000) */
+	uint32_t resync_ms;	      /* full resync interval (0 = never; default 60000) */
+	uint32_t backoff_ms;	      /* retry after a failed sync (default 1000) */
+	unsigned int walk_gap;	      /* empty LIDs/MLIDs ending a walk (default 64) */
+	uint16_t walk_max_lid;	      /* last unicast LID walked (default 0xBFFF) */
+	uint16_t walk_max_mlids;      /* MLIDs walked from 0xC000 (default 0x400) */
+	uint64_t (*clock)(void *arg); /* monotonic ns; default ibr_now_ns() */
+	void *clock_arg;
+};
+
+/*
+ * A client on channel `chan` (not owned).  It installs the channel's SA-class
+ * handler (Reports).  Starts by polling the port at once.  NULL on ENOMEM.
+ */
+struct sa_client *sa_client_new(struct mad_chan *chan, const struct sa_client_config *cfg,
+				const struct sa_client_ops *ops, void *arg);
+/* Unsubscribes (best effort, no wait), cancels its requests, frees. */
+void sa_client_free(struct sa_client *c);
+
+/* Run timers (port poll, resync interval, backoff).  Call after mad_chan_tick(). */
+void sa_client_tick(struct sa_client *c, uint64_t now_ns);
+/* The earliest time sa_client_tick() has work, UINT64_MAX when none. */
+uint64_t sa_client_next_deadline(const struct sa_client *c);
+/* Resync now (an SM change seen elsewhere: ClientReregister from the SMA, a CLI command). */
+void sa_client_resync(struct sa_client *c, const char *why);
+
+enum sa_client_phase sa_client_phase(const struct sa_client *c);
+const char *sa_client_phase_name(enum sa_client_phase p);
+const struct sa_port_state *sa_client_port(const struct sa_client *c);
+const struct sa_client_stats *sa_client_stats(const struct sa_client *c);
+/* The current tables (valid until the next callback or tick). */
+size_t sa_client_neighs(const struct sa_client *c, const struct sa_neigh **v);
+size_t sa_client_groups(const struct sa_client *c, const struct sa_group **v);
+
+/*
+ * Join (Set) or leave (Delete) MCMemberRecord `mgid` with `join_state`
+ * (IBR_SA_JOIN_*) as our port; `tmpl` gives the group's parameters when the
+ * join may create it (Q_Key, P_Key, SL, TClass, FlowLabel, MTU, rate), else
+ * NULL.  Asynchronous: the result shows in the group table.  0 or -errno.
+ */
+int sa_client_join(struct sa_client *c, const uint8_t mgid[16], uint8_t join_state,
+		   const struct sa_group *tmpl);
+int sa_client_leave(struct sa_client *c, const uint8_t mgid[16], uint8_t join_state);
+
+#endif

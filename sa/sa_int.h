@@ -1,0 +1,113 @@
+/*
+ * sa_int.h - internal to the SA client (sa_client.c: state, port poll,
+ * Reports, tables; sa_sync.c: the queries of a full sync and of one trap).
+ */
+#ifndef SA_SA_INT_H
+#define SA_SA_INT_H
+
+#include "sa/sa_client.h"
+
+#include "lib/ibr_log.h"
+#include "lib/ibr_mad.h"
+#include "lib/ibr_sa.h"
+
+#include <sys/queue.h>
+
+/* Tables: plain arrays, searched linearly (a subnet has 10^3-10^4 end ports). */
+struct sa_neigh_vec {
+	struct sa_neigh *v;
+	size_t n, cap;
+};
+
+struct sa_group_vec {
+	struct sa_group *v;
+	size_t n, cap;
+};
+
+enum sa_req_kind {
+	SA_REQ_PORTINFO, /* hop-0 PortInfo: our LID, SM LID, prefix */
+	SA_REQ_NODEINFO, /* hop-0 NodeInfo: our port GUID */
+	SA_REQ_CPI,	 /* ClassPortInfo */
+	SA_REQ_SUB,	 /* InformInfo subscribe */
+	SA_REQ_UNSUB,
+	SA_REQ_NR_TABLE,  /* NodeRecord GetTable */
+	SA_REQ_PIR_TABLE, /* PortInfoRecord GetTable */
+	SA_REQ_MCM_TABLE, /* MCMemberRecord GetTable */
+	SA_REQ_NR_LID,	  /* NodeRecord Get by LID (walk) */
+	SA_REQ_PIR_LID,	  /* PortInfoRecord Get by LID and port */
+	SA_REQ_MCM_MLID,  /* MCMemberRecord GetTable by MLID (walk) */
+	SA_REQ_NR_GUID,	  /* trap 64: NodeRecord by PortGUID */
+	SA_REQ_MCM_MGID,  /* trap 66: MCMemberRecord GetTable by MGID */
+	SA_REQ_JOIN,
+	SA_REQ_LEAVE,
+};
+
+/* One request in flight: its context, freed by its callback. */
+struct sa_req {
+	LIST_ENTRY(sa_req) link;
+	struct sa_client *c; /* NULL once the client is gone */
+	enum sa_req_kind kind;
+	unsigned int gen; /* the sync it belongs to (stale results are dropped) */
+	uint64_t tid;
+	uint16_t lid;
+	uint8_t port;
+	uint8_t gid[16];
+};
+
+LIST_HEAD(sa_req_list, sa_req);
+
+/* A LID or MLID walk: requests in a window, ended by a gap of empty answers. */
+struct sa_walk {
+	bool active;
+	uint32_t next, last_found, first, max;
+	unsigned int inflight;
+};
+
+struct sa_client {
+	struct mad_chan *chan;
+	struct sa_client_config cfg;
+	struct sa_client_ops ops;
+	void *arg;
+	char name[48];
+	enum sa_client_phase phase;
+	struct sa_port_state ps;
+	bool have_port, have_guid, poll_inflight;
+	uint64_t next_poll, next_resync, next_retry;
+	struct sa_req_list reqs;
+	struct sa_neigh_vec cur_n, new_n;
+	struct sa_group_vec cur_g, new_g;
+	/* the sync in progress */
+	unsigned int gen, pending;
+	int sync_err;
+	bool sync_again;
+	uint64_t sync_start;
+	struct sa_walk lids, mlids;
+	struct sa_client_stats st;
+};
+
+uint64_t sa_now(const struct sa_client *c);
+/* Our port GID: the SM's prefix and our port GUID. */
+void sa_own_gid(const struct sa_client *c, uint8_t gid[16]);
+/* Send an SA request built in `mad` to the SM; the context is allocated here. */
+int sa_send(struct sa_client *c, uint8_t *mad, enum sa_req_kind kind, const struct sa_req *tmpl);
+
+/* Tables */
+struct sa_neigh *sa_neigh_find(struct sa_neigh_vec *t, uint64_t guid);
+int sa_neigh_put(struct sa_neigh_vec *t, const struct sa_neigh *n);
+bool sa_neigh_del(struct sa_neigh_vec *t, uint64_t guid);
+struct sa_group *sa_group_find(struct sa_group_vec *t, const uint8_t mgid[16]);
+struct sa_group *sa_group_get(struct sa_group_vec *t, const uint8_t mgid[16]);
+bool sa_group_del(struct sa_group_vec *t, const uint8_t mgid[16]);
+
+/* sa_sync.c */
+void sa_sync_start(struct sa_client *c, const char *why);
+void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r);
+void sa_sync_done_one(struct sa_client *c);
+/* Trap 64 / 66: query the one port or group; trap 65 / 67 are applied at once. */
+void sa_sync_trap(struct sa_client *c, uint16_t trap, const uint8_t gid[16]);
+void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r);
+/* MCMemberRecords of one response into `t` (group parameters, members). */
+void sa_groups_add_records(struct sa_client *c, struct sa_group_vec *t, const uint8_t *mad,
+			   size_t len);
+
+#endif
