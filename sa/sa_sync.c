@@ -24,7 +24,6 @@ static void sa_sync_fail(struct sa_client *c, const char *what, int err)
 	}
 }
 
-
 /* An SA request of `attr` with `comp` and record `rec` (`len` bytes). */
 static int sa_query(struct sa_client *c, uint8_t method, uint16_t attr, uint64_t comp,
 		    const uint8_t *rec, size_t len, enum sa_req_kind kind,
