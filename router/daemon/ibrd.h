@@ -122,6 +122,8 @@ void ibrd_mad_tick(struct ibrd *d, uint64_t now_ns);
 int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now_ns);
 struct sa_client *ibrd_mad_sa(struct ibrd *d, uint32_t idx);
 struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx);
+/* Wall-clock ms (epoch) of port idx's last Report and last table change published, or 0. */
+void ibrd_mad_times(struct ibrd *d, uint32_t idx, uint64_t *report_ms, uint64_t *change_ms);
 
 /* ibrd_mcast.c: the multicast bridging policy (joins and leaves per subnet) */
 void ibrd_mcast_policy(struct ibrd *d);

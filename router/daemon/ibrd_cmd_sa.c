@@ -16,9 +16,9 @@
 int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = {
-		"port",	  "phase",    "lid",	  "sm_lid",	  "prefix",  "end_ports",
-		"groups", "syncs",    "failures", "last_sync_ms", "reports", "subscribed",
-		"tables", "timeouts", "mad_sent", "mad_recv",
+		"port",	  "phase",    "lid",	  "sm_lid",	  "prefix",	 "end_ports",
+		"groups", "syncs",    "failures", "last_sync_ms", "reports",	 "subscribed",
+		"tables", "timeouts", "mad_sent", "mad_recv",	  "last_report", "last_change",
 	};
 	int port = -1;
 
@@ -34,6 +34,7 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		const struct sa_port_state *ps;
 		const struct sa_neigh *nv;
 		const struct sa_group *gv;
+		uint64_t rep, chg;
 		char buf[24];
 
 		if (!sa || (port >= 0 && (uint32_t)port != i))
@@ -59,6 +60,9 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ibrd_out_u64(o, st->query_timeouts);
 		ibrd_out_u64(o, ms->sent);
 		ibrd_out_u64(o, ms->recv);
+		ibrd_mad_times(d, i, &rep, &chg);
+		ibrd_out_u64(o, rep);
+		ibrd_out_u64(o, chg);
 	}
 	return ibrd_out_end(o);
 }

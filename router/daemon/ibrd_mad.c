@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <time.h>
 
 struct ibrd_mad_port {
 	struct ibrd_ev ev; /* IBRD_EV_MAD; first */
@@ -30,7 +31,16 @@ struct ibrd_mad_port {
 	uint32_t idx;
 	struct mad_chan *chan;
 	struct sa_client *sa;
+	uint64_t report_ms, change_ms; /* wall clock of the last Report and table change */
 };
+
+static uint64_t mad_wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
 
 static struct ibrd_mad_port *mad_port_of(struct ibrd_ev *ev)
 {
@@ -143,6 +153,7 @@ static void mad_sa_changed(void *arg, bool neighs, bool groups)
 	if (groups)
 		mad_sa_groups(mp);
 	ibrd_state_publish(mp->d);
+	mp->change_ms = mad_wall_ms();
 	mp->d->sa_changes++;
 	mp->d->sa_last_change_ns = ibr_now_ns();
 	if (groups)
@@ -154,6 +165,7 @@ static void mad_sa_report(void *arg, uint16_t trap, const uint8_t gid[16])
 	struct ibrd_mad_port *mp = arg;
 
 	(void)gid;
+	mp->report_ms = mad_wall_ms();
 	mp->d->sa_reports++;
 	log_debug("sa: port %s: trap %u applied", mp->d->rib.port[mp->idx].name, trap);
 }
@@ -306,6 +318,14 @@ int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now)
 struct sa_client *ibrd_mad_sa(struct ibrd *d, uint32_t idx)
 {
 	return idx < ROUTER_MAX_PORTS && d->mad[idx] ? d->mad[idx]->sa : NULL;
+}
+
+void ibrd_mad_times(struct ibrd *d, uint32_t idx, uint64_t *report_ms, uint64_t *change_ms)
+{
+	const struct ibrd_mad_port *mp = idx < ROUTER_MAX_PORTS ? d->mad[idx] : NULL;
+
+	*report_ms = mp ? mp->report_ms : 0;
+	*change_ms = mp ? mp->change_ms : 0;
 }
 
 struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx)

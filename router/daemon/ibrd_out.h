@@ -16,7 +16,7 @@
 
 enum ibrd_fmt { IBRD_FMT_JSON, IBRD_FMT_TEXT, IBRD_FMT_PROM };
 
-#define IBRD_OUT_COLS 16
+#define IBRD_OUT_COLS 24 /* the widest table: show sa, 18 */
 
 struct ibrd_out {
 	enum ibrd_fmt fmt;

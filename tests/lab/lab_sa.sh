@@ -109,6 +109,7 @@ for s in A B; do
 	lab_check "1: port $p neighbours = OpenSM $s's end ports ($(wc -l < "$LAB/sa$s.txt") ports)" \
 		sh -c "test -s '$LAB/sa$s.txt' && diff '$LAB/sa$s.txt' '$LAB/nb$s.txt'"
 done
+lab_check "1: show sa: both ports ready, subscribed, every column in header and rows" sh -c "'$CTL' -s '$LAB/ctl.sock' show sa | awk 'NR == 1 { h = NF; ok = (\$NF == \"last_change\") } NR > 1 && (NF != h || \$2 != \"ready\" || \$12 != \"yes\") { ok = 0 } END { exit !(ok && NR == 3) }'"
 lab_check "1: connected routes from the learned prefixes" sh -c "'$CTL' -s '$LAB/ctl.sock' show routes | grep -q '^fec0:0:0:1::/64 *connected *a' && '$CTL' -s '$LAB/ctl.sock' show routes | grep -q '^fec0:0:0:2::/64 *connected *b'"
 
 # ---- 2. data path with OpenSM's LIDs ----
