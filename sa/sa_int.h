@@ -36,6 +36,8 @@ enum sa_req_kind {
 	SA_REQ_NR_LID,	  /* NodeRecord Get by LID (walk) */
 	SA_REQ_PIR_LID,	  /* PortInfoRecord Get by LID and port */
 	SA_REQ_MCM_MLID,  /* MCMemberRecord GetTable by MLID (walk) */
+	SA_REQ_GIR_TABLE, /* GUIDInfoRecord GetTable: alias GUIDs */
+	SA_REQ_GIR_LID,	  /* GUIDInfoRecord GetTable by LID (walk) */
 	SA_REQ_NR_GUID,	  /* trap 64: NodeRecord by PortGUID */
 	SA_REQ_MCM_MGID,  /* trap 66: MCMemberRecord GetTable by MGID */
 	SA_REQ_JOIN,

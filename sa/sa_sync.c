@@ -96,6 +96,43 @@ static void sa_pir_records(struct sa_neigh_vec *t, const uint8_t *mad, size_t le
 	}
 }
 
+/*
+ * GUIDInfoRecords: a port's alias GUIDs (its GUIDInfo entries past index 0,
+ * 14.2.5.5) are neighbours too, with the port's LID: a DGID may carry any of
+ * them.  Only alias GUIDs of ports already known are taken.
+ */
+static void sa_gir_records(struct sa_client *c, struct sa_neigh_vec *t, const uint8_t *mad,
+			   size_t len)
+{
+	int n = ibr_sa_table_count(mad, len, IBR_SA_GUIDINFO_REC_LEN);
+	struct ibr_sa_guidinfo_rec g;
+
+	for (int i = 0; i < n; i++) {
+		const struct sa_neigh *base = NULL;
+
+		if (ibr_sa_guidinfo_rec_decode(ibr_sa_table_rec(mad, len, (unsigned)i),
+					       IBR_SA_GUIDINFO_REC_LEN, &g) ||
+		    !g.lid)
+			continue;
+		for (size_t j = 0; j < t->n && !base; j++)
+			if (t->v[j].lid == g.lid && t->v[j].node_type != 2)
+				base = &t->v[j];
+		for (unsigned k = 0; base && k < 8; k++) {
+			struct sa_neigh a = *base;
+
+			if (!g.guid[k] || (g.block == 0 && k == 0) || g.guid[k] == c->ps.port_guid)
+				continue;
+			a.guid = g.guid[k];
+			sa_neigh_put(t, &a);
+			base = NULL; /* the put may have moved the table: find it again */
+			for (size_t j = 0; j < t->n && !base; j++)
+				if (t->v[j].lid == g.lid && t->v[j].node_type != 2 &&
+				    t->v[j].guid != g.guid[k])
+					base = &t->v[j];
+		}
+	}
+}
+
 /* ---- groups ---- */
 
 void sa_groups_add_records(struct sa_client *c, struct sa_group_vec *t, const uint8_t *mad,
@@ -200,6 +237,17 @@ static void sa_pir_get(struct sa_client *c, uint16_t lid, uint8_t port)
 		 IBR_SA_PIR_COMP_LID | IBR_SA_PIR_COMP_PORT, rec, sizeof(rec), SA_REQ_PIR_LID, &q);
 }
 
+static void sa_gir_get(struct sa_client *c, uint16_t lid)
+{
+	struct ibr_sa_guidinfo_rec g = { .lid = lid };
+	uint8_t rec[IBR_SA_GUIDINFO_REC_LEN];
+	struct sa_req q = { .lid = lid };
+
+	ibr_sa_guidinfo_rec_encode(&g, rec);
+	sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_GUID_INFO_RECORD, IBR_SA_GIR_COMP_LID,
+		 rec, sizeof(rec), SA_REQ_GIR_LID, &q);
+}
+
 /* ---- a full sync ---- */
 
 void sa_sync_start(struct sa_client *c, const char *why)
@@ -239,6 +287,7 @@ void sa_sync_start(struct sa_client *c, const char *why)
 			 IBR_SA_NODE_REC_LEN, SA_REQ_NR_TABLE, NULL);
 		sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_PORT_INFO_RECORD, 0, NULL,
 			 IBR_SA_PORTINFO_REC_LEN, SA_REQ_PIR_TABLE, NULL);
+
 		sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_MCMEMBER_RECORD, 0, NULL,
 			 IBR_SA_MCM_REC_LEN, SA_REQ_MCM_TABLE, NULL);
 	} else {
@@ -328,8 +377,12 @@ void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 	case SA_REQ_NR_TABLE:
 		if (r->status == -EMSGSIZE)
 			sa_table_cut(c, q->kind);
-		else if (ok)
+		else if (ok) {
 			sa_nr_records(c, &c->new_n, r->mad, r->len);
+			/* alias GUIDs next: they attach to the ports just read */
+			sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_GUID_INFO_RECORD, 0, NULL,
+				 IBR_SA_GUIDINFO_REC_LEN, SA_REQ_GIR_TABLE, NULL);
+		}
 		break;
 	case SA_REQ_PIR_TABLE:
 		if (ok)
@@ -349,12 +402,22 @@ void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 			sa_neigh_from_nr(c, &c->new_n, &nr);
 			if (nr.port_guid != c->ps.port_guid)
 				sa_pir_get(c, nr.lid, nr.node_type == 2 ? 0 : nr.local_port);
+			if (nr.port_guid != c->ps.port_guid && nr.node_type != 2)
+				sa_gir_get(c, nr.lid);
 		}
 		sa_walk_answer(c, &c->lids, q->lid, ok || (r->status == 0 && !none && st));
 		break;
 	case SA_REQ_PIR_LID:
 		if (ok)
 			sa_pir_records(&c->new_n, r->mad, r->len);
+		break;
+	case SA_REQ_GIR_TABLE:
+		if (ok)
+			sa_gir_records(c, &c->new_n, r->mad, r->len);
+		break;
+	case SA_REQ_GIR_LID:
+		if (r->status == 0 || r->status == -EMSGSIZE)
+			sa_gir_records(c, &c->new_n, r->mad, r->len);
 		break;
 	case SA_REQ_MCM_MLID: {
 		size_t before = c->new_g.n;

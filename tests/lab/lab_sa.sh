@@ -5,8 +5,10 @@
 # (ibrouter-host) on the data ports using the LIDs OpenSM assigned.
 #   1. the router ports get their LIDs and prefixes from OpenSM, and the
 #      router's neighbours are OpenSM's end ports (saquery, LID by LID);
-#   2. UD packets from a host in A to a host in B (and back) leave with
-#      DLID = the OpenSM-assigned LID and SLID = the router's port LID;
+#   2. with the router's prefix routes installed in OpenSM A, a host's
+#      PathRecord to a GID in B gives the router's LID; UD packets sent there
+#      from a host in A to a host in B (and back) leave with DLID = the
+#      OpenSM-assigned LID and SLID = the router's port LID;
 #   3. a host in A joins a site-scope group -> trap 66 -> the router joins
 #      in A and creates the group in B; a stream from A reaches a receiver in
 #      B on B's MLID; a link-local group is not bridged;
@@ -117,13 +119,22 @@ RA=$(port_lid a) RB=$(port_lid b)
 LA2=$(awk '$1 == "0x0000000000100003" { print $2 }' "$LAB/saA.txt")
 LB2=$(awk '$1 == "0x0000000000110003" { print $2 }' "$LAB/saB.txt")
 A2=fec0:0:0:1::10:3 B2=fec0:0:0:2::11:3
+# the path a host in A asks its SA for: with the router's prefix routes installed in
+# OpenSM A (its prefix_routes_file, re-read at the heavy sweep SIGHUP forces)
+path_dlid() { lab_run A HcaA2 saquery --smkey 1 -p --sgid-to-dgid "$A2-$B2" 2>/dev/null | awk -F. '/dlid/ { print $NF }' | head -1; }
+lab_check "2: no PathRecord to B's GID before the prefix routes" test -z "$(path_dlid)"
+ctl show osm-prefix-routes a > "$LAB/A/sm/prefix-routes.conf"
+eval "kill -HUP \$LAB_SM_A"
+path_is_router() { d=$(path_dlid); [ -n "$d" ] && [ "$(printf %d "$d")" = "$RA" ]; }
+lab_check "2: with them, OpenSM A's SA answers it with the router's A LID $RA" wait_for 10 path_is_router
+PD=$(path_dlid)
 "$HOST" -s "$LAB/b.peer" recv -c 10 -t 5000 --expect-count 10 --expect-dlid "$LB2" \
 	--expect-slid "$RB" --expect-hoplimit 63 --expect-sgid $A2 --expect-dgid $B2 \
 	--expect-flowlabel 0x5 --expect-tclass 0x20 > "$LAB/recvB.out" 2>&1 &
 RECV=$!
 sleep 0.2
-"$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid "$LA2" --dlid "$RA" --sgid $A2 \
-	--dgid $B2 --hoplimit 64 --flowlabel 0x5 --tclass 0x20 --size 128 -c 10
+"$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid "$LA2" --dlid "$(printf %d "${PD:-0}")" \
+	--sgid $A2 --dgid $B2 --hoplimit 64 --flowlabel 0x5 --tclass 0x20 --size 128 -c 10
 lab_check "2: A->B: DLID = OpenSM B's LID $LB2, SLID = router B LID $RB, HopLmt 63" wait "$RECV"
 "$HOST" -s "$LAB/a.peer" recv -c 5 -t 5000 --expect-count 5 --expect-dlid "$LA2" \
 	--expect-slid "$RA" --expect-hoplimit 9 --expect-sgid $B2 --expect-dgid $A2 > "$LAB/recvA.out" 2>&1 &
