@@ -47,20 +47,49 @@ static struct ibrd_mad_port *mad_port_of(struct ibrd_ev *ev)
 	return (struct ibrd_mad_port *)((char *)ev - offsetof(struct ibrd_mad_port, ev));
 }
 
-/* SMPs ibsim forwards to us (IsSM): the SMA answers, else the channel's default responder. */
+/*
+ * SMPs ibsim forwards to us (IsSM): the SMA answers, else the channel's
+ * default responder.  ibsim routes a directed-route SMP itself and hands it
+ * over with HopPointer still 0: at its destination it stands where a real
+ * path leaves it (HopPointer = HopCount, C14-9), so the SMA's end-port rules
+ * apply unchanged.  The kernel's SMI (umad) does this on real hardware.
+ * Tested in tests/lab/lab_sa.sh: vendor SMPs from a host, and OpenSM's
+ * SMInfo on the second router port (a wrong return path stalled OpenSM B).
+ */
 static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 {
 	struct ibrd_mad_port *mp = arg;
 	struct sma_rx rx = { .port = (uint8_t)(mp->idx + 1),
 			     .slid = msg->from.lid,
 			     .now_ns = ibr_now_ns() };
-	uint8_t reply[IBR_MAD_SIZE];
+	uint8_t req[IBR_MAD_SIZE], reply[IBR_MAD_SIZE];
 	struct sma_tx tx;
 	enum sma_drop why;
+	bool routed;
 
-	if (!mp->d->sma ||
-	    sma_process(mp->d->sma, &rx, msg->mad, msg->len, reply, &tx, &why) != SMA_REPLY)
+	if (!mp->d->sma || msg->len < IBR_MAD_SIZE)
 		return false;
+	memcpy(req, msg->mad, IBR_MAD_SIZE);
+	routed = mp->d->conf->port[mp->idx].mad == IBRD_MAD_IBSIM && ibr_smp_is_dr(req) &&
+		 !ibr_smp_dr_direction(req) && ibr_smp_dr_hop_pointer(req) == 0 &&
+		 ibr_smp_dr_hop_count(req) > 0;
+
+	if (routed)
+		ibr_smp_dr_set_hop_pointer(req, ibr_smp_dr_hop_count(req));
+	if (sma_process(mp->d->sma, &rx, req, sizeof(req), reply, &tx, &why) != SMA_REPLY)
+		return false;
+	if (routed) {
+		/*
+		 * and ibsim takes the reply back the way it came, from HopPointer 0
+		 * and the return path as it was: the SMA recorded our router port
+		 * number there, but ibsim models each router port as a one-port
+		 * node, and would route a reply from "port 2" nowhere (OpenSM then
+		 * waits for it for good).
+		 */
+		ibr_smp_dr_set_hop_pointer(reply, 0);
+		memcpy(reply + IBR_SMP_RETURN_PATH_OFFS, req + IBR_SMP_RETURN_PATH_OFFS,
+		       IBR_SMP_PATH_SIZE);
+	}
 	mad_chan_respond(ch, msg, reply);
 	return true;
 }

@@ -162,9 +162,19 @@ lab_check "3: host A2 joins link-local ff12::1:3 in A" "$JOIN" join "$(lab_sock 
 sleep 1.5
 lab_check "3: link-local scope is not bridged" sh -c "! '$CTL' -s '$LAB/ctl.sock' show mcast | grep -q '^ff12::1:3 *b '"
 
+# ---- the router's vendor attributes, read through ibsim from a host (IsSM forwarding) ----
+lab_check "vendor SMP RouterInfo (0xFFD0) from HcaA2 reaches our SMA" "$JOIN" smp "$(lab_sock A)" HcaA2 1,3 0xffd0
+"$JOIN" smp "$(lab_sock A)" HcaA2 1,3 0xffd1 0 > "$LAB/nh.out" 2>&1
+lab_check "vendor SMP NextHopTable (0xFFD1) lists subnet B's prefix" grep -q "status 0x0000 data .*fec0000000000002" "$LAB/nh.out"
+lab_check "OpenSM's SMInfo Gets to the router port are answered (no SMInfo timeouts in its log)" sh -c "! grep -qi 'sminfo.*time' '$LAB/A/sm/osm.log'"
+
 # ---- 4. Unlink / ReLink of a host port: traps 65 and 64 ----
+ups_b() { grep -c "SUBNET UP" "$LAB/B/sm/osm.log"; }
+u0=$(ups_b)
 lab_console B 'Unlink "HcaB2"[1]'
 lab_check "4: Unlink HcaB2 -> trap 65 -> neighbour gone" wait_for 10 no_neigh b 0x0000000000110003
+# OpenSM B sends SMInfo to the router port (IsSM) in the heavy sweep: our answer must reach it
+lab_check "4: OpenSM B's heavy sweep completes (SUBNET UP again: the router's SMInfo answer arrived)" wait_for 10 sh -c "test \$(grep -c 'SUBNET UP' '$LAB/B/sm/osm.log') -gt $u0"
 no_neigh_drops() { ctl show drops | awk '$0 ~ /no_neigh/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) n = $i } END { print n + 0 }'; }
 before=$(no_neigh_drops)
 "$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid "$LA2" --dlid "$RA" --sgid $A2 \

@@ -12,6 +12,10 @@
  *	as the host at NODE, join (or leave) multicast group MGID with JoinState
  *	STATE (1 full, 2 non, 4 send-only) through the SA, creating it with
  *	Q_Key 0xb, P_Key 0xffff, SL 0 when it does not exist; prints the MLID.
+ *   mad_lab_client smp SOCKNAME NODE PATH ATTR [MOD]
+ *	from NODE, a directed-route SMP Get of ATTR (e.g. 0xffd1) along PATH
+ *	(initial path ports, e.g. 1,3); prints the status and the 64 data bytes
+ *	in hex; exit 0 on status 0.
  *   mad_lab_client sa SOCKNAME NODE
  *	wait for OpenSM to give NODE a LID, then NodeRecord and PortInfoRecord
  *	GetTable to the SM LID (umad2sim truncates them: -EMSGSIZE expected),
@@ -332,6 +336,39 @@ static int lab_join(const char *sock, const char *node, const char *mgid_s, unsi
 	return rc ? 1 : 0;
 }
 
+static int lab_smp(const char *sock, const char *node, const char *path_s, uint16_t attr,
+		   uint32_t mod)
+{
+	struct mad_transport *tp;
+	struct mad_chan *c = chan_open(sock, node, 8, &tp);
+	const struct mad_addr dr = { .lid = 0xFFFF };
+	uint8_t mad[IBR_MAD_SIZE], path[64];
+	static struct result res;
+	unsigned int hops = 0;
+	int st;
+
+	for (const char *p = path_s; *p && hops < sizeof(path); p += *p == ',') {
+		char *end;
+
+		path[hops++] = (uint8_t)strtoul(p, &end, 0);
+		if (end == p)
+			return 2;
+		p = end;
+	}
+	if (!c)
+		return 2;
+	ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, attr, mod, 0, 0, path, hops);
+	if (mad_chan_send_request(c, mad, &dr, NULL, on_result, &res, NULL) == 0)
+		run_until(c, &res.done, 3000);
+	st = res.done && res.status == 0 ? ibr_smp_dr_status(res.mad) : 0xFFFF;
+	printf("smp 0x%04x mod %u via %s: status 0x%04x data ", attr, mod, path_s, st);
+	for (int i = 0; i < IBR_SMP_DATA_SIZE && st == 0; i++)
+		printf("%02x", res.mad[IBR_SMP_DATA_OFFS + i]);
+	printf("\n");
+	mad_chan_destroy(c);
+	return st ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	log_init("mad_lab_client", true, getenv("LAB_DEBUG") ? LOG_DEBUG : LOG_INFO);
@@ -339,14 +376,18 @@ int main(int argc, char **argv)
 		lab_ibsim(argv[2], argv[3], argc > 4 ? argv[4] : NULL);
 	else if (argc >= 4 && strcmp(argv[1], "sa") == 0)
 		lab_sa(argv[2], argv[3]);
+	else if (argc >= 6 && strcmp(argv[1], "smp") == 0)
+		return lab_smp(argv[2], argv[3], argv[4], (uint16_t)strtoul(argv[5], NULL, 0),
+			       argc > 6 ? (uint32_t)strtoul(argv[6], NULL, 0) : 0);
 	else if (argc >= 6 && strcmp(argv[1], "join") == 0)
 		return lab_join(argv[2], argv[3], argv[4], (unsigned)strtoul(argv[5], NULL, 0),
 				argc > 6 && strcmp(argv[6], "leave") == 0);
 	else {
 		fprintf(stderr,
 			"usage: %s ibsim|sa SOCKNAME NODE [NODE2]\n"
-			"       %s join SOCKNAME NODE MGID STATE [leave]\n",
-			argv[0], argv[0]);
+			"       %s join SOCKNAME NODE MGID STATE [leave]\n"
+			"       %s smp SOCKNAME NODE PATH ATTR [MOD]\n",
+			argv[0], argv[0], argv[0]);
 		return 2;
 	}
 	printf("client: %d passed, %d failed\n", npass, nfail);
