@@ -71,7 +71,7 @@ static const struct {
 
 /* LinkWidthEnabled / LinkSpeedEnabled: 0 no change, `all` = supported, else a subset. */
 static bool pi_set_enabled(uint8_t *n, const uint8_t *q, enum MAD_FIELDS en, enum MAD_FIELDS sup,
-			   uint32_t all)
+			   enum MAD_FIELDS act, uint32_t all)
 {
 	uint32_t v = sma_fget(q, en), supported = sma_fget(n, sup);
 
@@ -82,6 +82,10 @@ static bool pi_set_enabled(uint8_t *n, const uint8_t *q, enum MAD_FIELDS en, enu
 	if (v & ~supported)
 		return false;
 	sma_fset(n, en, v);
+	/* the link retrains within what is enabled: the active width or speed
+	 * (one bit) becomes the highest enabled one when it no longer is */
+	if (!(sma_fget(n, act) & v))
+		sma_fset(n, act, 1u << (31 - __builtin_clz(v)));
 	return true;
 }
 
@@ -162,9 +166,9 @@ static bool pi_set_build(uint8_t *n, const uint8_t *q)
 	if (v)
 		sma_fset(n, IB_PORT_OPER_VLS_F, v);
 	if (!pi_set_enabled(n, q, IB_PORT_LINK_WIDTH_ENABLED_F, IB_PORT_LINK_WIDTH_SUPPORTED_F,
-			    PI_WIDTH_SET_SUPPORTED) ||
+			    IB_PORT_LINK_WIDTH_ACTIVE_F, PI_WIDTH_SET_SUPPORTED) ||
 	    !pi_set_enabled(n, q, IB_PORT_LINK_SPEED_ENABLED_F, IB_PORT_LINK_SPEED_SUPPORTED_F,
-			    PI_SPEED_SET_SUPPORTED))
+			    IB_PORT_LINK_SPEED_ACTIVE_F, PI_SPEED_SET_SUPPORTED))
 		return false;
 	return pi_set_state(n, q);
 }

@@ -267,11 +267,16 @@ static void test_enabled_to_supported(void)
 	mad_set_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F, 1);
 	mad_set_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F, 1);
 	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
+	/* the link retrains to what is enabled: 1x, 2.5 Gb/s (it was 4x, 10) */
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LINK_WIDTH_ACTIVE_F), 1);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LINK_SPEED_ACTIVE_F), 1);
 	mad_set_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F, 255);
 	mad_set_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F, 15);
 	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LINK_WIDTH_ENABLED_F), 3);
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LINK_SPEED_ENABLED_F), 7);
+	/* still within what is enabled: no retraining */
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LINK_SPEED_ACTIVE_F), 1);
 	mad_set_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F, 0); /* no change */
 	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LINK_WIDTH_ENABLED_F), 3);
