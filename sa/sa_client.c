@@ -239,7 +239,9 @@ static void sa_port_result(struct sa_client *c, const struct mad_chan_result *r)
 		return;
 	}
 	if (sm_change && c->have_guid) {
-		c->st.sm_changes++;
+		/* fix: learning the port, or its coming back Active, is no change of SM */
+		if (sa_port_usable(&old))
+			c->st.sm_changes++;
 		sa_sync_start(c, "port or SM changed");
 	}
 }
@@ -335,6 +337,15 @@ static bool sa_on_unsolicited(struct mad_chan *ch, struct mad_chan_msg *msg, voi
 	}
 	trap = n.trap_num;
 	gid = ibr_sa_notice_gid(&n);
+	/*
+	 * fix: traps 64/65 name a port GID; one of another subnet's prefix is
+	 * none of ours (trap 65 deleted the neighbour of that GUID, and both were
+	 * reported to the daemon as applied).
+	 */
+	if (trap <= IBR_TRAP_GID_OUT_OF_SERVICE && ibr_mad_ld64(gid) != c->ps.prefix) {
+		c->st.reports_ignored++;
+		return true;
+	}
 	log_info("sa: %s: trap %u for %02x%02x:%02x%02x:...:%02x%02x", c->name, trap, gid[0],
 		 gid[1], gid[2], gid[3], gid[14], gid[15]);
 	sa_sync_trap(c, trap, gid);

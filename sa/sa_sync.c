@@ -53,7 +53,10 @@ static void sa_neigh_from_nr(struct sa_client *c, struct sa_neigh_vec *t,
 	struct sa_neigh n = {
 		.guid = nr->port_guid,
 		.lid = nr->lid,
-		.lmc = c->ps.lmc, /* until its PortInfoRecord says (OpenSM: one LMC for all) */
+		/* until its PortInfoRecord says (OpenSM: one LMC for all CA ports); fix: a
+		 * switch's port 0 has LMC 0 without lmc_esp0 (trap 64 never asks), and a
+		 * smaller LMC is always safe */
+		.lmc = nr->node_type == 2 ? 0 : c->ps.lmc,
 		.node_type = nr->node_type,
 		.port_num = nr->local_port,
 	};
@@ -89,9 +92,15 @@ static void sa_pir_records(struct sa_neigh_vec *t, const uint8_t *mad, size_t le
 					       IBR_SA_PORTINFO_REC_LEN, &pr) ||
 		    !pr.lid)
 			continue;
+		/*
+		 * fix: a switch's LMC is its port 0's; every port of a switch comes
+		 * with the switch's LID, and the last one (an external port, LMC
+		 * reserved: 0) won.
+		 */
 		for (size_t j = 0; j < t->n; j++)
 			if (t->v[j].lid == pr.lid &&
-			    (t->v[j].port_num == pr.port_num || t->v[j].node_type == 2))
+			    (t->v[j].node_type == 2 ? pr.port_num == 0
+						    : t->v[j].port_num == pr.port_num))
 				t->v[j].lmc = pr.lmc;
 	}
 }
@@ -131,6 +140,26 @@ static void sa_gir_records(struct sa_client *c, struct sa_neigh_vec *t, const ui
 					base = &t->v[j];
 		}
 	}
+}
+
+/*
+ * A port gone (trap 65): its entry and its alias GUIDs, which share its LID
+ * (OpenSM reports the port GUID only and drops the aliases silently).
+ */
+static bool sa_neigh_del_port(struct sa_neigh_vec *t, uint64_t guid)
+{
+	const struct sa_neigh *e = sa_neigh_find(t, guid);
+	uint16_t lid;
+
+	if (!e)
+		return false;
+	lid = e->lid;
+	for (size_t i = 0; i < t->n;)
+		if (t->v[i].lid == lid && t->v[i].node_type != 2)
+			t->v[i] = t->v[--t->n];
+		else
+			i++;
+	return true;
 }
 
 /* ---- groups ---- */
@@ -283,11 +312,9 @@ void sa_sync_start(struct sa_client *c, const char *why)
 	sa_query(c, IBR_MAD_METHOD_SET, IBR_ATTR_INFORM_INFO, 0, rec, sizeof(rec), SA_REQ_SUB,
 		 NULL);
 	if (c->st.table_mode) {
+		/* the PortInfoRecord table follows the NodeRecords (sa_sync_result) */
 		sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_NODE_RECORD, 0, NULL,
 			 IBR_SA_NODE_REC_LEN, SA_REQ_NR_TABLE, NULL);
-		sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_PORT_INFO_RECORD, 0, NULL,
-			 IBR_SA_PORTINFO_REC_LEN, SA_REQ_PIR_TABLE, NULL);
-
 		sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_MCMEMBER_RECORD, 0, NULL,
 			 IBR_SA_MCM_REC_LEN, SA_REQ_MCM_TABLE, NULL);
 	} else {
@@ -365,6 +392,15 @@ void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 		return; /* an older sync's answer */
 	if (r->status < 0 && r->status != -EMSGSIZE)
 		sa_sync_fail(c, "query", r->status);
+	/*
+	 * fix: an SA error (BUSY, NO_RESOURCES, ...; not NO_RECORDS) on a table or
+	 * walk query left that part of the new tables empty and the sync
+	 * succeeded, flushing the daemon's neighbours or groups.  Alias GUIDs
+	 * are optional: an SA without GUIDInfoRecords still syncs.
+	 */
+	if (st && !none && q->kind != SA_REQ_CPI && q->kind != SA_REQ_SUB &&
+	    q->kind != SA_REQ_GIR_TABLE && q->kind != SA_REQ_GIR_LID)
+		sa_sync_fail(c, ibr_mad_status_name(IBR_MGMT_CLASS_SUBN_ADM, st), -EIO);
 	switch (q->kind) {
 	case SA_REQ_CPI:
 		break;
@@ -382,6 +418,13 @@ void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 			/* alias GUIDs next: they attach to the ports just read */
 			sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_GUID_INFO_RECORD, 0, NULL,
 				 IBR_SA_GUIDINFO_REC_LEN, SA_REQ_GIR_TABLE, NULL);
+			/*
+			 * fix: asked only now, as the LMCs it gives apply to these
+			 * neighbours: the SA answers in any order, and PortInfoRecords
+			 * that came first were lost.
+			 */
+			sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_PORT_INFO_RECORD, 0, NULL,
+				 IBR_SA_PORTINFO_REC_LEN, SA_REQ_PIR_TABLE, NULL);
 		}
 		break;
 	case SA_REQ_PIR_TABLE:
@@ -456,8 +499,8 @@ void sa_sync_trap(struct sa_client *c, uint16_t trap, const uint8_t gid[16])
 		return;
 	}
 	case IBR_TRAP_GID_OUT_OF_SERVICE:
-		changed = sa_neigh_del(&c->cur_n, ibr_mad_ld64(gid + 8));
-		sa_neigh_del(&c->new_n, ibr_mad_ld64(gid + 8));
+		changed = sa_neigh_del_port(&c->cur_n, ibr_mad_ld64(gid + 8));
+		sa_neigh_del_port(&c->new_n, ibr_mad_ld64(gid + 8));
 		break;
 	case IBR_TRAP_MCG_CREATED: {
 		struct ibr_sa_mcm_rec r = { .mlid = 0 };
@@ -489,6 +532,10 @@ void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 
 	if (c->pending && q->gen == c->gen && q->kind != SA_REQ_JOIN && q->kind != SA_REQ_LEAVE)
 		c->pending--; /* sa_query() counted it */
+	/* fix: a sync in progress may have read the groups before this join or leave,
+	 * and swapping its tables in undid it: sync once more after it */
+	if (got && (q->kind == SA_REQ_JOIN || q->kind == SA_REQ_LEAVE) && c->phase == SA_PHASE_SYNC)
+		c->sync_again = true;
 	if (q->kind == SA_REQ_NR_GUID && got) {
 		sa_nr_records(c, &c->cur_n, r->mad, r->len);
 		if (c->ops.changed)
@@ -517,6 +564,9 @@ void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 
 		if (g)
 			g->ours = false;
+		/* fix: the daemon was not told (it feeds groups of ours as having receivers) */
+		if (g && c->ops.changed)
+			c->ops.changed(c->arg, false, true);
 	} else if (!got && (q->kind == SA_REQ_JOIN || q->kind == SA_REQ_LEAVE)) {
 		log_info("sa: %s: %s refused: %s status 0x%04x", c->name,
 			 q->kind == SA_REQ_JOIN ? "join" : "leave",
