@@ -163,8 +163,8 @@ sleep 1.5
 lab_check "3: link-local scope is not bridged" sh -c "! '$CTL' -s '$LAB/ctl.sock' show mcast | grep -q '^ff12::1:3 *b '"
 
 # ---- the router's vendor attributes, read through ibsim from a host (IsSM forwarding) ----
-lab_check "vendor SMP RouterInfo (0xFFD0) from HcaA2 reaches our SMA" "$JOIN" smp "$(lab_sock A)" HcaA2 1,3 0xffd0
-"$JOIN" smp "$(lab_sock A)" HcaA2 1,3 0xffd1 0 > "$LAB/nh.out" 2>&1
+lab_check "vendor SMP RouterInfo (0xFFD0) from the SM's node HcaA1 reaches our SMA" "$JOIN" smp "$(lab_sock A)" HcaA1 1,3 0xffd0
+"$JOIN" smp "$(lab_sock A)" HcaA1 1,3 0xffd1 0 > "$LAB/nh.out" 2>&1
 lab_check "vendor SMP NextHopTable (0xFFD1) lists subnet B's prefix" grep -q "status 0x0000 data .*fec0000000000002" "$LAB/nh.out"
 lab_check "OpenSM's SMInfo Gets to the router port are answered (no SMInfo timeouts in its log)" sh -c "! grep -qi 'sminfo.*time' '$LAB/A/sm/osm.log'"
 
