@@ -174,6 +174,8 @@ static void state_port_update(struct ibrd *d, uint32_t idx, const struct router_
 	}
 	if (!p.prefix)
 		p.prefix = cur->prefix;
+	if (ibrd_mad_sa(d, idx)) /* the GUID its subnet knows the port by (ibsim: its own) */
+		p.guid = cur->guid;
 	router_rib_port_set(&d->rib, idx, &p);
 	ibrd_state_connected(d, idx);
 }
@@ -210,12 +212,18 @@ int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen)
 		rc = state_swap_live(d, nc);
 	} else {
 		/* ports come or go: restart the data path; sockets of ports that
-		 * stay keep their queues (ibrd_data_start reuses them by name) */
+		 * stay keep their queues (ibrd_data_start reuses them by name).
+		 * The MAD attachments start again too: the SA clients sync anew
+		 * into the new RIB (their ports may have moved) */
+		ibrd_mcast_stop(d);
+		ibrd_mad_stop(d);
 		ibrd_data_stop(d);
 		router_rib_free(&d->rib);
 		rc = ibrd_state_load(d, nc);
 		if (!rc)
 			rc = ibrd_data_start(d);
+		if (!rc)
+			rc = ibrd_mad_start(d);
 	}
 	if (rc) {
 		if (d->conf == nc)

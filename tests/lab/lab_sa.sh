@@ -208,6 +208,11 @@ neighbours a | sort > "$LAB/nbA2.txt"
 lab_check "6: and its neighbours are still OpenSM A's end ports" diff "$LAB/saA.txt" "$LAB/nbA2.txt"
 lab_console A 'Error "RtrA"[1] 0'
 
+# ---- a reload keeps what the router learned ----
+ctl reload > /dev/null
+lab_check "reload: the learned LIDs stay" test "$(port_lid a)" = "$RA" -a "$(port_lid b)" = "$RB"
+lab_check "reload: the learned neighbours stay" sh -c "'$CTL' -s '$LAB/ctl.sock' show neighbours a | grep -q 0x0000000000100003"
+lab_check "reload: the prefix routes still name the port GUID its subnet knows" sh -c "'$CTL' -s '$LAB/ctl.sock' show osm-prefix-routes a | grep -q '^0xfec0000000000002 0x0000000000300001'"
 lab_check "the daemon is still running" kill -0 "$(cat "$LAB/r.pid")"
 if [ "$lab_fail" -ne 0 ]; then
 	echo "--- ibrouterd log"; tail -40 "$LAB/r.log"
