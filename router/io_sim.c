@@ -35,6 +35,37 @@ static int sim_unlink_stale(const char *path)
 	return unlink(path) < 0 ? -errno : 0;
 }
 
+static int sim_io_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned n)
+{
+	return io_sim_rx_burst((struct io_sim_port *)io, out, n);
+}
+
+static unsigned sim_io_tx_burst(struct io_port *io, const struct router_tx *tx, unsigned n,
+				uint64_t *bytes)
+{
+	return io_sim_tx_burst((struct io_sim_port *)io, tx, n, bytes);
+}
+
+static int sim_io_fd(const struct io_port *io)
+{
+	return ((const struct io_sim_port *)io)->fd;
+}
+
+static void sim_io_close(struct io_port *io)
+{
+	io_sim_close((struct io_sim_port *)io);
+}
+
+_Static_assert(offsetof(struct io_sim_port, io) == 0, "io_port first");
+
+/* The buffers are the port's own, reused by the next rx_burst: no rx_done. */
+static const struct io_port_ops sim_io_ops = {
+	.rx_burst = sim_io_rx_burst,
+	.tx_burst = sim_io_tx_burst,
+	.fd = sim_io_fd,
+	.close = sim_io_close,
+};
+
 int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8_t port)
 {
 	struct sockaddr_un sa;
@@ -42,6 +73,7 @@ int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8
 	int rc, sz = 4 << 20;
 
 	memset(p, 0, sizeof(*p));
+	p->io.ops = &sim_io_ops;
 	p->fd = -1;
 	if ((rc = sim_addr(&sa, &salen, path)) || (rc = sim_addr(&p->peer, &p->peerlen, peer)))
 		return rc;

@@ -8,6 +8,7 @@
 #ifndef IO_SIM_H
 #define IO_SIM_H
 
+#include "router/io_port.h"
 #include "router/router_engine.h"
 
 #include <stdbool.h>
@@ -19,6 +20,7 @@
 #define IO_SIM_BUFSZ 8192 /* > the largest packet: PktLen 0x7FF words + VCRC = 8190 */
 
 struct io_sim_port {
+	struct io_port io; /* first: the worker drives the port through it */
 	int fd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct sockaddr_un peer;
@@ -34,7 +36,7 @@ struct io_sim_port {
  * ingress port index stamped on received packets.  0 or -errno.
  */
 int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8_t port);
-/* Close and unlink the socket file. */
+/* Close and unlink the socket file (also io_port_close()). */
 void io_sim_close(struct io_sim_port *p);
 
 /*

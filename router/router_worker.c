@@ -1,4 +1,4 @@
-/* router_worker.c - the forwarding loop over sim ports. */
+/* router_worker.c - the forwarding loop over data-path ports (struct io_port). */
 #include "router/router_worker.h"
 
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *pub,
-		       struct io_sim_port **ports, uint32_t nports, uint32_t rx_ports)
+		       struct io_port **ports, uint32_t nports, uint32_t rx_ports)
 {
 	memset(w, 0, sizeof(*w));
 	if (nports > ROUTER_MAX_PORTS || id >= pub->nreaders)
@@ -25,7 +25,8 @@ int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *
 		w->port[i] = ports[i];
 		if (!(rx_ports & (1u << i)))
 			w->rx_ports &= ~(1u << i);
-		else if (ports[i] && epoll_ctl(w->epfd, EPOLL_CTL_ADD, ports[i]->fd, &ev) < 0) {
+		else if (ports[i] &&
+			 epoll_ctl(w->epfd, EPOLL_CTL_ADD, io_port_fd(ports[i]), &ev) < 0) {
 			int rc = -errno;
 
 			close(w->epfd);
@@ -61,7 +62,7 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 {
 	struct router_mbuf *pkts[ROUTER_BURST];
 	struct router_out *o = &w->out;
-	int n = io_sim_rx_burst(w->port[in], pkts, ROUTER_BURST);
+	int n = io_port_rx_burst(w->port[in], pkts, ROUTER_BURST);
 	uint32_t cap;
 
 	if (n <= 0)
@@ -81,7 +82,7 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 			w->counters.tx_errors[p] += o->ntx[p];
 			continue;
 		}
-		sent = io_sim_tx_burst(w->port[p], o->tx[p], o->ntx[p], &bytes);
+		sent = io_port_tx_burst(w->port[p], o->tx[p], o->ntx[p], &bytes);
 		if ((cap & (1u << p)) && w->tx_hook)
 			for (unsigned i = 0; i < sent; i++)
 				w->tx_hook(w->hook_ctx, p, &o->tx[p][i]);
@@ -90,7 +91,18 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 		w->counters.tx_errors[p] += o->ntx[p] - sent;
 	}
 	worker_hooks(w, o);
+	io_port_rx_done(w->port[in], pkts, (unsigned)n);
 	return (unsigned)n;
+}
+
+/* Tell the ports this worker receives from about a new FIB (one compare per round otherwise). */
+static void worker_fib_changed(struct router_worker *w, const struct router_fib *fib)
+{
+	for (uint32_t p = 0; p < w->nports; p++)
+		if (w->port[p] && (w->rx_ports & (1u << p)))
+			io_port_fib_changed(w->port[p], fib);
+	w->fib_seen = fib;
+	w->gen_seen = fib->generation;
 }
 
 unsigned router_worker_poll(struct router_worker *w, unsigned budget)
@@ -103,6 +115,8 @@ unsigned router_worker_poll(struct router_worker *w, unsigned budget)
 		const struct router_fib *fib = router_pub_get(w->pub);
 
 		more = false;
+		if (fib && (fib != w->fib_seen || fib->generation != w->gen_seen))
+			worker_fib_changed(w, fib);
 		for (uint32_t p = 0; fib && p < w->nports; p++) {
 			unsigned n;
 
@@ -130,9 +144,13 @@ void *router_worker_run(void *arg)
 		int n = epoll_wait(w->epfd, ev, ROUTER_MAX_PORTS, 100);
 
 		router_pub_online(w->pub, w->id);
-		if (n <= 0)
-			continue;
-		router_worker_poll(w, 4096);
+		/*
+		 * Idle too (n == 0, every 100 ms): one round, so a new FIB reaches
+		 * the ports (verbs attaches groups) and backends see to their
+		 * housekeeping (verbs: re-posts, async events).  One empty poll per
+		 * port each time: nothing next to the 100 ms.
+		 */
+		router_worker_poll(w, n > 0 ? 4096 : 1);
 	}
 	router_pub_offline(w->pub, w->id);
 	return NULL;

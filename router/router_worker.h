@@ -1,5 +1,6 @@
 /*
- * router_worker.h - one forwarding worker: receives bursts from its ports,
+ * router_worker.h - one forwarding worker: receives bursts from its ports
+ * (any backend, through struct io_port: io_sim, io_verbs),
  * runs the engine on the current FIB, transmits per egress port, hands SMPs
  * and packets for the router itself to hooks, and reports quiescent states
  * so old FIBs can be freed (router_pub.h).
@@ -7,7 +8,7 @@
 #ifndef ROUTER_WORKER_H
 #define ROUTER_WORKER_H
 
-#include "router/io_sim.h"
+#include "router/io_port.h"
 #include "router/router_engine.h"
 #include "router/router_pub.h"
 
@@ -23,9 +24,8 @@ struct router_worker {
 	uint32_t id; /* reader slot in the publisher */
 	struct router_pub *pub;
 	uint32_t nports;
-	struct io_sim_port
-		*port[ROUTER_MAX_PORTS]; /* by port index, for sending; NULL: no data path */
-	uint32_t rx_ports;		 /* ports this worker receives from (bit per index) */
+	struct io_port *port[ROUTER_MAX_PORTS]; /* by port index, for sending; NULL: no data path */
+	uint32_t rx_ports; /* ports this worker receives from (bit per index) */
 	int epfd;
 	_Atomic bool stop;
 	router_worker_hook *sma_hook;	/* VL15: the SMA (until it lands: counted and dropped) */
@@ -39,16 +39,18 @@ struct router_worker {
 	router_worker_hook *rx_hook;
 	router_worker_tx_hook *tx_hook;
 	void *hook_ctx;
+	const struct router_fib *fib_seen; /* the FIB the rx ports last heard of */
+	uint64_t gen_seen;
 	struct router_counters counters; /* written by this worker only */
 	struct router_out out;
 };
 
 /*
- * `ports[i]` is port index i (NULL for a port without a sim data path); the
+ * `ports[i]` is port index i (NULL for a port without a data path); the
  * worker sends on all of them and receives from those in `rx_ports`.
  */
 int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *pub,
-		       struct io_sim_port **ports, uint32_t nports, uint32_t rx_ports);
+		       struct io_port **ports, uint32_t nports, uint32_t rx_ports);
 void router_worker_fini(struct router_worker *w);
 
 /*

@@ -25,8 +25,12 @@
 
 struct ibrd_client;
 struct ibrd_smp;
+struct io_port;
+struct io_verbs;
 struct ibrd_mad_port;
 struct ibrd_mjoin;
+struct ibrd_plugin;
+struct ucred;
 struct mad_chan;
 struct sa_client;
 struct sma;
@@ -35,6 +39,14 @@ struct sma;
 enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_SMA, IBRD_EV_MAD };
 struct ibrd_ev {
 	enum ibrd_ev_kind kind;
+};
+
+/* A UD unicast proxy (ibrouterctl proxy add): a QP on `port` stands for (gid, qpn, qkey). */
+#define IBRD_MAX_PROXIES 64
+struct ibrd_proxy {
+	uint32_t port;
+	uint8_t gid[16];
+	uint32_t qpn, qkey;
 };
 
 struct ibrd {
@@ -48,6 +60,12 @@ struct ibrd {
 	struct router_pub pub;
 	struct io_sim_port sim[ROUTER_MAX_PORTS];
 	bool sim_open[ROUTER_MAX_PORTS];
+	/* data = verbs ports, opened together (ibrd_data.c); vport by port index */
+	struct io_verbs *verbs;
+	struct io_port *vport[ROUTER_MAX_PORTS];
+	char verbs_sig[ROUTER_MAX_PORTS * 80 + IBRD_MAX_PROXIES * 64];
+	struct ibrd_proxy proxy[IBRD_MAX_PROXIES];
+	unsigned nproxies;
 	unsigned nworkers;
 	struct router_worker *workers;
 	pthread_t *threads;
@@ -75,6 +93,14 @@ struct ibrd {
 	gid_t ctl_gid;
 	struct ibrd_client *clients;
 	unsigned nclients;
+	struct ibrd_client *ctl_cur; /* the client whose request runs, else NULL */
+	/* OpenSM plugins (ibrd_plugin.c): sessions, oldest first, and who feeds each port */
+	struct ibrd_plugin *plugins;
+	unsigned nplugins, plugin_next_id;
+	unsigned plugin_feeder[ROUTER_MAX_PORTS]; /* plugin id, 0 for none */
+	const struct ibrd_conf *plugin_conf;	  /* the config the feeders were chosen under */
+	uint64_t plugin_gen;			  /* RIB generation of the last routes sent */
+	bool plugin_dirty;			  /* plugin entries changed: publish */
 	uint64_t start_ns;
 	char pid_file[IBRD_PATH_MAX];
 	/* capture: workers write under cap_lock while their port's bit is in cap_ports */
@@ -91,6 +117,8 @@ struct ibrd {
 int ibrd_data_start(struct ibrd *d);
 void ibrd_data_stop(struct ibrd *d);
 void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
+/* Stop and start the data path (verbs ports reopened when their proxies changed). */
+int ibrd_data_restart(struct ibrd *d);
 
 /* ibrd_state.c: config -> RIB -> FIB */
 int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c);
@@ -136,6 +164,21 @@ int ibrd_ctl_open(struct ibrd *d);
 void ibrd_ctl_close(struct ibrd *d);
 /* An event on the listening socket or on a client (ev->kind says which). */
 void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events);
+/* Queue a datagram for a client and send what the socket takes (plugin sessions). */
+int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len);
+/* Close a client once the current event is handled. */
+void ibrd_ctl_client_drop(struct ibrd_client *c);
+const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c);
+/* From now on the client's datagrams go to the plugin session `p`. */
+void ibrd_ctl_client_set_plugin(struct ibrd_client *c, struct ibrd_plugin *p);
+
+/* ibrd_plugin.c: OpenSM plugins (ibrouter-osm(8)), a learning source */
+/* Datagrams from a plugin's socket; < 0: close it. */
+int ibrd_plugin_event(struct ibrd *d, struct ibrd_plugin *p, int fd);
+/* Its client is closing: its entries go (another plugin may feed its ports). */
+void ibrd_plugin_detach(struct ibrd *d, struct ibrd_plugin *p);
+/* After every control event: feeders, RIB publication, prefix routes sent. */
+void ibrd_plugin_sync(struct ibrd *d);
 
 /* ibrd_cmd.c: one request -> reply parts, through an output sink */
 struct ibrd_out;

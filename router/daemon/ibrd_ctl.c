@@ -5,6 +5,9 @@
  * CTL_QUEUE_MAX; it never stalls the daemon.  State-changing commands need
  * root, the daemon's own uid, or membership of the socket's group
  * (SO_PEERCRED, plus the peer's supplementary groups from /proc).
+ * A client that opens with "plugin hello" is an OpenSM plugin: from then on
+ * its datagrams are binary plugin messages for ibrd_plugin.c, which also
+ * sends to it through ibrd_ctl_client_send().
  */
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_out.h"
@@ -36,6 +39,9 @@ struct ibrd_client {
 	struct ibrd_ev ev; /* first: epoll's data.ptr points here */
 	int fd;
 	bool privileged;
+	bool doomed; /* close once the current event is handled */
+	struct ucred cred;
+	struct ibrd_plugin *plugin; /* an OpenSM plugin's session, else NULL */
 	uint32_t events;
 	struct ctl_part *head, *tail;
 	size_t queued;
@@ -120,6 +126,10 @@ static void ctl_client_close(struct ibrd_client *c)
 			*pp = c->next;
 			break;
 		}
+	if (c->plugin)
+		ibrd_plugin_detach(d, c->plugin);
+	if (d->ctl_cur == c)
+		d->ctl_cur = NULL;
 	while (c->head) {
 		struct ctl_part *p = c->head;
 
@@ -200,6 +210,7 @@ static void ctl_accept(struct ibrd *d)
 		c->d = d;
 		c->events = EPOLLIN;
 		c->privileged = ctl_privileged(d, &cr);
+		c->cred = cr;
 		ev.data.ptr = c;
 		if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 			close(fd);
@@ -268,7 +279,14 @@ static void ctl_request(struct ibrd_client *c)
 {
 	char req[IBR_CTL_REQ_MAX + 1];
 	struct ibrd_out o;
-	ssize_t n = recv(c->fd, req, sizeof(req), MSG_TRUNC | MSG_DONTWAIT);
+	ssize_t n;
+
+	if (c->plugin) {
+		if (ibrd_plugin_event(c->d, c->plugin, c->fd) < 0)
+			ctl_client_close(c);
+		return;
+	}
+	n = recv(c->fd, req, sizeof(req), MSG_TRUNC | MSG_DONTWAIT);
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -281,7 +299,9 @@ static void ctl_request(struct ibrd_client *c)
 		ibrd_out_error(&o, EMSGSIZE, "request longer than %d bytes", IBR_CTL_REQ_MAX);
 	} else {
 		req[n] = '\0';
+		c->d->ctl_cur = c;
 		ibrd_cmd_run(c->d, &o, req, c->privileged);
+		c->d->ctl_cur = NULL;
 	}
 	ibrd_out_free(&o);
 	if (c->queued > CTL_QUEUE_MAX / 2 && c->events == EPOLLOUT) {
@@ -293,15 +313,8 @@ static void ctl_request(struct ibrd_client *c)
 		ctl_client_close(c);
 }
 
-void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events)
+static void ctl_client_event(struct ibrd_client *c, uint32_t events)
 {
-	struct ibrd_client *c;
-
-	if (ev->kind == IBRD_EV_LISTEN) {
-		ctl_accept(d);
-		return;
-	}
-	c = (struct ibrd_client *)ev;
 	if (events & (EPOLLERR | EPOLLHUP)) {
 		ctl_client_close(c);
 		return;
@@ -313,4 +326,52 @@ void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events)
 	}
 	if (events & EPOLLIN)
 		ctl_request(c);
+}
+
+void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events)
+{
+	struct ibrd_client **pp;
+
+	if (ev->kind == IBRD_EV_LISTEN)
+		ctl_accept(d);
+	else
+		ctl_client_event((struct ibrd_client *)ev, events);
+	/* a command or a plugin message may have changed what plugins must hear */
+	ibrd_plugin_sync(d);
+	for (pp = &d->clients; *pp;) {
+		struct ibrd_client *c = *pp;
+
+		if (c->doomed)
+			ctl_client_close(c); /* unlinks c: *pp is the next one */
+		else
+			pp = &c->next;
+	}
+}
+
+int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
+{
+	int rc;
+
+	if (c->doomed)
+		return -EPIPE;
+	if ((rc = ctl_queue(c, buf, len)) || ctl_flush(c) < 0) {
+		c->doomed = true; /* cannot keep up, or gone: closed after this event */
+		return rc ? rc : -EPIPE;
+	}
+	return 0;
+}
+
+void ibrd_ctl_client_drop(struct ibrd_client *c)
+{
+	c->doomed = true;
+}
+
+const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c)
+{
+	return &c->cred;
+}
+
+void ibrd_ctl_client_set_plugin(struct ibrd_client *c, struct ibrd_plugin *p)
+{
+	c->plugin = p;
 }

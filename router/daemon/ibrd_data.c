@@ -1,12 +1,15 @@
 /*
- * ibrd_data.c - the data path: sim sockets per port, forwarding workers,
- * counters summed over workers, and the SMA/local/drop hooks.
+ * ibrd_data.c - the data path: sim sockets or verbs ports per port,
+ * forwarding workers, counters summed over workers, and the SMA/local/drop
+ * hooks.
  */
 #include "router/daemon/ibrd.h"
+#include "router/io_verbs.h"
 
 #include "lib/ibr_log.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,16 +54,124 @@ static int data_open_ports(struct ibrd *d)
 	return 0;
 }
 
+/* The verbs ports still open at exit (stop() in ibrouterd.c knows only sim sockets). */
+static struct io_verbs *data_verbs_live;
+
+static void data_verbs_atexit(void)
+{
+	if (data_verbs_live)
+		io_verbs_close(data_verbs_live);
+	data_verbs_live = NULL;
+}
+
+/*
+ * The verbs ports of the config, opened together: io_verbs registers every
+ * port's buffers with every device, so any port can send from any other's.
+ * Kept across reloads while the same devices serve the same port indexes.
+ */
+static int data_open_verbs(struct ibrd *d)
+{
+	static bool atexit_set;
+	struct io_verbs_port_cfg cfg[ROUTER_MAX_PORTS];
+	char sig[sizeof(d->verbs_sig)] = "";
+	unsigned n = 0, at[ROUTER_MAX_PORTS];
+	size_t len = 0;
+
+	memset(cfg, 0, sizeof(cfg));
+	for (unsigned i = 0; i < d->conf->nports; i++) {
+		const struct ibrd_conf_port *p = &d->conf->port[i];
+
+		if (p->data != IBRD_DATA_VERBS)
+			continue;
+		snprintf(cfg[n].device, sizeof(cfg[n].device), "%s", p->device);
+		cfg[n].port_num = p->device_port;
+		cfg[n].router_port = (uint8_t)i;
+		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u ", i, p->device,
+					p->device_port);
+		for (unsigned k = 0; k < d->nproxies; k++) {
+			const struct ibrd_proxy *x = &d->proxy[k];
+			struct io_verbs_proxy_cfg *c = &cfg[n].proxy[cfg[n].nproxy];
+
+			if (x->port != i || cfg[n].nproxy == IO_VERBS_MAX_PROXY)
+				continue;
+			memcpy(c->gid, x->gid, 16);
+			c->qpn = x->qpn;
+			c->qkey = x->qkey;
+			cfg[n].nproxy++;
+			len += (size_t)snprintf(sig + len, sizeof(sig) - len, "p:");
+			for (unsigned b = 0; b < 16; b++)
+				len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%02x",
+							x->gid[b]);
+			len += (size_t)snprintf(sig + len, sizeof(sig) - len, ":%x:%x ", x->qpn,
+						x->qkey);
+		}
+		at[n++] = i;
+	}
+	if (d->verbs && !strcmp(sig, d->verbs_sig))
+		return 0;
+	memset(d->vport, 0, sizeof(d->vport));
+	if (d->verbs)
+		io_verbs_close(d->verbs);
+	d->verbs = data_verbs_live = NULL;
+	d->verbs_sig[0] = '\0';
+	if (!n)
+		return 0;
+	if (!(d->verbs = io_verbs_open(cfg, n))) {
+		int rc = -errno;
+
+		log_warnx("router: verbs ports: %s", strerror(-rc));
+		return rc;
+	}
+	data_verbs_live = d->verbs;
+	if (!atexit_set)
+		atexit(data_verbs_atexit);
+	atexit_set = true;
+	strcpy(d->verbs_sig, sig);
+	for (unsigned k = 0; k < n; k++) {
+		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
+
+		d->vport[at[k]] = &vp->io;
+		log_info("router: port %s: verbs %s:%u, LID 0x%04x, relay QPN 0x%06x, %s",
+			 d->conf->port[at[k]].name, vp->cfg.device, vp->cfg.port_num, vp->lid,
+			 vp->qpn, vp->up ? "active" : "down");
+	}
+	return 0;
+}
+
+/*
+ * The SM gave each HCA port its LID: the engine's checks need it on the
+ * router port, unless the config names one.  Published when it changed.
+ */
+static int data_verbs_lids(struct ibrd *d)
+{
+	bool changed = false;
+
+	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
+		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
+		uint32_t i = vp->cfg.router_port;
+		struct router_port rp;
+
+		if (i >= d->rib.nports || d->rib.port[i].lid || !vp->lid)
+			continue;
+		rp = d->rib.port[i];
+		rp.lid = vp->lid;
+		rp.lmc = vp->lmc;
+		router_rib_port_set(&d->rib, i, &rp);
+		changed = true;
+	}
+	return changed ? ibrd_state_publish(d) : 0;
+}
+
 int ibrd_data_start(struct ibrd *d)
 {
-	struct io_sim_port *ports[ROUTER_MAX_PORTS] = { 0 };
+	struct io_port *ports[ROUTER_MAX_PORTS] = { 0 };
 	unsigned n = d->conf->workers ? d->conf->workers : 1;
 	int rc;
 
-	if ((rc = data_open_ports(d)))
+	if ((rc = data_open_ports(d)) || (rc = data_open_verbs(d)) || (rc = data_verbs_lids(d)))
 		return rc;
 	for (unsigned i = 0; i < d->conf->nports; i++)
-		ports[i] = d->sim_open[i] ? &d->sim[i] : NULL;
+		ports[i] = d->sim_open[i] ? &d->sim[i].io : d->vport[i];
 	if (n > d->pub.nreaders)
 		n = d->pub.nreaders;
 	d->workers = calloc(n, sizeof(*d->workers));
@@ -84,6 +195,13 @@ int ibrd_data_start(struct ibrd *d)
 	}
 	d->running = true;
 	return 0;
+}
+
+int ibrd_data_restart(struct ibrd *d)
+{
+	if (d->running)
+		ibrd_data_stop(d);
+	return ibrd_data_start(d);
 }
 
 /* Stop the workers (within their 100 ms epoll timeout); sockets stay open. */

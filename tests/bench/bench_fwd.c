@@ -352,7 +352,7 @@ static double bench_e2e(bool relay, double secs)
 	struct e2e *e = calloc(1, sizeof(*e));
 	struct e2e_router *r = calloc(1, sizeof(*r));
 	struct router_rib *rib = bench_rib(2, 1, 0);
-	struct io_sim_port *ports[2];
+	struct io_port *ports[2];
 	pthread_t ts, tr, tm;
 	struct ibr_pkt_ud_params p;
 	uint64_t start;
@@ -389,8 +389,8 @@ static double bench_e2e(bool relay, double secs)
 	r->e = e;
 	router_pub_init(&r->pub, 1);
 	router_pub_publish(&r->pub, router_rib_compile(rib));
-	ports[0] = &e->ra;
-	ports[1] = &e->rb;
+	ports[0] = &e->ra.io;
+	ports[1] = &e->rb.io;
 	router_worker_init(&r->w, 0, &r->pub, ports, 2, 3);
 	atomic_init(&e->stop, false);
 	pthread_create(&tr, NULL, e2e_receiver, e);

@@ -1,0 +1,144 @@
+/*
+ * posm.h - libibrouter-osm.so, the OpenSM event plugin of ibrouter
+ * (ibrouter-osm(8)): its parts and what they share.
+ *
+ *   posm_main.c   the osm_event_plugin symbol: create, delete, report()
+ *   posm_opts.c   event_plugin_options
+ *   posm_queue.c  batches of messages and the bounded queues they wait in
+ *   posm_snap.c   OpenSM's subnet read into messages (snapshot, trap deltas)
+ *   posm_conn.c   the plugin's thread: connections to ibrouterd, sending,
+ *                 receiving prefix routes, timers
+ *   posm_route.c  prefix routes: merged over routers, kept in OpenSM's list
+ *
+ * Threads (IBA-NOTES.md, OpenSM 3.3.23 source): report() runs on OpenSM's
+ * threads -- the sweeper (SUBNET_UP, sweep events: OpenSM's lock free),
+ * the dispatcher threads (TRAP: the lock held, read or write) -- and only
+ * copies what it needs and queues it; the plugin's own thread does all I/O.
+ * Lock order: OpenSM's lock, then route_lock; queue_lock is a leaf.
+ */
+#ifndef POSM_H
+#define POSM_H
+
+#include "lib/ibr_plug.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define POSM_NAME	  "ibrouter-osm"
+#define POSM_SOCK_DEFAULT "/run/ibrouter/ibrouterd.sock"
+#define POSM_SOCK_MAX	  8 /* routers (daemons) one plugin talks to */
+#define POSM_SOCK_PATH	  108
+#define POSM_SERVE_MAX	  16
+#define POSM_ROUTES_MAX	  65536 /* prefix routes from one daemon */
+
+/* ---- options (posm_opts.c) ---- */
+
+struct posm_opts {
+	char sock[POSM_SOCK_MAX][POSM_SOCK_PATH];
+	unsigned nsock;
+	uint64_t serve[POSM_SERVE_MAX]; /* router port GUIDs; none: every one */
+	unsigned nserve;
+	int verbose;	    /* 0 errors, 1 changes (default), 2 more, 3 every message */
+	unsigned queue;	    /* batches per queue (default 256) */
+	unsigned refresh_s; /* a full snapshot every N s (default 30; 0 never) */
+	unsigned hold_s;    /* a vanished daemon's routes stay N s (default 60) */
+	unsigned resweep_s; /* heavy sweeps asked for routes at most every N s (default 2; 0 never) */
+	unsigned sndbuf;    /* SO_SNDBUF of the connections (0: the kernel's) */
+};
+
+/*
+ * Parse event_plugin_options: blank-separated key=value words (socket=PATH,
+ * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; hold=S;
+ * resweep=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
+ * with a message in err.  Unknown keys are reported through `warn` (OpenSM
+ * passes one option string to every plugin).
+ */
+int posm_opts_parse(const char *s, struct posm_opts *o, char *err, size_t errlen,
+		    void (*warn)(void *ctx, const char *word), void *ctx);
+
+/* ---- batches and queues (posm_queue.c) ---- */
+
+/* Datagrams back to back (each one's length is in its header), shared by queues. */
+struct posm_batch {
+	atomic_uint ref;
+	uint32_t nmsgs;
+	size_t len;
+	bool snapshot; /* a full snapshot: it makes older queued batches moot */
+	uint8_t data[];
+};
+
+/* A growing buffer that the message packer emits into. */
+struct posm_bbuf {
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t nmsgs;
+	int err;
+};
+
+int posm_bbuf_emit(void *ctx, const uint8_t *msg, size_t len); /* an ibr_plug_pack emit */
+/* The buffer's messages as a batch (NULL when empty or out of memory); resets it. */
+struct posm_batch *posm_bbuf_batch(struct posm_bbuf *b, bool snapshot);
+void posm_bbuf_free(struct posm_bbuf *b);
+
+struct posm_batch *posm_batch_ref(struct posm_batch *b);
+void posm_batch_unref(struct posm_batch *b);
+/* The length of the datagram at `off` in the batch (0 past the end). */
+size_t posm_batch_msg_len(const struct posm_batch *b, size_t off);
+
+/* A ring of batches, bounded in entries (no locking: the owner locks). */
+struct posm_queue {
+	struct posm_batch **v;
+	unsigned cap, head, n;
+	size_t bytes;
+};
+
+int posm_queue_init(struct posm_queue *q, unsigned cap);
+void posm_queue_free(struct posm_queue *q);
+/* Take a reference and queue; -ENOBUFS when full (the caller counts a drop). */
+int posm_queue_push(struct posm_queue *q, struct posm_batch *b);
+struct posm_batch *posm_queue_peek(const struct posm_queue *q);
+/* Drop the head (its reference). */
+void posm_queue_pop(struct posm_queue *q);
+void posm_queue_clear(struct posm_queue *q);
+
+/* ---- prefix routes (posm_route.c) ---- */
+
+struct posm_route {
+	uint64_t prefix; /* 0 with any = true: "*" */
+	uint64_t guid;	 /* router port */
+	uint32_t metric;
+	bool any;
+};
+
+/* Counters of the last apply. */
+struct posm_route_stats {
+	uint32_t installed; /* our entries in OpenSM's list */
+	uint32_t shadowed;  /* wanted, left out: an administrator's line has the prefix */
+	uint32_t absent;    /* candidates whose router port OpenSM does not know */
+	uint32_t applies;   /* times the list was rewritten */
+};
+
+/*
+ * Make `list` (OpenSM's prefix_routes_list, a cl_qlist_t of
+ * osm_prefix_route_t) hold the administrator's lines as they are plus, for
+ * every prefix among the candidates `want` that no administrator's line
+ * names, the candidate with the lowest metric (then the lowest GUID) whose
+ * router port `present` says OpenSM knows; specific prefixes before every
+ * administrator's line (a "*" of theirs must not hide them), our "*" last
+ * and only when they have none.  Our entries are told from theirs without
+ * trusting any pointer we kept (OpenSM frees the whole list when it re-reads
+ * prefix_routes_file): see posm_route.c.  Caller holds OpenSM's lock for
+ * writing, or is the only thread.  Returns the number of changes, -ENOMEM.
+ */
+int posm_route_apply(void *list, const struct posm_route *want, size_t n,
+		     bool (*present)(void *ctx, uint64_t guid), void *ctx, const void *owner,
+		     struct posm_route_stats *st);
+/* Remove our entries from the list (unload). */
+void posm_route_remove(void *list, const void *owner);
+/* Our entry (for tests): the item is one posm_route_apply made for `owner`. */
+bool posm_route_is_ours(const void *item, const void *owner);
+
+#endif

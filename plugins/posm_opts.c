@@ -1,0 +1,142 @@
+/*
+ * posm_opts.c - the plugin's options, from OpenSM's event_plugin_options
+ * line (ibrouter-osm(8)).  OpenSM hands every loaded plugin the same string
+ * (opensm/osm_subnet.c keeps the rest of the line, '#' and after cut off),
+ * so a word this plugin does not know is reported, not refused; a known key
+ * with a bad value is refused, so that a typo never runs silently with a
+ * default.
+ */
+#include "plugins/posm.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OPTS_WORD_MAX 512
+
+static int opts_uint(const char *v, unsigned long max, unsigned *out)
+{
+	char *end;
+	unsigned long x;
+
+	if (!*v || *v == '-')
+		return -EINVAL;
+	errno = 0;
+	x = strtoul(v, &end, 0);
+	if (errno || *end || x > max)
+		return -EINVAL;
+	*out = (unsigned)x;
+	return 0;
+}
+
+/* ports=GUID[,GUID...] */
+static int opts_ports(const char *v, struct posm_opts *o)
+{
+	const char *p = v;
+
+	o->nserve = 0;
+	while (*p) {
+		char *end;
+		unsigned long long g;
+
+		if (o->nserve == POSM_SERVE_MAX || *p == '-')
+			return -EINVAL;
+		errno = 0;
+		g = strtoull(p, &end, 16);
+		if (errno || end == p || !g || (*end && *end != ','))
+			return -EINVAL;
+		o->serve[o->nserve++] = g;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return -EINVAL; /* a trailing comma */
+	}
+	return o->nserve ? 0 : -EINVAL;
+}
+
+static int opts_word(char *w, struct posm_opts *o, bool *had_sock,
+		     void (*warn)(void *ctx, const char *word), void *ctx)
+{
+	char *v = strchr(w, '=');
+
+	if (!v) {
+		if (warn)
+			warn(ctx, w);
+		return 0;
+	}
+	*v++ = '\0';
+	if (!strcmp(w, "socket")) {
+		if (!*v || *v != '/' || strlen(v) >= POSM_SOCK_PATH)
+			return -EINVAL;
+		if (!*had_sock)
+			o->nsock = 0; /* the first socket= replaces the default */
+		*had_sock = true;
+		if (o->nsock == POSM_SOCK_MAX)
+			return -E2BIG;
+		snprintf(o->sock[o->nsock++], POSM_SOCK_PATH, "%s", v);
+		return 0;
+	}
+	if (!strcmp(w, "ports"))
+		return opts_ports(v, o);
+	if (!strcmp(w, "verbose")) {
+		unsigned x;
+
+		if (opts_uint(v, 3, &x))
+			return -EINVAL;
+		o->verbose = (int)x;
+		return 0;
+	}
+	if (!strcmp(w, "queue"))
+		return opts_uint(v, 65536, &o->queue) || o->queue < 2 ? -EINVAL : 0;
+	if (!strcmp(w, "refresh"))
+		return opts_uint(v, 86400, &o->refresh_s);
+	if (!strcmp(w, "hold"))
+		return opts_uint(v, 86400, &o->hold_s);
+	if (!strcmp(w, "resweep"))
+		return opts_uint(v, 3600, &o->resweep_s);
+	if (!strcmp(w, "sndbuf"))
+		return opts_uint(v, 16u << 20, &o->sndbuf);
+	v[-1] = '=';
+	if (warn)
+		warn(ctx, w);
+	return 0;
+}
+
+int posm_opts_parse(const char *s, struct posm_opts *o, char *err, size_t errlen,
+		    void (*warn)(void *ctx, const char *word), void *ctx)
+{
+	bool had_sock = false;
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->sock[0], POSM_SOCK_PATH, "%s", POSM_SOCK_DEFAULT);
+	o->nsock = 1;
+	o->verbose = 1;
+	o->queue = 256;
+	o->refresh_s = 30;
+	o->hold_s = 60;
+	o->resweep_s = 2;
+	while (s && *s) {
+		char w[OPTS_WORD_MAX], orig[OPTS_WORD_MAX];
+		size_t n;
+		int rc;
+
+		s += strspn(s, " \t\n;");
+		n = strcspn(s, " \t\n;");
+		if (!n)
+			break;
+		if (n >= sizeof(w)) {
+			snprintf(err, errlen, "option word too long (%zu bytes)", n);
+			return -EINVAL;
+		}
+		memcpy(w, s, n);
+		w[n] = '\0';
+		memcpy(orig, w, n + 1);
+		s += n;
+		if ((rc = opts_word(w, o, &had_sock, warn, ctx))) {
+			snprintf(err, errlen, "bad option \"%s\"%s", orig,
+				 rc == -E2BIG ? ": too many sockets" : "");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,113 @@
+/*
+ * posm_osm.h - the plugin's state inside OpenSM (built against the OpenSM
+ * headers of the same version as the OpenSM that loads it: its structures
+ * are read directly).
+ */
+#ifndef POSM_OSM_H
+#define POSM_OSM_H
+
+#include "plugins/posm.h"
+
+/*
+ * First: it says how this OpenSM was built (ENABLE_OSM_PERF_MGR, ...), and
+ * osm_subnet.h and osm_opensm.h lay their structures out by it without
+ * including it themselves.  Without it every field after the first #ifdef
+ * is read at the wrong offset.
+ */
+#include <opensm/osm_config.h>
+
+#include <opensm/osm_opensm.h>
+
+/* A connection to one ibrouterd (posm_conn.c; the plugin thread's only). */
+enum posm_conn_state {
+	POSM_DOWN,  /* waiting to (re)connect */
+	POSM_HELLO, /* "plugin hello" sent, its reply awaited */
+	POSM_UP,    /* binary messages both ways */
+};
+
+struct posm_conn {
+	char path[POSM_SOCK_PATH];
+	char router[64]; /* the daemon's name, from its reply */
+	int fd;
+	enum posm_conn_state state;
+	uint64_t retry_ns;   /* next connect attempt */
+	uint64_t hello_ns;   /* when the hello went out */
+	unsigned backoff_ms; /* doubles to 30 s while the daemon stays away */
+	struct posm_queue q;
+	size_t off;	/* bytes of the head batch already sent */
+	bool want_snap; /* a full snapshot is owed (new connection, drops, refresh) */
+	uint32_t seq;
+	/* the prefix routes it announced; kept hold_s after it went away */
+	struct posm_route *routes, *staging;
+	size_t nroutes, nstaging;
+	bool staging_bad;
+	uint64_t down_ns; /* when it went away; 0 while up or never up */
+	/* counters */
+	uint64_t enqueued, dropped, sent;
+	uint32_t snapshots, connects;
+	uint64_t drop_log_ns, drops_logged;
+};
+
+struct posm {
+	osm_opensm_t *osm;
+	struct posm_opts o;
+	bool conf_file; /* OpenSM re-reads prefix_routes_file at heavy sweeps */
+	pthread_t thread;
+	bool started;
+	int efd; /* eventfd: report() wakes the thread */
+	atomic_bool stop;
+	/* report() -> thread */
+	pthread_mutex_t qlock;
+	struct posm_queue inbox;
+	atomic_bool snap_wanted; /* report() could not queue something: resync */
+	_Atomic uint64_t events, inbox_drops;
+	atomic_uint snap_gen;
+	/* the thread's */
+	struct posm_conn conn[POSM_SOCK_MAX];
+	unsigned nconn;
+	uint64_t next_refresh_ns, next_stats_ns;
+	/* prefix routes wanted (thread writes; the sweeper reads): under route_lock */
+	pthread_mutex_t route_lock;
+	struct posm_route *want;
+	size_t nwant;
+	uint64_t want_gen, applied_gen;
+	struct posm_route_stats rst;
+	struct posm_route_stats
+		logged; /* the counts last logged (sweeper thread, or ours when alone) */
+	uint32_t sweeps;
+	uint64_t sweep_ns; /* when we last asked OpenSM for a heavy sweep */
+	bool sweep_owed;   /* routes changed since the last heavy sweep we saw */
+	uint64_t route_log_gen;
+};
+
+/* Log into OpenSM's log when `level` <= verbose (0 goes out as an error). */
+void posm_log(struct posm *p, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+uint64_t posm_now_ns(void);
+
+/* posm_snap.c: OpenSM's subnet into messages (into b, via the packer) */
+/* The whole subnet; the caller holds OpenSM's lock as reader. */
+int posm_snap_take(struct posm *p, struct posm_bbuf *b);
+/* One trap's delta (64-67 from the SM; others: 0 and nothing); OpenSM holds its lock. */
+int posm_snap_trap(struct posm *p, const ib_mad_notice_attr_t *n, struct posm_bbuf *b);
+/* The HELLO for a connection. */
+int posm_snap_hello(struct posm *p, struct posm_bbuf *b, uint32_t *seq);
+/* The STATS for a connection. */
+int posm_snap_stats(struct posm *p, const struct posm_conn *c, struct posm_bbuf *b, uint32_t *seq);
+
+/* posm_conn.c: the plugin's thread */
+int posm_conn_start(struct posm *p);
+void posm_conn_stop(struct posm *p);
+void posm_wake(struct posm *p);
+
+/* posm_osm.c: the plugin's changes inside OpenSM */
+/* Bring OpenSM's prefix routes in line with p->want; the caller holds OpenSM's lock for writing. */
+void posm_osm_apply_locked(struct posm *p);
+/* On the sweeper thread (sweep events): re-apply (the list may have been re-read). */
+void posm_osm_on_sweep(struct posm *p);
+/* The wanted routes changed (thread): apply now, or ask for a heavy sweep. */
+void posm_osm_routes_changed(struct posm *p);
+/* Called on the thread's timer: a heavy sweep owed and not asked yet. */
+void posm_osm_tick(struct posm *p, uint64_t now);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * ibrd_cmd_proxy.c - UD unicast proxies of the verbs ports (ibrouterctl(8)):
+ *   proxy add PORT GID QPN [qkey Q]   a QP on PORT stands for (GID, QPN, Q)
+ *   proxy del PORT GID QPN
+ *   show proxies [PORT]               the QPNs senders on PORT must use
+ * A change reopens the verbs ports (io_verbs creates its QPs when it opens):
+ * packets in flight on them are lost, multicast attachments come back with
+ * the workers.
+ */
+#include "router/daemon/ibrd.h"
+#include "router/daemon/ibrd_cmd.h"
+#include "router/io_verbs.h"
+
+#include "lib/ibr_gid.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int proxy_num(const char *s, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || end == s || v > max)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int proxy_find(const struct ibrd *d, uint32_t port, const uint8_t *gid, uint32_t qpn)
+{
+	for (unsigned i = 0; i < d->nproxies; i++)
+		if (d->proxy[i].port == port && d->proxy[i].qpn == qpn &&
+		    !memcmp(d->proxy[i].gid, gid, 16))
+			return (int)i;
+	return -1;
+}
+
+static unsigned proxy_count(const struct ibrd *d, uint32_t port)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < d->nproxies; i++)
+		n += d->proxy[i].port == port;
+	return n;
+}
+
+int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	bool add = !strcmp(argv[1], "add");
+	struct ibrd_proxy x = { .qkey = IO_VERBS_QKEY }, saved[IBRD_MAX_PROXIES];
+	unsigned nsaved = d->nproxies;
+	union ibr_gid g;
+	int port, at, rc;
+
+	if ((add ? argc != 5 && argc != 7 : argc != 5) || ibr_gid_parse(argv[3], &g) ||
+	    ibr_gid_is_mcast(&g) || proxy_num(argv[4], 0xFFFFFE, &x.qpn) ||
+	    (argc == 7 && (strcmp(argv[5], "qkey") || proxy_num(argv[6], UINT32_MAX, &x.qkey))))
+		return ibrd_out_error(o, EINVAL, "usage: proxy %s",
+				      add ? "add PORT GID QPN [qkey Q]" : "del PORT GID QPN");
+	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	if (d->conf->port[port].data != IBRD_DATA_VERBS)
+		return ibrd_out_error(o, EINVAL, "port %s: proxies need data = verbs", argv[2]);
+	x.port = (uint32_t)port;
+	memcpy(x.gid, g.raw, 16);
+	at = proxy_find(d, x.port, x.gid, x.qpn);
+	if (add && at >= 0)
+		return ibrd_out_error(o, EEXIST, "proxy exists");
+	if (!add && at < 0)
+		return ibrd_out_error(o, ENOENT, "no such proxy");
+	if (add &&
+	    (d->nproxies == IBRD_MAX_PROXIES || proxy_count(d, x.port) == IO_VERBS_MAX_PROXY))
+		return ibrd_out_error(o, ENOSPC, "port %s: at most %u proxies", argv[2],
+				      IO_VERBS_MAX_PROXY);
+	memcpy(saved, d->proxy, sizeof(saved));
+	if (add)
+		d->proxy[d->nproxies++] = x;
+	else
+		d->proxy[at] = d->proxy[--d->nproxies];
+	if ((rc = ibrd_data_restart(d))) {
+		/* back to the proxies that worked */
+		memcpy(d->proxy, saved, sizeof(saved));
+		d->nproxies = nsaved;
+		ibrd_data_restart(d);
+		return ibrd_out_error(o, -rc, "proxy %s: %s", argv[1], strerror(-rc));
+	}
+	return ibrd_cmd_ok(o);
+}
+
+int ibrd_cmd_show_proxies(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port", "qpn", "gid", "remote_qpn", "qkey" };
+	int only = -1;
+
+	if (argc > 3)
+		return ibrd_out_error(o, EINVAL, "usage: show proxies [PORT]");
+	if (argc == 3 && (only = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	ibrd_out_table(o, cols, 5);
+	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
+		const struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+
+		if (only >= 0 && p->cfg.router_port != only)
+			continue;
+		for (unsigned i = 1; i < p->nq; i++) {
+			char gs[IBR_GID_STRLEN], qs[12], rs[12], ks[12];
+			union ibr_gid g;
+
+			memcpy(g.raw, p->q[i].remote.gid, 16);
+			snprintf(qs, sizeof(qs), "0x%06x", p->q[i].qpn);
+			snprintf(rs, sizeof(rs), "0x%06x", p->q[i].remote.qpn);
+			snprintf(ks, sizeof(ks), "0x%08x", p->q[i].remote.qkey);
+			ibrd_out_str(o, d->conf->port[p->cfg.router_port].name);
+			ibrd_out_str(o, qs);
+			ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+			ibrd_out_str(o, rs);
+			ibrd_out_str(o, ks);
+		}
+	}
+	return ibrd_out_end(o);
+}

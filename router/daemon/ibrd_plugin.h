@@ -1,0 +1,146 @@
+/*
+ * ibrd_plugin.h - what one OpenSM plugin (ibrouter-osm(8)) told ibrouterd
+ * about its subnet: the session state that ibrd_plugin_input.c builds from
+ * the plugin's messages (lib/ibr_plug.h).  It depends on lib/ and the
+ * router's record store only, so the fuzzer and the unit tests drive it
+ * without a daemon; ibrd_plugin.c turns it into RIB entries.
+ */
+#ifndef IBRD_PLUGIN_H
+#define IBRD_PLUGIN_H
+
+#include "lib/ibr_plug.h"
+#include "router/router_tab.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Bounds on what one plugin may make the daemon hold (its input is untrusted). */
+#define IBRD_PSESS_PORTS_MAX   (1u << 20) /* end ports and alias GUIDs */
+#define IBRD_PSESS_GROUPS_MAX  (1u << 16)
+#define IBRD_PSESS_MEMBERS_MAX (1u << 22) /* over all groups */
+#define IBRD_PSESS_SERVE_MAX   16
+
+/* An end port or alias GUID of the subnet (router_tab record; key: guid). */
+struct ibrd_pport {
+	uint64_t guid;
+	uint64_t base_guid;
+	uint16_t lid;
+	uint8_t lmc, node_type, port_num, flags;
+	uint8_t rsv[2];
+};
+
+struct ibrd_pmember {
+	uint64_t guid; /* interface ID of the member's port GID */
+	uint8_t join_state;
+};
+
+/* A multicast group (router_tab record; key: mgid). */
+struct ibrd_pgroup {
+	uint8_t mgid[16];
+	struct ibr_plug_group g;
+	uint32_t nmem, capmem;
+	struct ibrd_pmember *mem; /* owned */
+};
+
+/* Tables of one view of the subnet: live, or a snapshot being received. */
+struct ibrd_pview {
+	struct router_tab ports;  /* struct ibrd_pport */
+	struct router_tab groups; /* struct ibrd_pgroup */
+	uint64_t members;	  /* over all groups */
+	uint32_t aliases;	  /* alias records among the ports */
+};
+
+/* What a message changed (ibrd_psess_input's result bits). */
+enum ibrd_psess_change {
+	IBRD_PSESS_HELLO = 1 << 0,    /* the hello arrived: the session is up */
+	IBRD_PSESS_SNAPSHOT = 1 << 1, /* a complete snapshot replaced the view */
+	IBRD_PSESS_PORTS = 1 << 2,    /* end ports added or removed (a delta) */
+	IBRD_PSESS_GROUPS = 1 << 3,   /* groups added or removed (a delta) */
+	IBRD_PSESS_STATS = 1 << 4,    /* the plugin's counters */
+};
+
+/*
+ * Deltas as they are applied, for a caller that mirrors them into the RIB
+ * (any callback may be NULL).  A removed port's aliases are reported too.
+ */
+struct ibrd_psess_ops {
+	void (*port)(void *ctx, const struct ibrd_pport *p);
+	void (*port_del)(void *ctx, const struct ibrd_pport *p);
+	void (*group)(void *ctx, const struct ibrd_pgroup *g);
+	void (*group_del)(void *ctx, const uint8_t mgid[16]);
+};
+
+struct ibrd_psess {
+	bool hello;
+	struct ibr_plug_hello h;
+	uint64_t serve[IBRD_PSESS_SERVE_MAX]; /* router port GUIDs it serves (none: any) */
+	unsigned nserve;
+	struct ibrd_pview live;
+	bool snapping; /* between SNAP_BEGIN and SNAP_END */
+	struct ibr_plug_snap snap;
+	struct ibrd_pview staged;
+	uint32_t snap_ports; /* records received in this snapshot */
+	bool grp_open;	     /* a GROUP chain (MORE) is being received */
+	struct ibrd_pgroup grp;
+	bool seq_known;
+	uint32_t next_seq;
+	bool have_stats;
+	struct ibr_plug_stats remote;
+	uint8_t sm_state; /* from the last STATS, else the hello */
+	struct ibrd_psess_ops ops;
+	void *ctx;
+	/* counters */
+	uint64_t msgs, bytes, unknown, gaps, snapshots, snap_bad, deltas, refused;
+};
+
+void ibrd_psess_init(struct ibrd_psess *s, const struct ibrd_psess_ops *ops, void *ctx);
+void ibrd_psess_free(struct ibrd_psess *s);
+/*
+ * One datagram from the plugin: enum ibrd_psess_change bits (0: nothing to
+ * do), or -errno when the plugin broke the protocol (the daemon then closes
+ * the session): -EBADMSG, -EPROTONOSUPPORT, -EPROTO (out of order),
+ * -E2BIG (past a bound above), -ENOMEM.
+ */
+int ibrd_psess_input(struct ibrd_psess *s, const uint8_t *buf, size_t len);
+/* The end port or alias `guid` of the live view, or NULL. */
+const struct ibrd_pport *ibrd_psess_port(const struct ibrd_psess *s, uint64_t guid);
+/* A router port of the live view is `guid`. */
+bool ibrd_psess_has_router(const struct ibrd_psess *s, uint64_t guid);
+
+/* ---- the daemon's side (ibrd_plugin.c) ---- */
+
+#define IBRD_PLUGINS_MAX 16
+
+struct ibrd;
+struct ibrd_client;
+
+/* One connected plugin: a control-socket client after "plugin hello". */
+struct ibrd_plugin {
+	struct ibrd_psess s;
+	struct ibrd *d;
+	struct ibrd_client *client;
+	unsigned id;
+	int pid; /* of the connecting process (SO_PEERCRED) */
+	unsigned uid;
+	uint64_t connected_ns, last_ns;
+	uint32_t bound;		     /* router ports in this plugin's subnet, one bit each */
+	uint32_t seq;		     /* our message numbers */
+	struct ibr_plug_route *sent; /* the last ROUTES set, to send only changes */
+	size_t nsent;
+	bool sent_valid;
+	uint32_t sent_bound; /* the ports those routes were for */
+	uint64_t routes_msgs;
+	struct ibrd_plugin *next;
+};
+
+/* ibrd_plugin_routes.c: what the plugin installs as OpenSM prefix routes */
+/*
+ * The prefixes reachable through each port in `ports` (one bit per port)
+ * from that port's subnet, named by the port's GUID, sorted.  The count, or
+ * SIZE_MAX when out of memory; *out is NULL when the count is 0.
+ */
+size_t ibrd_plugin_routes(struct ibrd *d, uint32_t ports, struct ibr_plug_route **out);
+/* Send them to `p` when they changed since the last time. */
+int ibrd_plugin_routes_send(struct ibrd *d, struct ibrd_plugin *p);
+
+#endif

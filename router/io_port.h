@@ -1,0 +1,87 @@
+/*
+ * io_port.h - what the forwarding worker needs of a data-path backend
+ * (DESIGN.md, "Data path"): bursts in, bursts out, a file descriptor to
+ * sleep on.  io_sim.c (whole packets on UNIX datagram sockets) and
+ * io_verbs.c (UD datagrams on an HCA) are the two implementations; each
+ * embeds a struct io_port as the first member of its port.
+ *
+ * Cost: one indirect call per burst and operation, not per packet
+ * (bench_fwd sim_e2e_256 against relay_256, same run: unchanged within noise).
+ */
+#ifndef IO_PORT_H
+#define IO_PORT_H
+
+#include "router/router_engine.h"
+
+#include <stdint.h>
+
+struct io_port;
+
+struct io_port_ops {
+	/*
+	 * Up to `n` (<= ROUTER_BURST) received packets, LRH through VCRC as the
+	 * engine expects them; they stay valid until rx_done.  Returns the
+	 * count (0: none waiting) or -errno.
+	 */
+	int (*rx_burst)(struct io_port *p, struct router_mbuf **out, unsigned n);
+	/*
+	 * The worker is done with the packets of the last rx_burst (the engine
+	 * ran, the copies were handed to tx_burst, the hooks saw them).  A
+	 * backend whose sends still reference a buffer keeps it until they
+	 * complete.  NULL: nothing to do.
+	 */
+	void (*rx_done)(struct io_port *p, struct router_mbuf **pkts, unsigned n);
+	/* Send `n` copies; returns how many went out, `*bytes` their size. */
+	unsigned (*tx_burst)(struct io_port *p, const struct router_tx *tx, unsigned n,
+			     uint64_t *bytes);
+	/* The descriptor that becomes readable when rx_burst has work. */
+	int (*fd)(const struct io_port *p);
+	/*
+	 * A new FIB was published: the worker that receives from the port
+	 * calls it, from its own thread, before its first burst on that FIB
+	 * (io_verbs attaches its QP to the port's multicast groups).  NULL:
+	 * nothing to do.
+	 */
+	void (*fib_changed)(struct io_port *p, const struct router_fib *fib);
+	/* Release everything (the worker never calls it: the port's owner does). */
+	void (*close)(struct io_port *p);
+};
+
+struct io_port {
+	const struct io_port_ops *ops;
+};
+
+static inline int io_port_rx_burst(struct io_port *p, struct router_mbuf **out, unsigned n)
+{
+	return p->ops->rx_burst(p, out, n);
+}
+
+static inline void io_port_rx_done(struct io_port *p, struct router_mbuf **pkts, unsigned n)
+{
+	if (p->ops->rx_done)
+		p->ops->rx_done(p, pkts, n);
+}
+
+static inline unsigned io_port_tx_burst(struct io_port *p, const struct router_tx *tx, unsigned n,
+					uint64_t *bytes)
+{
+	return p->ops->tx_burst(p, tx, n, bytes);
+}
+
+static inline void io_port_fib_changed(struct io_port *p, const struct router_fib *fib)
+{
+	if (p->ops->fib_changed)
+		p->ops->fib_changed(p, fib);
+}
+
+static inline int io_port_fd(const struct io_port *p)
+{
+	return p->ops->fd(p);
+}
+
+static inline void io_port_close(struct io_port *p)
+{
+	p->ops->close(p);
+}
+
+#endif

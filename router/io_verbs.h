@@ -1,0 +1,198 @@
+/*
+ * io_verbs.h - the verbs data-path backend (DESIGN.md, "Data path", model 2:
+ * UD datagrams; issue 8).  Per port: a PD on its device, one buffer pool
+ * (io_verbs_pool.h) registered with every device's PD so that any port can
+ * send from any port's receive buffers, a receive CQ on a completion
+ * channel (the worker's epoll fd), a send CQ, and one UD "relay" QP with a
+ * deep receive queue, attached to the bridged multicast groups.
+ *
+ * How the engine sees a verbs packet.  A UD receive carries the 40-byte
+ * GRH and the payload (IBA 11.4.2.1); the HCA has already checked the LRH,
+ * BTH, DETH, P_Key, Q_Key and both CRCs, and hides them.  The backend
+ * writes in front of the payload what they must have been, from the work
+ * completion: LRH (SL = wc.sl, SLID = wc.slid, LNH 3, PktLen; DLID = the
+ * port's LID + wc.dlid_path_bits, or for a multicast DGID the MLID the QP
+ * is attached with), BTH (UD SEND_ONLY, or _WITH_IMMEDIATE and the ImmDt,
+ * PadCnt, the P_Key at wc.pkey_index, DestQP = 0xFFFFFF for a multicast
+ * DGID else the QPN received on, PSN 0) and DETH (the QP's Q_Key, SrcQP =
+ * wc.src_qp), then the ICRC and VCRC.  The engine then runs its numbered
+ * checks on the GRH the sender built, unchanged.  The HCA has checked both
+ * CRCs already: they are written as zeros unless the published FIB asks
+ * for checks 4 or 17 on the port (vcrc-check, icrc-check), in which case
+ * they are computed (~14 ns a 256-byte packet) so the checks pass.
+ *
+ * UD unicast: a proxy QP on the ingress port stands for a remote UD QP
+ * (GID, QPN, Q_Key).  A sender addresses the remote's GID, with the
+ * router's LID and the proxy's QPN; the engine routes the DGID, and the
+ * egress port sends to the remote QPN and Q_Key.  It sends from its proxy
+ * QP whose remote is the packet's source (SGID, SrcQP) when there is one,
+ * so the remote's replies to the source QPN come back through it;
+ * otherwise from the relay QP.
+ *
+ * Sending a router_tx: the AH comes from the rewritten header (DLID and SL
+ * of the LRH; TClass, FlowLabel, HopLmt of the GRH) and the DGID, through
+ * the AH cache (io_verbs_ah.h); multicast (DestQP 0xFFFFFF) goes to QPN
+ * 0xFFFFFF with the packet's Q_Key.  The receiver sees the router's LID,
+ * GID and QPN as the source: the limits of this model (ibrouterd(8)).
+ *
+ * Multicast groups: when a new FIB is published, the worker receiving from
+ * the port attaches the relay QP to every group with an MLID on the port's
+ * subnet and detaches it from the groups gone (joining them through the SA
+ * is the control plane's work).
+ *
+ * Batching: one chained ibv_post_send per egress port per burst, every
+ * 16th work request and the last of a burst signalled; receive buffers are
+ * re-posted in chains of IO_VERBS_REPOST.
+ */
+#ifndef IO_VERBS_H
+#define IO_VERBS_H
+
+#include "router/io_port.h"
+#include "router/io_verbs_ah.h"
+#include "router/io_verbs_pool.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define IO_VERBS_RQ_DEPTH  1024 /* default receive queue depth = buffers per port */
+#define IO_VERBS_SQ_DEPTH  1024
+#define IO_VERBS_SIGNAL	   16 /* one signalled send per 16 (posts and CQEs per packet) */
+#define IO_VERBS_REPOST	   16 /* receive buffers re-posted per chain */
+#define IO_VERBS_AH_CAP	   4096
+#define IO_VERBS_QKEY	   0x0B1B /* default relay Q_Key (the IPoIB one) */
+#define IO_VERBS_MAX_MCAST 256	  /* groups a relay QP attaches to */
+#define IO_VERBS_MAX_PROXY 8	  /* proxy QPs per port */
+#define IO_VERBS_PROXY_RQ  64	  /* receive queue depth of a proxy QP */
+#define IO_VERBS_PROXY_SQ  256
+
+/* Where the packets sent to a proxy QP go: a UD QP on another subnet. */
+struct io_verbs_proxy_cfg {
+	uint8_t gid[16];
+	uint32_t qpn;
+	uint32_t qkey; /* also the proxy QP's own: senders use the remote's Q_Key */
+};
+
+struct io_verbs_port_cfg {
+	char device[64];   /* "mlx5_0" */
+	uint8_t port_num;  /* HCA port, from 1 */
+	uint32_t rq_depth; /* 0: IO_VERBS_RQ_DEPTH */
+	uint32_t sq_depth;
+	uint32_t qkey;	     /* 0: IO_VERBS_QKEY */
+	uint8_t router_port; /* the router's port index, stamped on received packets */
+	unsigned nproxy;
+	struct io_verbs_proxy_cfg proxy[IO_VERBS_MAX_PROXY];
+};
+
+/* A UD QP of a port: q[0] the relay QP, then the proxy QPs. */
+struct io_verbs_qp {
+	void *qp; /* struct ibv_qp */
+	uint32_t qpn, qkey;
+	uint32_t rq_depth, rq_posted, sq_depth;
+	/* sends in flight, by sequence number: released when a completion passes them */
+	struct io_verbs_buf **sq_ring;
+	uint64_t sq_head, sq_tail;
+	uint32_t sq_unsig;
+	bool error; /* a send failed: the QP is in the error state until reset */
+	bool proxy;
+	struct io_verbs_proxy_cfg remote; /* proxy: where its packets go */
+};
+
+/* Counters of one port, written by its workers (no locks; read approximately). */
+struct io_verbs_stats {
+	uint64_t rx;
+	uint64_t rx_err;      /* receive completion in error */
+	uint64_t rx_no_grh;   /* no GRH: from the local subnet, nothing to route */
+	uint64_t rx_own_sgid; /* SGID is one of the router's own GIDs: a loop */
+	uint64_t rx_bad_len;
+	uint64_t tx_posts; /* ibv_post_send calls */
+	uint64_t tx_wrs;
+	uint64_t tx_err;     /* send completions in error (QP recovered) */
+	uint64_t tx_no_ah;   /* AH cache full or ibv_create_ah failed */
+	uint64_t tx_unicast; /* unicast without a proxy mapping: not sendable */
+	uint64_t tx_down;
+	uint64_t recv_posts; /* ibv_post_recv calls */
+	uint64_t qp_resets;
+	uint64_t events;
+};
+
+struct io_verbs;
+
+struct io_verbs_mcast {
+	uint8_t mgid[16];
+	uint16_t mlid;
+};
+
+struct io_verbs_port {
+	struct io_port io; /* first: the worker drives the port through it */
+	struct io_verbs *v;
+	uint8_t idx;
+	struct io_verbs_port_cfg cfg;
+	struct io_verbs_dev *dev;
+	void *ch, *rcq, *scq; /* ibv_comp_channel, ibv_cq, ibv_cq (all QPs of the port) */
+	struct io_verbs_qp q[1 + IO_VERBS_MAX_PROXY];
+	unsigned nq;
+	uint32_t qpn; /* the relay QP's */
+	uint16_t lid;
+	uint8_t lmc;
+	bool up;	 /* active: sends go out (read by every worker) */
+	bool refresh;	 /* an event: the owner reads state, LID and GID again */
+	bool lb_blocked; /* the HCA blocks self multicast loopback */
+	uint8_t gid[16];
+	uint16_t pkey[16];
+	struct io_verbs_pool pool;
+	uint32_t rq_posted;	    /* over all its QPs */
+	pthread_spinlock_t tx_lock; /* the send side: rings, AH cache (any worker sends) */
+	bool qp_error;		    /* some QP is in error: the owner recovers it */
+	bool crc_fill; /* the FIB checks CRCs on this port: compute them (owner thread) */
+	struct io_verbs_ah ah;
+	struct io_verbs_mcast mc[IO_VERBS_MAX_MCAST];
+	unsigned nmc;
+	struct io_verbs_stats st;
+};
+
+/*
+ * Open `n` ports (router port index i = cfg[i]) and register every pool
+ * with every device.  NULL with errno set on failure (logged).
+ */
+struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n);
+void io_verbs_close(struct io_verbs *v);
+struct io_verbs_port *io_verbs_port(struct io_verbs *v, unsigned i);
+
+/*
+ * Attach the relay QP to a group (IBA 10.5); its MLID also names it to the
+ * engine.  The worker does it by itself for the groups a published FIB has
+ * on the port (io_port fib_changed): every group with an MLID there.
+ */
+int io_verbs_mcast_attach(struct io_verbs_port *p, const uint8_t mgid[16], uint16_t mlid);
+int io_verbs_mcast_detach(struct io_verbs_port *p, const uint8_t mgid[16]);
+
+enum io_verbs_event {
+	IO_VERBS_EV_UP,
+	IO_VERBS_EV_DOWN,
+	IO_VERBS_EV_LID,
+	IO_VERBS_EV_GID,
+	IO_VERBS_EV_SM,
+	IO_VERBS_EV_OTHER,
+};
+
+/* The fd of the port's device async events (the control thread's epoll). */
+int io_verbs_async_fd(const struct io_verbs_port *p);
+/*
+ * Read the pending async events of the port's device and report each to
+ * `fn` with the port it names; a port going down stops sending at once,
+ * and every port an event names reads its state, LID, GID and P_Keys again
+ * in its owner's thread (now, for `p`).  The owning worker calls it when
+ * its port is idle (at least every 100 ms); the control thread may too.
+ * Returns the count.
+ */
+unsigned io_verbs_async_poll(struct io_verbs_port *p,
+			     void (*fn)(void *ctx, struct io_verbs_port *p, enum io_verbs_event),
+			     void *ctx);
+
+/* Reap send completions (the worker does it in every burst; tests and shutdown call it). */
+void io_verbs_port_reap(struct io_verbs_port *p);
+/* Buffers of the port's pool: on the receive queue, free, held. */
+void io_verbs_port_bufs(struct io_verbs_port *p, uint32_t *posted, uint32_t *nfree, uint32_t *held);
+
+#endif

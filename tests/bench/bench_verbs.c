@@ -1,0 +1,306 @@
+/*
+ * bench_verbs.c - the verbs backend over the fake provider (make bench).
+ * Prints
+ *   BENCH verbs_fwd_256        pkt/s: 256-byte multicast packets forwarded
+ *                              host A -> [worker, io_verbs] -> host B
+ *   BENCH verbs_posts_per_pkt  ibv_post_send calls per forwarded packet
+ *                              (target <= 0.0625: one per 16)
+ *   BENCH sim_fwd_256          pkt/s: the same traffic through io_sim ports
+ * Both backends run the same worker, engine and FIB in the same run, one
+ * thread each for sender, router and receiver.  The fake provider reads the
+ * wire with one recv() per packet and builds every packet with its CRCs on
+ * send: it stands for the HCA, so verbs_fwd_256 measures the backend's
+ * bookkeeping plus the fake's work, not an HCA's rate.
+ */
+#include "router/io_sim.h"
+#include "router/io_verbs.h"
+#include "router/router_rib.h"
+#include "router/router_worker.h"
+#include "tests/fakes/fake_verbs.h"
+
+#include "lib/ibr_pkt.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAYLOAD 256
+#define QKEY	0x0B1B
+
+struct run {
+	char dir[64], a_host[96], a_rtr[96], b_rtr[96], b_host[96];
+	int tx_fd, rx_fd;
+	_Atomic bool stop;
+	_Atomic uint64_t received;
+	uint8_t pkt[512];
+	size_t len;
+	struct router_pub pub;
+	struct router_worker w;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int host_socket(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_DGRAM, 0), sz = 4 << 20;
+	struct timeval tv = { 0, 200000 };
+
+	strcpy(sa.sun_path, path);
+	unlink(path);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		abort();
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)); /* never hang */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+static void *sender(void *arg)
+{
+	struct run *r = arg;
+	struct sockaddr_un to = { .sun_family = AF_UNIX };
+	struct mmsghdr msg[ROUTER_BURST];
+	struct iovec iov = { r->pkt, r->len };
+
+	strcpy(to.sun_path, r->a_rtr);
+	memset(msg, 0, sizeof(msg));
+	for (int i = 0; i < ROUTER_BURST; i++) {
+		msg[i].msg_hdr.msg_name = &to;
+		msg[i].msg_hdr.msg_namelen = sizeof(to);
+		msg[i].msg_hdr.msg_iov = &iov;
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (!atomic_load(&r->stop))
+		sendmmsg(r->tx_fd, msg, ROUTER_BURST, 0);
+	return NULL;
+}
+
+static void *receiver(void *arg)
+{
+	struct run *r = arg;
+	static uint8_t bufs[ROUTER_BURST][512];
+	struct mmsghdr msg[ROUTER_BURST];
+	struct iovec iov[ROUTER_BURST];
+
+	memset(msg, 0, sizeof(msg));
+	for (int i = 0; i < ROUTER_BURST; i++) {
+		iov[i] = (struct iovec){ bufs[i], sizeof(bufs[i]) };
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (!atomic_load(&r->stop)) {
+		int n = recvmmsg(r->rx_fd, msg, ROUTER_BURST, 0, NULL);
+
+		if (n > 0)
+			atomic_fetch_add(&r->received, (uint64_t)n);
+	}
+	return NULL;
+}
+
+static void *router_loop(void *arg)
+{
+	struct run *r = arg;
+
+	router_pub_online(&r->pub, 0);
+	while (!atomic_load(&r->stop))
+		if (!router_worker_poll(&r->w, 4096))
+			sched_yield();
+	router_pub_offline(&r->pub, 0);
+	return NULL;
+}
+
+/* Two ports; group ff18::1 with senders on port 0 (MLID 0xC001) and receivers on 1 (0xC002). */
+static struct router_rib *bench_rib(uint8_t flags)
+{
+	struct router_rib *rib = calloc(1, sizeof(*rib));
+
+	router_rib_init(rib);
+	for (unsigned i = 0; i < 2; i++) {
+		struct router_port p;
+		struct router_mcast m;
+		char name[8];
+
+		snprintf(name, sizeof(name), "p%u", i);
+		router_port_defaults(&p, name);
+		p.lid = (uint16_t)(10 + i);
+		p.prefix = 0xfec0000000000000ull + i + 1;
+		p.guid = 0x300000 + i;
+		p.mtu = 4096;
+		p.flags = ROUTER_PORT_UP | flags;
+		router_rib_port_add(rib, &p);
+		memset(&m, 0, sizeof(m));
+		m.key.mgid[0] = 0xFF;
+		m.key.mgid[1] = 0x18;
+		m.key.mgid[15] = 1;
+		m.key.port = (uint8_t)i;
+		m.mlid = (uint16_t)(0xC001 + i);
+		m.qkey = QKEY;
+		m.flags = i ? ROUTER_MCAST_RECEIVERS : ROUTER_MCAST_SENDERS;
+		router_rib_mcast_add(rib, &m);
+	}
+	return rib;
+}
+
+static void run_init(struct run *r, const char *tag)
+{
+	struct ibr_pkt_ud_params p = { .slid = 0x50,
+				       .dlid = 0xC001,
+				       .grh = true,
+				       .hoplmt = 64,
+				       .pkey = 0xFFFF,
+				       .dest_qp = 0xFFFFFF,
+				       .qkey = QKEY,
+				       .src_qp = 0x42,
+				       .payload_len = PAYLOAD };
+	static uint8_t data[PAYLOAD];
+
+	snprintf(r->dir, sizeof(r->dir), "/tmp/ibr-bench-%s.%d", tag, (int)getpid());
+	mkdir(r->dir, 0700);
+	snprintf(r->a_host, sizeof(r->a_host), "%s/a-host", r->dir);
+	snprintf(r->a_rtr, sizeof(r->a_rtr), "%s/a-rtr", r->dir);
+	snprintf(r->b_rtr, sizeof(r->b_rtr), "%s/b-rtr", r->dir);
+	snprintf(r->b_host, sizeof(r->b_host), "%s/b-host", r->dir);
+	r->tx_fd = host_socket(r->a_host);
+	r->rx_fd = host_socket(r->b_host);
+	p.sgid[0] = 0xfe;
+	p.sgid[1] = 0xc0;
+	p.sgid[7] = 1;
+	p.sgid[15] = 7;
+	p.dgid[0] = 0xFF;
+	p.dgid[1] = 0x18;
+	p.dgid[15] = 1;
+	p.payload = data;
+	r->len = (size_t)ibr_pkt_build_ud(r->pkt, sizeof(r->pkt), &p);
+	atomic_init(&r->stop, false);
+	atomic_init(&r->received, 0);
+}
+
+/* Forward for `secs` through `ports`; pkt/s received by host B. */
+static double run_measure(struct run *r, struct router_rib *rib, struct io_port **ports,
+			  double secs)
+{
+	pthread_t ts, tr, tm;
+	uint64_t start;
+	double t0, rate;
+
+	router_pub_init(&r->pub, 1);
+	router_pub_publish(&r->pub, router_rib_compile(rib));
+	if (router_worker_init(&r->w, 0, &r->pub, ports, 2, 3))
+		abort();
+	pthread_create(&tr, NULL, receiver, r);
+	pthread_create(&tm, NULL, router_loop, r);
+	pthread_create(&ts, NULL, sender, r);
+	usleep(200000); /* warm up */
+	start = atomic_load(&r->received);
+	t0 = now_s();
+	usleep((useconds_t)(secs * 1e6));
+	rate = (double)(atomic_load(&r->received) - start) / (now_s() - t0);
+	atomic_store(&r->stop, true);
+	pthread_join(ts, NULL);
+	pthread_join(tm, NULL);
+	pthread_join(tr, NULL);
+	if (r->w.counters.tx_pkts[1] == 0)
+		fprintf(stderr, "bench: the router forwarded nothing\n");
+	router_worker_fini(&r->w);
+	router_pub_destroy(&r->pub);
+	return rate;
+}
+
+static void run_fini(struct run *r, struct router_rib *rib)
+{
+	close(r->tx_fd);
+	close(r->rx_fd);
+	unlink(r->a_host);
+	unlink(r->b_host);
+	rmdir(r->dir);
+	router_rib_free(rib);
+	free(rib);
+	free(r);
+}
+
+static double bench_sim(double secs)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	struct router_rib *rib = bench_rib(ROUTER_PORT_VCRC_CHECK);
+	struct io_sim_port a, b;
+	struct io_port *ports[2] = { &a.io, &b.io };
+	double rate;
+
+	run_init(r, "sim");
+	if (io_sim_open(&a, r->a_rtr, r->a_host, 0) || io_sim_open(&b, r->b_rtr, r->b_host, 1))
+		abort();
+	rate = run_measure(r, rib, ports, secs);
+	io_sim_close(&a);
+	io_sim_close(&b);
+	run_fini(r, rib);
+	return rate;
+}
+
+static double bench_verbs(double secs, double *posts_per_pkt)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	struct router_rib *rib = bench_rib(ROUTER_PORT_CRC_OFFLOAD); /* the HCA checked the CRCs */
+	struct io_verbs_port_cfg cfg[2] = { { .device = "mlx5_0", .port_num = 1 },
+					    { .device = "mlx5_1", .port_num = 1 } };
+	struct fake_verbs_port_cfg fa = { .lid = 10 }, fb = { .lid = 11 };
+	struct fake_verbs_stats s0, s1;
+	struct io_port *ports[2];
+	uint8_t mgid[16] = { 0xFF, 0x18, [15] = 1 };
+	struct io_verbs *v;
+	uint64_t fwd0;
+	double rate;
+
+	run_init(r, "verbs");
+	fa.sock = r->a_rtr;
+	fa.peer = r->a_host;
+	fb.sock = r->b_rtr;
+	fb.peer = r->b_host;
+	fa.gid[0] = fb.gid[0] = 0xfe;
+	fa.gid[1] = fb.gid[1] = 0xc0;
+	fa.gid[7] = 1;
+	fb.gid[7] = 2;
+	fa.gid[15] = fb.gid[15] = 1;
+	if (fake_verbs_dev_add("mlx5_0", &fa) || fake_verbs_dev_add("mlx5_1", &fb) ||
+	    !(v = io_verbs_open(cfg, 2)) ||
+	    io_verbs_mcast_attach(io_verbs_port(v, 0), mgid, 0xC001) ||
+	    io_verbs_mcast_attach(io_verbs_port(v, 1), mgid, 0xC002))
+		abort();
+	ports[0] = &io_verbs_port(v, 0)->io;
+	ports[1] = &io_verbs_port(v, 1)->io;
+	fake_verbs_stats_get("mlx5_1", &s0);
+	rate = run_measure(r, rib, ports, secs);
+	fake_verbs_stats_get("mlx5_1", &s1);
+	fwd0 = r->w.counters.tx_pkts[1];
+	*posts_per_pkt = fwd0 ? (double)(s1.post_send_calls - s0.post_send_calls) / (double)fwd0
+			      : 0;
+	io_verbs_close(v);
+	fake_verbs_reset();
+	run_fini(r, rib);
+	return rate;
+}
+
+int main(int argc, char **argv)
+{
+	double posts, secs = argc > 1 ? atof(argv[1]) : 1.5;
+
+	printf("BENCH verbs_fwd_256 %.0f pkt/s\n", bench_verbs(secs, &posts));
+	printf("BENCH verbs_posts_per_pkt %.4f posts/pkt\n", posts);
+	printf("BENCH sim_fwd_256 %.0f pkt/s\n", bench_sim(secs));
+	return 0;
+}

@@ -1,0 +1,525 @@
+/*
+ * fake_verbs.c - the fake libibverbs of fake_verbs.h: devices, PDs, MRs,
+ * CQs with completion channels, UD QPs, AHs, multicast attachment and async
+ * events, on sim wire sockets.  For tests only: single-threaded use per
+ * device (the router's workers own their ports).
+ */
+#include "tests/fakes/fake_verbs_priv.h"
+
+#include "lib/ibr_pkt.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static struct fv_dev *fv_devs[FAKE_VERBS_MAX_DEVS];
+static unsigned fv_ndevs;
+
+static struct fv_dev *fv_find(const char *name)
+{
+	for (unsigned i = 0; i < fv_ndevs; i++)
+		if (!strcmp(fv_devs[i]->dev.name, name))
+			return fv_devs[i];
+	return NULL;
+}
+
+int fake_verbs_dev_add(const char *name, const struct fake_verbs_port_cfg *cfg)
+{
+	struct fv_dev *d;
+
+	if (fv_ndevs == FAKE_VERBS_MAX_DEVS || strlen(name) >= sizeof(d->dev.name) ||
+	    strlen(cfg->sock) >= sizeof(d->sock) || strlen(cfg->peer) >= sizeof(d->peer.sun_path))
+		return -EINVAL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	strcpy(d->dev.name, name);
+	strcpy(d->dev.dev_name, name);
+	d->dev.node_type = IBV_NODE_CA;
+	d->dev.transport_type = IBV_TRANSPORT_IB;
+	d->cfg = *cfg;
+	strcpy(d->sock, cfg->sock);
+	d->cfg.sock = d->sock;
+	d->peer.sun_family = AF_UNIX;
+	strcpy(d->peer.sun_path, cfg->peer);
+	d->cfg.peer = d->peer.sun_path;
+	if (!d->cfg.pkey)
+		d->cfg.pkey = 0xFFFF;
+	if (!d->cfg.mtu)
+		d->cfg.mtu = IBV_MTU_4096;
+	d->state = cfg->down ? IBV_PORT_DOWN : IBV_PORT_ACTIVE;
+	d->fd = d->evpipe[0] = d->evpipe[1] = -1;
+	d->next_qpn = FV_QPN_FIRST;
+	fv_devs[fv_ndevs++] = d;
+	return 0;
+}
+
+void fake_verbs_reset(void)
+{
+	for (unsigned i = 0; i < fv_ndevs; i++)
+		free(fv_devs[i]);
+	fv_ndevs = 0;
+}
+
+void fake_verbs_fault_rq_exhausted(const char *name, unsigned n)
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (d)
+		d->fault_rq = n;
+}
+
+void fake_verbs_fault_send_error(const char *name, unsigned nth)
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (d)
+		d->fault_send = nth;
+}
+
+static int fv_event_push(struct fv_dev *d, enum ibv_event_type type)
+{
+	struct ibv_async_event *e;
+
+	if (!d->ctx || d->nev == FV_MAX_EVENTS)
+		return -ENOBUFS;
+	e = &d->ev[d->nev++];
+	memset(e, 0, sizeof(*e));
+	e->event_type = type;
+	e->element.port_num = 1;
+	return write(d->evpipe[1], "e", 1) == 1 ? 0 : -errno;
+}
+
+int fake_verbs_port_set(const char *name, bool up)
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (!d)
+		return -ENOENT;
+	d->state = up ? IBV_PORT_ACTIVE : IBV_PORT_DOWN;
+	return fv_event_push(d, up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR);
+}
+
+int fake_verbs_event(const char *name, enum ibv_event_type type)
+{
+	struct fv_dev *d = fv_find(name);
+
+	return d ? fv_event_push(d, type) : -ENOENT;
+}
+
+void fake_verbs_pump(const char *name)
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (d && d->ctx)
+		fv_wire_pump(d);
+}
+
+int fake_verbs_stats_get(const char *name, struct fake_verbs_stats *s)
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (!d)
+		return -ENOENT;
+	*s = d->st;
+	return 0;
+}
+
+/* ---- devices and contexts ---- */
+
+/* One "name,sock,peer,lid,gid" entry of FAKE_VERBS_DEVICES (its text is cut up). */
+static int fv_env_dev(char *e)
+{
+	char *f[5], *save = NULL;
+	struct fake_verbs_port_cfg c = { 0 };
+	unsigned long lid;
+	int n = 0;
+
+	for (char *t = strtok_r(e, ",", &save); t && n < 5; t = strtok_r(NULL, ",", &save))
+		f[n++] = t;
+	if (n != 5)
+		return -EINVAL;
+	lid = strtoul(f[3], NULL, 0);
+	if (lid == 0 || lid >= 0xC000 || inet_pton(AF_INET6, f[4], c.gid) != 1)
+		return -EINVAL;
+	c.sock = f[1];
+	c.peer = f[2];
+	c.lid = (uint16_t)lid;
+	return fake_verbs_dev_add(f[0], &c);
+}
+
+static void fv_env_load(void)
+{
+	const char *env = getenv(FAKE_VERBS_ENV);
+	char *copy, *save = NULL;
+
+	if (!env || !(copy = strdup(env)))
+		return;
+	for (char *e = strtok_r(copy, ";", &save); e; e = strtok_r(NULL, ";", &save))
+		if (fv_env_dev(e))
+			break; /* the test sees no such device */
+	free(copy);
+}
+
+#undef ibv_get_device_list
+struct ibv_device **ibv_get_device_list(int *num)
+{
+	struct ibv_device **l;
+
+	if (!fv_ndevs)
+		fv_env_load();
+	l = calloc(fv_ndevs + 1, sizeof(*l));
+
+	if (!l) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (unsigned i = 0; i < fv_ndevs; i++)
+		l[i] = &fv_devs[i]->dev;
+	if (num)
+		*num = (int)fv_ndevs;
+	return l;
+}
+
+void ibv_free_device_list(struct ibv_device **list)
+{
+	free(list);
+}
+
+const char *ibv_get_device_name(struct ibv_device *device)
+{
+	return device->name;
+}
+
+static int fv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
+static int fv_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+
+static int fv_sock_open(struct fv_dev *d)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int sz = 4 << 20;
+
+	strcpy(sa.sun_path, d->sock);
+	unlink(d->sock);
+	d->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (d->fd < 0 || bind(d->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -errno;
+	setsockopt(d->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	setsockopt(d->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	return 0;
+}
+
+struct ibv_context *ibv_open_device(struct ibv_device *device)
+{
+	struct fv_dev *d = (struct fv_dev *)device;
+	struct ibv_context *c;
+	int rc;
+
+	if (d->ctx) {
+		errno = EBUSY;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->device = device;
+	c->ops.poll_cq = fv_poll_cq;
+	c->ops.req_notify_cq = fv_req_notify_cq;
+	c->ops.post_send = fv_post_send;
+	c->ops.post_recv = fv_post_recv;
+	c->cmd_fd = -1;
+	c->num_comp_vectors = 1;
+	if ((rc = fv_sock_open(d)) || pipe2(d->evpipe, O_NONBLOCK | O_CLOEXEC) < 0) {
+		rc = rc ? rc : -errno;
+		if (d->fd >= 0)
+			close(d->fd);
+		d->fd = -1;
+		free(c);
+		errno = -rc;
+		return NULL;
+	}
+	c->async_fd = d->evpipe[0];
+	d->ctx = c;
+	d->nev = 0;
+	d->next_qpn = FV_QPN_FIRST; /* a fresh "HCA": QPNs from the start (tests read them) */
+	return c;
+}
+
+int ibv_close_device(struct ibv_context *c)
+{
+	struct fv_dev *d = fv_of(c);
+
+	close(d->fd);
+	unlink(d->sock);
+	close(d->evpipe[0]);
+	close(d->evpipe[1]);
+	d->fd = d->evpipe[0] = d->evpipe[1] = -1;
+	d->ctx = NULL;
+	free(c);
+	return 0;
+}
+
+#undef ibv_query_port
+int ibv_query_port(struct ibv_context *c, uint8_t port, struct _compat_ibv_port_attr *out)
+{
+	struct fv_dev *d = fv_of(c);
+	struct ibv_port_attr *a = (struct ibv_port_attr *)out;
+
+	if (port != 1)
+		return EINVAL;
+	memset(a, 0, sizeof(*a));
+	a->state = d->state;
+	a->max_mtu = IBV_MTU_4096;
+	a->active_mtu = d->cfg.mtu;
+	a->gid_tbl_len = 1;
+	a->pkey_tbl_len = 1;
+	a->lid = d->cfg.lid;
+	a->lmc = d->cfg.lmc;
+	a->sm_lid = d->cfg.sm_lid;
+	a->max_msg_sz = 1u << 31;
+	a->link_layer = IBV_LINK_LAYER_INFINIBAND;
+	return 0;
+}
+
+int ibv_query_gid(struct ibv_context *c, uint8_t port, int index, union ibv_gid *gid)
+{
+	if (port != 1 || index != 0)
+		return -1;
+	memcpy(gid->raw, fv_of(c)->cfg.gid, 16);
+	return 0;
+}
+
+int ibv_query_pkey(struct ibv_context *c, uint8_t port, int index, __be16 *pkey)
+{
+	if (port != 1 || index != 0)
+		return -1;
+	*pkey = htobe16(fv_of(c)->cfg.pkey);
+	return 0;
+}
+
+int ibv_get_async_event(struct ibv_context *c, struct ibv_async_event *ev)
+{
+	struct fv_dev *d = fv_of(c);
+	char b;
+
+	if (read(d->evpipe[0], &b, 1) != 1 || !d->nev) {
+		errno = EAGAIN;
+		return -1;
+	}
+	*ev = d->ev[0];
+	memmove(d->ev, d->ev + 1, --d->nev * sizeof(d->ev[0]));
+	return 0;
+}
+
+void ibv_ack_async_event(struct ibv_async_event *ev)
+{
+	(void)ev;
+}
+
+/* ---- PD, MR, AH ---- */
+
+struct ibv_pd *ibv_alloc_pd(struct ibv_context *c)
+{
+	struct ibv_pd *pd = calloc(1, sizeof(*pd));
+
+	if (pd)
+		pd->context = c;
+	return pd;
+}
+
+int ibv_dealloc_pd(struct ibv_pd *pd)
+{
+	free(pd);
+	return 0;
+}
+
+#undef ibv_reg_mr
+struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t len, int access)
+{
+	struct fv_dev *d = fv_of(pd->context);
+	struct ibv_mr *mr;
+	unsigned i;
+
+	(void)access;
+	for (i = 0; i < 16 && d->mrs[i]; i++)
+		;
+	if (i == 16 || !(mr = calloc(1, sizeof(*mr)))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = len;
+	mr->lkey = mr->rkey = 0x1000 + i;
+	d->mrs[i] = mr;
+	return mr;
+}
+
+struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				unsigned int access)
+{
+	(void)iova;
+	return ibv_reg_mr(pd, addr, len, (int)access);
+}
+
+int ibv_dereg_mr(struct ibv_mr *mr)
+{
+	struct fv_dev *d = fv_of(mr->context);
+
+	for (unsigned i = 0; i < 16; i++)
+		if (d->mrs[i] == mr)
+			d->mrs[i] = NULL;
+	free(mr);
+	return 0;
+}
+
+struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
+{
+	struct fv_ah *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->ah.context = pd->context;
+	a->ah.pd = pd;
+	a->attr = *attr;
+	fv_of(pd->context)->st.ah_created++;
+	fv_of(pd->context)->st.ah_live++;
+	return &a->ah;
+}
+
+int ibv_destroy_ah(struct ibv_ah *ah)
+{
+	fv_of(ah->context)->st.ah_live--;
+	free(ah);
+	return 0;
+}
+
+/* ---- CQs and completion channels ---- */
+
+/*
+ * The channel's fd is an epoll set holding the device's socket: readable
+ * when the wire has packets for the "HCA", which ibv_poll_cq then delivers.
+ */
+struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *c)
+{
+	struct ibv_comp_channel *ch = calloc(1, sizeof(*ch));
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (!ch)
+		return NULL;
+	ch->context = c;
+	ch->fd = epoll_create1(EPOLL_CLOEXEC);
+	if (ch->fd < 0 || epoll_ctl(ch->fd, EPOLL_CTL_ADD, fv_of(c)->fd, &ev) < 0) {
+		if (ch->fd >= 0)
+			close(ch->fd);
+		free(ch);
+		return NULL;
+	}
+	return ch;
+}
+
+int ibv_destroy_comp_channel(struct ibv_comp_channel *ch)
+{
+	close(ch->fd);
+	free(ch);
+	return 0;
+}
+
+struct ibv_cq *ibv_create_cq(struct ibv_context *c, int cqe, void *cq_context,
+			     struct ibv_comp_channel *ch, int comp_vector)
+{
+	struct fv_cq *q = calloc(1, sizeof(*q));
+
+	(void)comp_vector;
+	if (!q || cqe <= 0 || !(q->ring = calloc((size_t)cqe, sizeof(*q->ring)))) {
+		free(q);
+		errno = EINVAL;
+		return NULL;
+	}
+	q->size = (unsigned)cqe;
+	q->cq.context = c;
+	q->cq.channel = ch;
+	q->cq.cq_context = cq_context;
+	q->cq.cqe = cqe;
+	return &q->cq;
+}
+
+int ibv_destroy_cq(struct ibv_cq *cq)
+{
+	struct fv_cq *q = (struct fv_cq *)cq;
+
+	free(q->ring);
+	free(q);
+	return 0;
+}
+
+static int fv_req_notify_cq(struct ibv_cq *cq, int solicited_only)
+{
+	(void)solicited_only;
+	((struct fv_cq *)cq)->armed = true;
+	return 0;
+}
+
+/* An event for the first armed CQ of the channel with work: completions, or the wire. */
+int ibv_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq, void **cq_context)
+{
+	struct fv_dev *d = fv_of(ch->context);
+	struct pollfd pfd = { .fd = d->fd, .events = POLLIN };
+	bool wire = poll(&pfd, 1, 0) == 1;
+
+	for (unsigned i = 0; i < FV_MAX_QPS; i++) {
+		struct fv_cq *q = d->qps[i] ? (struct fv_cq *)d->qps[i]->qp.recv_cq : NULL;
+
+		if (q && q->cq.channel == ch && q->armed && (wire || q->count)) {
+			q->armed = false;
+			*cq = &q->cq;
+			*cq_context = q->cq.cq_context;
+			return 0;
+		}
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
+{
+	(void)cq;
+	(void)nevents;
+}
+
+bool fv_cq_push(struct fv_dev *d, struct fv_cq *q, const struct fv_cqe *e)
+{
+	if (q->count == q->size) {
+		d->st.cq_overrun++;
+		return false;
+	}
+	q->ring[(q->head + q->count++) % q->size] = *e;
+	return true;
+}
+
+static int fv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
+{
+	struct fv_cq *q = (struct fv_cq *)cq;
+	int got = 0;
+
+	fv_wire_pump(fv_of(cq->context));
+	while (got < n && q->count) {
+		struct fv_cqe *e = &q->ring[q->head];
+
+		wc[got++] = e->wc;
+		if (e->qp)
+			e->qp->sq_out -= e->retire; /* polled: the WQEs are free again */
+		q->head = (q->head + 1) % q->size;
+		q->count--;
+	}
+	return got;
+}

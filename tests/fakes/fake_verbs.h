@@ -1,0 +1,83 @@
+/*
+ * fake_verbs.h - a fake libibverbs for tests (issue 8): the entry points
+ * router/io_verbs.c uses, compiled against the system's
+ * <infiniband/verbs.h>, whose devices' ports are sim wire ports (DESIGN.md,
+ * "Sim data-path backend").  A UD send becomes a whole IB packet on the
+ * port's socket (LRH, GRH, BTH, DETH, payload, ICRC, VCRC, built by
+ * lib/ibr_pkt); a packet from the socket becomes a receive completion the
+ * way an HCA makes one (IBA 11.4.2.1, the GRH in the first 40 bytes of the
+ * scatter list).  No threads: the "HCA" runs inside ibv_poll_cq.
+ *
+ * Not modelled: RC/UC/RD QPs, SRQs, multicast loopback (never delivered),
+ * link-level flow control, VL arbitration.  See tests/fakes/README.
+ */
+#ifndef FAKE_VERBS_H
+#define FAKE_VERBS_H
+
+#include <infiniband/verbs.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FAKE_VERBS_MAX_DEVS 8
+
+struct fake_verbs_port_cfg {
+	const char *sock; /* bound here */
+	const char *peer; /* sends go here */
+	uint16_t lid;
+	uint8_t lmc;
+	uint16_t sm_lid;
+	uint8_t gid[16];  /* GID index 0 */
+	uint16_t pkey;	  /* P_Key index 0 (0: 0xFFFF) */
+	enum ibv_mtu mtu; /* 0: IBV_MTU_4096 */
+	bool down;	  /* start in IBV_PORT_DOWN */
+};
+
+struct fake_verbs_stats {
+	uint64_t post_send_calls; /* ibv_post_send() calls */
+	uint64_t post_recv_calls;
+	uint64_t send_wrs; /* work requests posted */
+	uint64_t recv_wrs;
+	uint64_t wire_tx;      /* packets put on the wire */
+	uint64_t wire_full;    /* refused by the sim peer (its queue is full): lost */
+	uint64_t wire_rx;      /* packets read from the wire */
+	uint64_t rx_delivered; /* receive completions (all QPs) */
+	uint64_t rx_no_wqe;    /* dropped: receive queue empty (or the fault) */
+	uint64_t rx_filtered;  /* dropped: LID, QPN, Q_Key, P_Key, MGID, CRC */
+	uint64_t tx_down;      /* sends discarded while the port is down */
+	uint64_t ah_created;
+	uint64_t ah_live;
+	uint64_t cq_overrun;
+	uint64_t sq_full; /* post_send refused: send queue full */
+};
+
+/*
+ * Programs that cannot call fake_verbs_dev_add() (ibrouterd linked with the
+ * fake, tests/verbs) get their devices from the environment: when none was
+ * added, the first ibv_get_device_list() reads
+ *   FAKE_VERBS_DEVICES="name,sock,peer,lid,gid;name,..."
+ * e.g. "mlx5_0,/tmp/x/a.sock,/tmp/x/a.peer,0x1,fec0::1:0:0:0:1".
+ */
+#define FAKE_VERBS_ENV "FAKE_VERBS_DEVICES"
+
+/* Add a one-port device named `name` ("mlx5_0").  Before ibv_get_device_list(). 0 or -errno. */
+int fake_verbs_dev_add(const char *name, const struct fake_verbs_port_cfg *cfg);
+/* Forget every device (all contexts must be closed). */
+void fake_verbs_reset(void);
+/* The next `n` receive attempts on the device find its receive queues empty. */
+void fake_verbs_fault_rq_exhausted(const char *name, unsigned n);
+/* The `nth` next send work request (1: the next) completes with IBV_WC_LOC_QP_OP_ERR. */
+void fake_verbs_fault_send_error(const char *name, unsigned nth);
+/* Port state change, with IBV_EVENT_PORT_ACTIVE / IBV_EVENT_PORT_ERR on the async fd. */
+int fake_verbs_port_set(const char *name, bool up);
+/* Another async event (LID change, GID change, SM change) for port 1. */
+int fake_verbs_event(const char *name, enum ibv_event_type type);
+/*
+ * Let the "HCA" take what the wire holds now into its queues (as
+ * ibv_poll_cq does first): a sender on the sim wire can only queue
+ * net.unix.max_dgram_qlen datagrams (10 by default) ahead of the reader.
+ */
+void fake_verbs_pump(const char *name);
+/* Counters of the device; 0 or -ENOENT. */
+int fake_verbs_stats_get(const char *name, struct fake_verbs_stats *s);
+
+#endif

@@ -1,0 +1,90 @@
+/* fake_verbs_priv.h - the fake provider's objects, shared by its two files. */
+#ifndef FAKE_VERBS_PRIV_H
+#define FAKE_VERBS_PRIV_H
+
+#include "tests/fakes/fake_verbs.h"
+
+#include <stdbool.h>
+#include <sys/un.h>
+
+#define FV_MAX_QPS    16
+#define FV_MAX_MCAST  64
+#define FV_MAX_EVENTS 64
+#define FV_PKT_MAX    8192
+#define FV_QPN_FIRST  0x100
+#define FV_PUMP	      64 /* packets read from the wire per poll */
+
+struct fv_cqe {
+	struct ibv_wc wc;
+	struct fv_qp *qp; /* send completions: the QP whose WQEs it retires */
+	uint32_t retire;
+};
+
+struct fv_cq {
+	struct ibv_cq cq;
+	struct fv_cqe *ring;
+	unsigned size, head, count;
+	bool armed;
+};
+
+struct fv_recv {
+	uint64_t wr_id;
+	struct ibv_sge sge[4];
+	int nsge;
+};
+
+struct fv_qp {
+	struct ibv_qp qp;
+	uint32_t qkey;
+	uint16_t pkey_index;
+	uint32_t psn;
+	struct fv_recv *rq;
+	unsigned rq_size, rq_head, rq_count;
+	unsigned sq_size, sq_out, sq_unsig; /* WQEs held until a polled completion retires them */
+	bool sq_sig_all;
+};
+
+struct fv_mcast {
+	struct fv_qp *qp;
+	union ibv_gid gid;
+	uint16_t lid;
+};
+
+struct fv_ah {
+	struct ibv_ah ah;
+	struct ibv_ah_attr attr;
+};
+
+struct fv_dev {
+	struct ibv_device dev;
+	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct sockaddr_un peer;
+	struct fake_verbs_port_cfg cfg;
+	enum ibv_port_state state;
+	int fd;
+	struct ibv_context *ctx;
+	struct fv_qp *qps[FV_MAX_QPS];
+	uint32_t next_qpn;
+	struct fv_mcast mc[FV_MAX_MCAST];
+	unsigned nmc;
+	int evpipe[2];
+	struct ibv_async_event ev[FV_MAX_EVENTS];
+	unsigned nev;
+	unsigned fault_rq, fault_send;
+	struct ibv_mr *mrs[16];
+	struct fake_verbs_stats st;
+};
+
+static inline struct fv_dev *fv_of(struct ibv_context *ctx)
+{
+	return (struct fv_dev *)ctx->device;
+}
+
+/* Queue a completion; false (counted) when the CQ is full. */
+bool fv_cq_push(struct fv_dev *d, struct fv_cq *q, const struct fv_cqe *e);
+/* fake_verbs_qp.c: the data path of the "HCA" */
+void fv_wire_pump(struct fv_dev *d);
+int fv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
+int fv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+
+#endif

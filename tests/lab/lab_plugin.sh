@@ -1,0 +1,278 @@
+#!/bin/sh
+# lab_plugin.sh - the OpenSM plugin (libibrouter-osm.so, ibrouter-osm(8))
+# in a real OpenSM: two ibsim subnets; OpenSM A loads the plugin from the
+# build tree (LD_LIBRARY_PATH: OpenSM dlopen()s "lib<name>.so" through the
+# library path); OpenSM B runs plain.  ibrouterd's port a has no SA client:
+# all it knows of subnet A comes from the plugin; port b learns B from its
+# SA.  Subnet A has a second router node, RtrA2, the port of a second
+# ibrouterd ("lab2", no data path) that the plugin also talks to.  A
+# prefix-routes file does not exist until step 5 writes one.
+#   1. the plugin loads, connects, is bound to port a; the port's LID and
+#      prefix, its neighbours and groups are OpenSM A's (a join: trap 66;
+#      a leave: trap 67) within a sweep;
+#   2. saquery -p from a host in A to a GID in B: the router port's LID,
+#      with no prefix-routes file;
+#   3. route add / route del of a third prefix: its PathRecord comes and
+#      goes;
+#   4. a plugin built for another OpenSM: OpenSM says so and runs on;
+#   5. an administrator's prefix-routes file: its line works, ours survive
+#      OpenSM's re-read;
+#   6. ibrouterd killed: OpenSM sweeps on (SUBNET UP, light sweeps), the
+#      routes are held; restarted: the plugin reconnects and resyncs;
+#   7. ibrouterd stopped (SIGSTOP, it reads nothing): OpenSM sweeps on and
+#      answers PathRecords, the plugin drops and counts, the other daemon is
+#      still fed; continued: resync;
+#   8. two routers announce one prefix: the lower metric wins; withdrawn,
+#      the other takes over.
+# Prints "N passed, N failed"; every process is stopped by its PID on exit.
+. "$(dirname "$0")/lab.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$(pwd)}
+CTL="$BUILD/tools/ibrouterctl"
+JOIN="$BUILD/tests/lab/mad_lab_client"
+PLUGDIR="$BUILD/plugins/.libs"
+
+ctl() { "$CTL" -s "$LAB/ctl.sock" "$@"; }
+ctl2() { "$CTL" -s "$LAB/ctl2.sock" "$@"; }
+
+# wait_for SECONDS cmd...: poll until cmd succeeds (every 0.1 s)
+wait_for() {
+	t=$1; shift
+	n=$((t * 10))
+	while [ "$n" -gt 0 ]; do "$@" > /dev/null 2>&1 && return 0; sleep 0.1; n=$((n - 1)); done
+	"$@"
+}
+
+if [ ! -f "$PLUGDIR/libibrouter-osm.so" ]; then
+	echo "skip - no $PLUGDIR/libibrouter-osm.so (configure found no OpenSM headers)"
+	lab_finish
+	exit 0
+fi
+
+OSMLOG=$LAB/A/sm/osm.log
+osm_count() { grep -c "$1" "$OSMLOG"; }
+# sa_end_ports NAME HOST: "GUID LID" of every end port OpenSM knows (saquery per LID)
+sa_end_ports() {
+	for lid in $(seq 1 12); do
+		lab_run "$1" "$2" saquery "$lid" 2>/dev/null |
+			awk -v lid="$lid" '/port_guid/ { split($1, a, "."); g = a[length(a)] }
+				/^[ \t]*lid\./ { n = split($1, b, "."); l = b[n] }
+				END { if (g != "" && l == lid) printf "%s %d\n", g, lid }'
+	done
+}
+# neighbours PORT SOURCE: "GUID LID" the router holds
+neighbours() {
+	ctl show neighbours "$1" | awk -v p="$1" -v s="$2" '$1 == p && $5 == s { printf "%s %d\n", $2, $3 }'
+}
+# pr_dlid DGID: the DLID of OpenSM A's PathRecord from host A2 to DGID (empty: none)
+pr_dlid() {
+	lab_run A HcaA2 saquery -p --sgid-to-dgid "fec0:0:0:1:0:0:10:3-$1" 2>/dev/null |
+		awk '$1 ~ /^dlid\./ { n = split($1, a, "."); print a[n] }'
+}
+pr_is() { [ "$(pr_dlid "$1")" = "$2" ]; }
+# plugin_col COLUMN: that column of the first plugin in "show plugins"
+plugin_col() { ctl show plugins | awk -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } NR == 2 && k { print $k }'; }
+plugin_is() { [ "$(plugin_col "$1")" = "$2" ]; }
+plugin_ge() { [ "$(plugin_col "$1")" -ge "$2" ] 2> /dev/null; }
+# fed_by_plugin: the plugin is up, on a master OpenSM, bound to and feeding port a, after a snapshot
+fed_by_plugin() { plugin_is master yes && plugin_is ports a && plugin_ge snapshots 1; }
+start_router() {
+	"$BUILD/ibrouterd" -d -v -f "$LAB/r.conf" >> "$LAB/r.log" 2>&1 &
+	LAB_PIDS="$LAB_PIDS $!"
+	RPID=$!
+}
+
+# netA and a second router node on the switch's port 4 (port GUID 0x300003)
+sed 's/^\[3\] "RtrA"\[1\]$/&\n[4] "RtrA2"[1]/' "$HERE/netA" > "$LAB/netA"
+printf '\nRt 1 "RtrA2"\n[1] "SwA"[4]\n' >> "$LAB/netA"
+lab_subnet A "$LAB/netA"
+lab_subnet B "$HERE/netB"
+# light sweeps every second, and logged (VERBOSE) so that step 6 can count them
+cat > "$LAB/plugA.conf" <<EOC
+sweep_interval 1
+log_flags 0x07
+event_plugin_name ibrouter-osm
+event_plugin_options socket=$LAB/ctl.sock socket=$LAB/ctl2.sock verbose=2 queue=2 sndbuf=4096 hold=60 resweep=1 refresh=30
+EOC
+export LD_LIBRARY_PATH="$PLUGDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+lab_check "OpenSM A (with the plugin): SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001 "$LAB/plugA.conf"
+unset LD_LIBRARY_PATH
+lab_check "OpenSM B: SUBNET UP" lab_sm B HcaB1 0 0xfec0000000000002
+lab_check "1: OpenSM A loaded the plugin" grep -q 'ibrouter-osm: loaded (OpenSM' "$OSMLOG"
+
+cat > "$LAB/r.conf" <<EOC
+router {
+	name = "lab"
+	node-guid = 0x0002c90300000100
+}
+# Port a is not attached to ibsim at all: an attached, stopped daemon would
+# leave OpenSM's SMInfo to its IsSM port unanswered, and ibsim never times
+# out (LAB.md), which would stall OpenSM A in step 7 for a reason that is
+# not the plugin's.  Its LID and prefix here are wrong on purpose: the
+# plugin corrects them.
+port "a" {
+	data = sim
+	sim-socket = "$LAB/a.sock"
+	sim-peer = "$LAB/a.peer"
+	# ibsim's router node stands for this port: its GUID, as OpenSM knows it
+	port-guid = 0x300001
+	mad = none
+	lid = 0x99
+	subnet-prefix = fec0:0:0:99::
+}
+port "b" {
+	data = sim
+	sim-socket = "$LAB/b.sock"
+	sim-peer = "$LAB/b.peer"
+	mad = ibsim
+	ibsim-socket = "$(lab_sock B)"
+	ibsim-node = "RtrB"
+	sa-client = true
+}
+learning {
+	osm-plugin = true
+	resync-interval = 3
+}
+control {
+	socket = "$LAB/ctl.sock"
+}
+pid-file = "$LAB/r.pid"
+EOC
+# the second router: its port in A (RtrA2) and one more, both without data path
+cat > "$LAB/r2.conf" <<EOC
+router {
+	name = "lab2"
+	node-guid = 0x0002c90300000200
+}
+port "a" {
+	data = none
+	port-guid = 0x300003
+	mad = none
+	lid = 0x98
+	subnet-prefix = fec0:0:0:98::
+}
+port "z" {
+	data = none
+	mad = none
+	lid = 1
+	subnet-prefix = fec0:0:0:6::
+}
+learning {
+	osm-plugin = true
+}
+control {
+	socket = "$LAB/ctl2.sock"
+}
+pid-file = "$LAB/r2.pid"
+EOC
+start_router
+"$BUILD/ibrouterd" -d -v -f "$LAB/r2.conf" > "$LAB/r2.log" 2>&1 &
+LAB_PIDS="$LAB_PIDS $!"
+
+# ---- 1. the plugin as port a's learning source ----
+lab_check "1: the plugin connected and feeds port a" wait_for 10 fed_by_plugin
+lab_run A HcaA2 smpquery -D portinfo 0,1,3 > "$LAB/piA.txt" 2>&1
+RA=$(sed -n 's/^Lid:\.*\([0-9]*\)$/\1/p' "$LAB/piA.txt")
+lab_check "1: port a has OpenSM A's LID ($RA) and prefix, from the plugin" wait_for 5 sh -c \
+	"'$CTL' -s '$LAB/ctl.sock' show ports | awk '\$1 == \"a\" && \$3 == \"fec0:0:0:1::\" { ok = (\$4 == sprintf(\"0x%04x\", $RA)) } END { exit !ok }'"
+sa_end_ports A HcaA2 | grep -v "^0x0000000000300001 " | sort > "$LAB/saA.txt"
+neighbours a osm-plugin | sort > "$LAB/nbA.txt"
+lab_check "1: port a's neighbours (osm-plugin) = OpenSM A's end ports ($(wc -l < "$LAB/saA.txt"))" \
+	sh -c "test -s '$LAB/saA.txt' && diff '$LAB/saA.txt' '$LAB/nbA.txt'"
+lab_check "1: a host in A joins ff15::1:7" "$JOIN" join "$(lab_sock A)" HcaA2 ff15::1:7 1
+MA=$(lab_run A HcaA2 saquery -g 2>/dev/null | awk '/MGID/ { g = $NF } /Mlid/ { n = split($1, a, "."); if (g ~ /ff15::1:7/) print tolower(a[n]) }')
+lab_check "1: trap 66 -> the group is on port a (osm-plugin) with OpenSM's MLID $MA" wait_for 5 sh -c \
+	"'$CTL' -s '$LAB/ctl.sock' show mcast | awk '\$1 == \"ff15::1:7\" && \$2 == \"a\" && \$9 == \"osm-plugin\" { ok = (\$3 == \"$MA\") } END { exit !ok }'"
+lab_check "1: the host leaves" "$JOIN" join "$(lab_sock A)" HcaA2 ff15::1:7 1 leave
+lab_check "1: trap 67 -> the group is gone from port a" wait_for 5 sh -c \
+	"! '$CTL' -s '$LAB/ctl.sock' show mcast | grep -q '^ff15::1:7 '"
+
+# ---- 2. PathRecords through the router, no prefix-routes file ----
+B2=fec0:0:0:2:0:0:11:3
+lab_check "2: OpenSM A has no prefix-routes file" test ! -e "$LAB/A/sm/prefix-routes.conf"
+lab_check "2: saquery -p A2 -> $B2: DLID = router port a's LID $RA" wait_for 10 pr_is $B2 "$RA"
+# ours (B) and lab2's connected fec0:0:0:6::/64
+two_routes() { plugin_is routes_sent 1 && plugin_is osm_routes 2; }
+lab_check "2: show plugins: one route sent, two in OpenSM's list (ours, lab2's)" wait_for 5 two_routes
+lab_run A HcaA2 smpquery -D portinfo 0,1,4 > "$LAB/piA2.txt" 2>&1
+R2=$(sed -n 's/^Lid:\.*\([0-9]*\)$/\1/p' "$LAB/piA2.txt")
+lab_check "2: lab2's prefix fec0:0:0:6::/64: DLID = RtrA2's LID $R2" wait_for 10 pr_is fec0:0:0:6:0:0:0:1 "$R2"
+
+# ---- 3. a route added and withdrawn through the CLI ----
+C1=fec0:0:0:3:0:0:0:1
+lab_check "3: PathRecord to $C1 fails before the route" pr_is $C1 ""
+lab_check "3: route add fec0:0:0:3::/64 port b" ctl route add fec0:0:0:3::/64 port b lid 4
+lab_check "3: PathRecord to $C1: DLID $RA" wait_for 10 pr_is $C1 "$RA"
+lab_check "3: route del fec0:0:0:3::/64" ctl route del fec0:0:0:3::/64
+lab_check "3: PathRecord to $C1 fails again" wait_for 10 pr_is $C1 ""
+lab_check "3: PathRecord to B still answered" pr_is $B2 "$RA"
+
+# ---- 4. a plugin built for another OpenSM ----
+mkdir -p "$LAB/bad"
+perl -pe 's/OpenSM 3\.3\.23/OpenSM 9.9.99/g' "$PLUGDIR/libibrouter-osm.so" > "$LAB/bad/libibrouter-osm-badver.so"
+lab_subnet C "$HERE/netA"
+printf 'event_plugin_name ibrouter-osm-badver\nevent_plugin_options socket=%s\n' "$LAB/ctl.sock" > "$LAB/plugC.conf"
+export LD_LIBRARY_PATH="$LAB/bad"
+lab_check "4: OpenSM C with a mismatched plugin: SUBNET UP" lab_sm C HcaA1 0 0xfec0000000000003 "$LAB/plugC.conf"
+unset LD_LIBRARY_PATH
+lab_check "4: OpenSM C says why it did not load it" grep -q "version mismatch - plugin was built against OpenSM 9.9.99" "$LAB/C/sm/osm.log"
+eval "kill \$LAB_SM_C \$LAB_IBSIM_C"
+
+# ---- 5. an administrator's prefix-routes file ----
+echo "0xfec0000000000009 0x300001 # the administrator's" > "$LAB/A/sm/prefix-routes.conf"
+n0=$(osm_count 'SUBNET UP')
+eval "kill -HUP \$LAB_SM_A"
+lab_check "5: SIGHUP: OpenSM A re-read its files (heavy sweep)" wait_for 10 sh -c "test \$(grep -c 'SUBNET UP' '$OSMLOG') -gt $n0"
+lab_check "5: the administrator's line works (fec0:0:0:9::1 -> $RA)" wait_for 5 pr_is fec0:0:0:9:0:0:0:1 "$RA"
+lab_check "5: our route survived the re-read" wait_for 5 pr_is $B2 "$RA"
+rm -f "$LAB/A/sm/prefix-routes.conf"
+
+# ---- 6. ibrouterd killed, then restarted ----
+kill -9 "$RPID"
+wait "$RPID" 2> /dev/null
+lab_check "6: the plugin saw the daemon go" wait_for 5 grep -q 'ibrouter-osm: ibrouterd at .* went away' "$OSMLOG"
+l0=$(osm_count 'LIGHT SWEEP COMPLETE') n0=$(osm_count 'SUBNET UP')
+sleep 2.5
+lab_check "6: light sweeps go on ($l0 -> $(osm_count 'LIGHT SWEEP COMPLETE'))" test "$(osm_count 'LIGHT SWEEP COMPLETE')" -ge $((l0 + 2))
+eval "kill -HUP \$LAB_SM_A"
+lab_check "6: a heavy sweep ends in SUBNET UP" wait_for 10 sh -c "test \$(grep -c 'SUBNET UP' '$OSMLOG') -gt $n0"
+lab_check "6: the routes are held while the daemon is away" pr_is $B2 "$RA"
+start_router
+lab_check "6: restarted: the plugin reconnects and resyncs" wait_for 20 fed_by_plugin
+neighbours a osm-plugin | sort > "$LAB/nbA2.txt"
+lab_check "6: and port a's neighbours are back" diff "$LAB/saA.txt" "$LAB/nbA2.txt"
+
+# ---- 7. a daemon that stops reading ----
+stats_in() { ! plugin_is queue 0/0; }
+wait_for 5 stats_in > /dev/null # the plugin's counters reached the daemon
+d0=$(plugin_col dropped)
+m0=$(ctl2 show plugins | awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "messages") k = i } NR == 2 { print $k }')
+kill -STOP "$RPID"
+n0=$(osm_count 'SUBNET UP')
+for i in 1 2 3 4 5 6 7 8 9 10; do eval "kill -HUP \$LAB_SM_A"; sleep 0.3; done
+lab_check "7: OpenSM A sweeps on while ibrouterd reads nothing" wait_for 5 sh -c "test \$(grep -c 'SUBNET UP' '$OSMLOG') -ge $((n0 + 5))"
+lab_check "7: and answers PathRecords" pr_is $B2 "$RA"
+lab_check "7: the plugin drops and says so" wait_for 10 grep -q 'does not keep up: its queue is full' "$OSMLOG"
+lab_check "7: the other daemon is still fed" sh -c "test \$('$CTL' -s '$LAB/ctl2.sock' show plugins | awk 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"messages\") k = i } NR == 2 { print \$k }') -gt ${m0:-0}"
+kill -CONT "$RPID"
+lab_check "7: continued: the drops are counted in show plugins (${d0:-0} before)" wait_for 10 \
+	plugin_ge dropped $((${d0:-0} + 1))
+lab_check "7: and it is resynced (neighbours)" wait_for 10 sh -c "'$CTL' -s '$LAB/ctl.sock' show neighbours a | grep -q osm-plugin"
+
+# ---- 8. two routers, one prefix: the lower metric ----
+C5=fec0:0:0:5:0:0:0:1
+lab_check "8: lab: route add fec0:0:0:5::/64 metric 5" ctl route add fec0:0:0:5::/64 port b lid 4 metric 5
+lab_check "8: lab2: route add fec0:0:0:5::/64 metric 1" ctl2 route add fec0:0:0:5::/64 port z lid 1 metric 1
+lab_check "8: PathRecord to $C5: lab2's port (metric 1), LID $R2" wait_for 10 pr_is $C5 "$R2"
+lab_check "8: lab2 withdraws it" ctl2 route del fec0:0:0:5::/64
+lab_check "8: PathRecord to $C5: lab's port (metric 5), LID $RA" wait_for 10 pr_is $C5 "$RA"
+lab_check "8: lab withdraws it too" ctl route del fec0:0:0:5::/64
+lab_check "8: PathRecord to $C5 fails" wait_for 10 pr_is $C5 ""
+
+lab_check "the daemon is still running" kill -0 "$RPID"
+if [ "$lab_fail" -ne 0 ]; then
+	echo "--- ibrouterd log"; tail -30 "$LAB/r.log"
+	echo "--- OpenSM A log (plugin)"; grep -i 'ibrouter-osm\|plugin' "$OSMLOG" | tail -30
+	echo "--- show plugins"; ctl show plugins
+fi
+lab_finish

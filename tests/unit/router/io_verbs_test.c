@@ -1,0 +1,692 @@
+/*
+ * Tests for router/io_verbs.c (with io_verbs_pool.c and io_verbs_ah.c) over
+ * the fake provider of tests/fakes/: three devices whose ports are sim wire
+ * ports, a "host" socket at the other end of each.
+ */
+#include "lib/ibr_pkt.h"
+#include "router/io_verbs.h"
+#include "tests/fakes/fake_verbs.h"
+#include "tests/unit/ibr_test.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define NP	 3
+#define MLID_A	 0xC001
+#define MLID_B	 0xC002
+#define MLID_C	 0xC003
+#define HOST_QPN 0x42
+#define QKEY	 0x0B1B
+
+static char dir[64];
+static int host[NP];
+static struct io_verbs *v;
+static const char *const devname[NP] = { "mlx5_0", "mlx5_1", "mlx5_2" };
+static const uint8_t mgid[16] = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01 };
+
+static void path(char *out, size_t n, const char *what, int i)
+{
+	snprintf(out, n, "%s/%s%d", dir, what, i);
+}
+
+static void gid_of(uint8_t gid[16], int subnet, int iid)
+{
+	memset(gid, 0, 16);
+	gid[0] = 0xfe;
+	gid[1] = 0xc0;
+	gid[7] = (uint8_t)subnet;
+	gid[15] = (uint8_t)iid;
+}
+
+static int setup(void)
+{
+	struct io_verbs_port_cfg cfg[NP];
+
+	snprintf(dir, sizeof(dir), "/tmp/io_verbs_test.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	memset(cfg, 0, sizeof(cfg));
+	for (int i = 0; i < NP; i++) {
+		char s[108], h[108];
+		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i), .sm_lid = 1 };
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+		path(s, sizeof(s), "hca", i);
+		path(h, sizeof(h), "host", i);
+		fc.sock = s;
+		fc.peer = h;
+		gid_of(fc.gid, i + 1, 1); /* the router's GID on subnet i + 1 */
+		if (fake_verbs_dev_add(devname[i], &fc))
+			return -1;
+		host[i] = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+		strcpy(sa.sun_path, h);
+		if (host[i] < 0 || bind(host[i], (struct sockaddr *)&sa, sizeof(sa)))
+			return -1;
+		strcpy(cfg[i].device, devname[i]);
+		cfg[i].port_num = 1;
+		cfg[i].router_port = (uint8_t)i;
+		cfg[i].rq_depth = 256;
+		cfg[i].sq_depth = 256;
+	}
+	/* a pair of proxies: host 7 on subnet 1 <-> host 7 on subnet 2, both QPN HOST_QPN */
+	cfg[0].nproxy = cfg[1].nproxy = 1;
+	gid_of(cfg[0].proxy[0].gid, 2, 7);
+	cfg[0].proxy[0].qpn = HOST_QPN;
+	cfg[0].proxy[0].qkey = 0x1234;
+	gid_of(cfg[1].proxy[0].gid, 1, 7);
+	cfg[1].proxy[0].qpn = HOST_QPN;
+	cfg[1].proxy[0].qkey = 0x4321;
+	v = io_verbs_open(cfg, NP);
+	if (!v)
+		return -1;
+	for (int i = 0; i < NP; i++)
+		if (io_verbs_mcast_attach(io_verbs_port(v, (unsigned)i), mgid,
+					  (uint16_t)(MLID_A + i)))
+			return -1;
+	return 0;
+}
+
+static int teardown(void)
+{
+	char p[108];
+
+	if (v)
+		io_verbs_close(v);
+	for (int i = 0; i < NP; i++) {
+		close(host[i]);
+		path(p, sizeof(p), "host", i);
+		unlink(p);
+	}
+	fake_verbs_reset();
+	rmdir(dir);
+	return 0;
+}
+
+/* Host on subnet `i` sends a UD packet to the router's port i. */
+static void host_send(int i, const uint8_t dgid[16], uint16_t dlid, uint32_t dqp, uint32_t qkey,
+		      size_t paylen, uint8_t tag, bool imm)
+{
+	uint8_t pay[4096], pkt[8192];
+	struct ibr_pkt_ud_params p = { .slid = 100,
+				       .dlid = dlid,
+				       .sl = 3,
+				       .grh = dgid != NULL,
+				       .hoplmt = 64,
+				       .tclass = 0x20,
+				       .flowlabel = 0x12345,
+				       .pkey = 0xFFFF,
+				       .dest_qp = dqp,
+				       .qkey = qkey,
+				       .src_qp = HOST_QPN,
+				       .payload = pay,
+				       .payload_len = paylen,
+				       .opcode = imm ? IBR_BTH_OP_UD_SEND_ONLY_IMM : 0,
+				       .immdt = 0xA5A5A5A5 };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int len;
+
+	memset(pay, tag, paylen);
+	gid_of(p.sgid, i + 1, 7);
+	if (dgid)
+		memcpy(p.dgid, dgid, 16);
+	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
+	CU_ASSERT_FATAL(len > 0);
+	path(sa.sun_path, sizeof(sa.sun_path), "hca", i);
+	CU_ASSERT_EQUAL(sendto(host[i], pkt, (size_t)len, 0, (struct sockaddr *)&sa, sizeof(sa)),
+			len);
+	fake_verbs_pump(devname[i]); /* the wire queues 10 datagrams at most */
+}
+
+static void host_send_mcast(int i, size_t paylen, uint8_t tag)
+{
+	host_send(i, mgid, (uint16_t)(MLID_A + i), 0xFFFFFF, QKEY, paylen, tag, false);
+}
+
+static int host_recv(int i, uint8_t *buf, size_t n)
+{
+	ssize_t r = recv(host[i], buf, n, MSG_DONTWAIT);
+
+	return r < 0 ? -errno : (int)r;
+}
+
+static void host_drain(void)
+{
+	uint8_t b[8192];
+
+	for (int i = 0; i < NP; i++)
+		while (host_recv(i, b, sizeof(b)) > 0)
+			;
+}
+
+static struct io_port *port(int i)
+{
+	return &io_verbs_port(v, (unsigned)i)->io;
+}
+
+/* Every buffer of every port posted or free, none held. */
+static void assert_pools_restored(void)
+{
+	for (int i = 0; i < NP; i++)
+		io_verbs_port_reap(io_verbs_port(v, (unsigned)i));
+	for (int i = 0; i < NP; i++) {
+		struct io_verbs_port *p = io_verbs_port(v, (unsigned)i);
+		uint32_t posted, nfree, held;
+
+		io_verbs_port_bufs(p, &posted, &nfree, &held);
+		CU_ASSERT_EQUAL(held, 0);
+		CU_ASSERT_EQUAL(posted + nfree, p->pool.nbufs);
+	}
+}
+
+/* The copy the engine would make for `port`: LRH to the egress MLID, HopLmt - 1. */
+static struct router_tx tx_for(struct router_mbuf *m, uint16_t dlid)
+{
+	struct router_tx t = { .m = m };
+
+	memcpy(t.hdr, m->data, ROUTER_HDR_LEN);
+	ibr_lrh_set_dlid((struct ibr_lrh *)t.hdr, dlid);
+	t.hdr[15]--; /* GRH byte 7: HopLmt */
+	return t;
+}
+
+/* Set the FlowLabel in a copy's GRH word (bits 19-0 of GRH bytes 0-3). */
+static void tx_set_flow(struct router_tx *t, uint32_t fl)
+{
+	ibr_be32_setbits(t->hdr + 8, 0xFFFFF, fl);
+}
+
+static void test_rx_synthesizes_a_packet(void)
+{
+	struct router_mbuf *m[ROUTER_BURST];
+	struct ibr_pkt pk;
+	uint8_t g[16];
+	int n;
+
+	host_send_mcast(0, 100, 0x11);
+	n = io_port_rx_burst(port(0), m, ROUTER_BURST);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(m[0]->port, 0);
+	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(m[0]->data, m[0]->len, &pk), IBR_PKT_ERR_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pk.grh);
+	CU_ASSERT_EQUAL(ibr_lrh_get_dlid(pk.lrh), MLID_A);
+	CU_ASSERT_EQUAL(ibr_lrh_get_slid(pk.lrh), 100);
+	CU_ASSERT_EQUAL(ibr_lrh_get_sl(pk.lrh), 3);
+	CU_ASSERT_EQUAL(ibr_bth_get_destqp(pk.bth), 0xFFFFFF);
+	CU_ASSERT_EQUAL(ibr_bth_get_pkey(pk.bth), 0xFFFF);
+	CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), HOST_QPN);
+	CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), QKEY);
+	CU_ASSERT_EQUAL(ibr_grh_get_flowlabel(pk.grh), 0x12345);
+	CU_ASSERT_EQUAL(ibr_grh_get_hoplmt(pk.grh), 64);
+	gid_of(g, 1, 7);
+	CU_ASSERT_EQUAL(memcmp(ibr_grh_sgid(pk.grh), g, 16), 0);
+	CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), mgid, 16), 0);
+	CU_ASSERT_EQUAL(pk.payload_len, 100);
+	CU_ASSERT_EQUAL(pk.payload[0], 0x11);
+	CU_ASSERT_EQUAL(pk.payload[99], 0x11);
+	io_port_rx_done(port(0), m, 1);
+	/* with ImmDt: the GRH moves, the ImmDt sits before the payload */
+	host_send(0, mgid, MLID_A, 0xFFFFFF, QKEY, 33, 0x22, true);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(m[0]->data, m[0]->len, &pk), IBR_PKT_ERR_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pk.immdt);
+	CU_ASSERT_EQUAL(ibr_be32_get(pk.immdt), 0xA5A5A5A5);
+	CU_ASSERT_EQUAL(pk.payload_len, 33);
+	CU_ASSERT_EQUAL(pk.payload[32], 0x22);
+	io_port_rx_done(port(0), m, 1);
+	assert_pools_restored();
+}
+
+static void test_rx_drops(void)
+{
+	struct io_verbs_port *p = io_verbs_port(v, 0);
+	struct io_verbs_stats before = p->st;
+	struct router_mbuf *m[ROUTER_BURST];
+	struct fake_verbs_stats fs0, fs1;
+	uint8_t other[16];
+
+	fake_verbs_stats_get(devname[0], &fs0);
+	/* a group the relay QP is not attached to: the HCA filters it */
+	memcpy(other, mgid, 16);
+	other[15] = 9;
+	host_send(0, other, MLID_A, 0xFFFFFF, QKEY, 10, 1, false);
+	/* the wrong Q_Key: the HCA drops it (C10-25) */
+	host_send_mcast(0, 10, 1);
+	host_send(0, mgid, MLID_A, 0xFFFFFF, QKEY + 1, 10, 1, false);
+	/* no GRH: local to the subnet */
+	host_send(0, NULL, 10, p->qpn, QKEY, 10, 1, false);
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	io_port_rx_done(port(0), m, 1);
+	fake_verbs_stats_get(devname[0], &fs1);
+	CU_ASSERT_EQUAL(fs1.rx_filtered - fs0.rx_filtered, 2);
+	CU_ASSERT_EQUAL(p->st.rx_no_grh - before.rx_no_grh, 1);
+	assert_pools_restored();
+}
+
+static void test_rx_own_sgid_dropped(void)
+{
+	struct io_verbs_port *p = io_verbs_port(v, 0);
+	uint64_t own = p->st.rx_own_sgid;
+	struct router_mbuf *m[ROUTER_BURST];
+	uint8_t pkt[512];
+	struct ibr_pkt_ud_params u = { .slid = 11,
+				       .dlid = MLID_A,
+				       .grh = true,
+				       .hoplmt = 2,
+				       .pkey = 0xFFFF,
+				       .dest_qp = 0xFFFFFF,
+				       .qkey = QKEY,
+				       .src_qp = 5,
+				       .payload = "x",
+				       .payload_len = 1 };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int len;
+
+	/* the fake cannot block loopback (no ibv_create_qp_ex): the SGID check is the guard */
+	CU_ASSERT_FALSE(p->lb_blocked);
+	/* a packet carrying the router's own GID on subnet 2 (its port 1): a loop */
+	memcpy(u.sgid, io_verbs_port(v, 1)->gid, 16);
+	memcpy(u.dgid, mgid, 16);
+	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &u);
+	path(sa.sun_path, sizeof(sa.sun_path), "hca", 0);
+	CU_ASSERT_EQUAL(sendto(host[0], pkt, (size_t)len, 0, (struct sockaddr *)&sa, sizeof(sa)),
+			len);
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 0);
+	CU_ASSERT_EQUAL(p->st.rx_own_sgid - own, 1);
+	assert_pools_restored();
+}
+
+/* One received buffer sent on two ports without a copy; it comes back after both sends. */
+static void test_mcast_fanout_zero_copy(void)
+{
+	struct router_mbuf *m[ROUTER_BURST];
+	struct router_tx tb, tc;
+	struct ibr_pkt pk;
+	uint8_t buf[8192];
+	uint64_t bytes;
+	struct io_verbs_buf *b;
+	int n;
+
+	host_drain();
+	host_send_mcast(0, 200, 0x33);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	b = m[0]->priv;
+	tb = tx_for(m[0], MLID_B);
+	tc = tx_for(m[0], MLID_C);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &tb, 1, &bytes), 1);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(2), &tc, 1, &bytes), 1);
+	io_port_rx_done(port(0), m, 1);
+	/* the fake completes at once; until reaped the sends hold the buffer */
+	CU_ASSERT_EQUAL(atomic_load(&b->refs), 2);
+	for (int i = 1; i <= 2; i++) {
+		n = host_recv(i, buf, sizeof(buf));
+		CU_ASSERT_FATAL(n > 0);
+		CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
+		CU_ASSERT_EQUAL(ibr_pkt_crc_check(&pk), IBR_PKT_ERR_OK); /* the HCA's CRCs */
+		CU_ASSERT_EQUAL(ibr_lrh_get_dlid(pk.lrh), MLID_A + i);
+		CU_ASSERT_EQUAL(ibr_lrh_get_slid(pk.lrh), 10 + i); /* the router's LID */
+		CU_ASSERT_EQUAL(ibr_bth_get_destqp(pk.bth), 0xFFFFFF);
+		CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), QKEY);
+		CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), io_verbs_port(v, (unsigned)i)->qpn);
+		CU_ASSERT_EQUAL(
+			memcmp(ibr_grh_sgid(pk.grh), io_verbs_port(v, (unsigned)i)->gid, 16), 0);
+		CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), mgid, 16), 0);
+		CU_ASSERT_EQUAL(ibr_grh_get_hoplmt(pk.grh), 63);
+		CU_ASSERT_EQUAL(ibr_grh_get_flowlabel(pk.grh), 0x12345);
+		CU_ASSERT_EQUAL(ibr_grh_get_tclass(pk.grh), 0x20);
+		CU_ASSERT_EQUAL(pk.payload_len, 200);
+		CU_ASSERT_EQUAL(pk.payload[199], 0x33);
+	}
+	assert_pools_restored();
+	CU_ASSERT_EQUAL(atomic_load(&b->refs), 0);
+}
+
+/* A burst of 32 becomes one ibv_post_send, two CQEs, one AH; receives re-posted in chains. */
+static void test_batching_and_ah_cache(void)
+{
+	struct io_verbs_port *pb = io_verbs_port(v, 1);
+	struct router_mbuf *m[ROUTER_BURST];
+	struct router_tx t[ROUTER_BURST];
+	struct fake_verbs_stats a0, a1, b0, b1;
+	uint64_t bytes, misses = pb->ah.misses;
+	int n;
+
+	host_drain();
+	for (int i = 0; i < ROUTER_BURST; i++)
+		host_send_mcast(0, 64, (uint8_t)i);
+	fake_verbs_stats_get(devname[0], &a0);
+	fake_verbs_stats_get(devname[1], &b0);
+	n = io_port_rx_burst(port(0), m, ROUTER_BURST);
+	CU_ASSERT_EQUAL_FATAL(n, ROUTER_BURST);
+	for (int i = 0; i < n; i++)
+		t[i] = tx_for(m[i], MLID_B);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, (unsigned)n, &bytes), (unsigned)n);
+	io_port_rx_done(port(0), m, (unsigned)n);
+	/* the sends completed: reaped, their buffers go back at A's next (idle) burst */
+	io_verbs_port_reap(pb);
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 0);
+	fake_verbs_stats_get(devname[0], &a1);
+	fake_verbs_stats_get(devname[1], &b1);
+	CU_ASSERT_EQUAL(b1.post_send_calls - b0.post_send_calls, 1);
+	CU_ASSERT_EQUAL(b1.send_wrs - b0.send_wrs, ROUTER_BURST);
+	CU_ASSERT_EQUAL(b1.wire_tx + b1.wire_full - b0.wire_tx - b0.wire_full, ROUTER_BURST);
+	CU_ASSERT_EQUAL(pb->ah.misses - misses, 0); /* the fan-out test created it */
+	CU_ASSERT_EQUAL(b1.ah_created, 1);
+	/* 32 buffers back: two chains of 16 */
+	CU_ASSERT_EQUAL(a1.post_recv_calls - a0.post_recv_calls, 2);
+	CU_ASSERT_EQUAL(a1.recv_wrs - a0.recv_wrs, ROUTER_BURST);
+	/* another flow label: another AH */
+	host_send_mcast(0, 64, 1);
+	n = io_port_rx_burst(port(0), m, ROUTER_BURST);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	t[0] = tx_for(m[0], MLID_B);
+	tx_set_flow(&t[0], 7);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 1, &bytes), 1);
+	io_port_rx_done(port(0), m, 1);
+	fake_verbs_stats_get(devname[1], &b1);
+	CU_ASSERT_EQUAL(b1.ah_created, 2);
+	assert_pools_restored();
+}
+
+/* Sends that fail put the QP in error; it is reset, nothing is lost, traffic resumes. */
+static void test_fault_send_error(void)
+{
+	struct io_verbs_port *pb = io_verbs_port(v, 1);
+	struct router_mbuf *m[ROUTER_BURST];
+	struct router_tx t[ROUTER_BURST];
+	uint64_t bytes, resets = pb->st.qp_resets;
+	int n;
+
+	host_drain();
+	fake_verbs_fault_send_error(devname[1], 3);
+	for (int i = 0; i < 8; i++)
+		host_send_mcast(0, 64, (uint8_t)i);
+	n = io_port_rx_burst(port(0), m, ROUTER_BURST);
+	CU_ASSERT_EQUAL_FATAL(n, 8);
+	for (int i = 0; i < n; i++)
+		t[i] = tx_for(m[i], MLID_B);
+	io_port_tx_burst(port(1), t, (unsigned)n, &bytes);
+	io_port_rx_done(port(0), m, (unsigned)n);
+	io_verbs_port_reap(pb);
+	CU_ASSERT(pb->st.tx_err >= 1);
+	/* the egress port's owner recovers in its next burst */
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 0);
+	CU_ASSERT_EQUAL(pb->st.qp_resets - resets, 1);
+	assert_pools_restored();
+	/* traffic flows again */
+	host_drain();
+	host_send_mcast(0, 64, 9);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	t[0] = tx_for(m[0], MLID_B);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 1, &bytes), 1);
+	io_port_rx_done(port(0), m, 1);
+	CU_ASSERT(host_recv(1, (uint8_t[8192]){ 0 }, 8192) > 0);
+	assert_pools_restored();
+}
+
+static void test_fault_rq_exhausted(void)
+{
+	struct router_mbuf *m[ROUTER_BURST];
+	struct fake_verbs_stats s0, s1;
+	int n;
+
+	fake_verbs_stats_get(devname[0], &s0);
+	fake_verbs_fault_rq_exhausted(devname[0], 5);
+	for (int i = 0; i < 10; i++)
+		host_send_mcast(0, 64, (uint8_t)i);
+	n = io_port_rx_burst(port(0), m, ROUTER_BURST);
+	CU_ASSERT_EQUAL(n, 5);
+	io_port_rx_done(port(0), m, (unsigned)n);
+	fake_verbs_stats_get(devname[0], &s1);
+	CU_ASSERT_EQUAL(s1.rx_no_wqe - s0.rx_no_wqe, 5);
+	assert_pools_restored();
+}
+
+static int events[8];
+
+static void on_event(void *ctx, struct io_verbs_port *p, enum io_verbs_event ev)
+{
+	(void)ctx;
+	(void)p;
+	events[ev]++;
+}
+
+static void test_port_down_up(void)
+{
+	struct io_verbs_port *pb = io_verbs_port(v, 1);
+	struct router_mbuf *m[ROUTER_BURST];
+	struct router_tx t;
+	uint64_t bytes;
+
+	host_drain();
+	CU_ASSERT_EQUAL(fake_verbs_port_set(devname[1], false), 0);
+	CU_ASSERT_EQUAL(io_verbs_async_poll(pb, on_event, NULL), 1);
+	CU_ASSERT_EQUAL(events[IO_VERBS_EV_DOWN], 1);
+	CU_ASSERT_FALSE(pb->up);
+	host_send_mcast(0, 64, 1);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	t = tx_for(m[0], MLID_B);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 0);
+	io_port_rx_done(port(0), m, 1);
+	assert_pools_restored();
+	CU_ASSERT_EQUAL(fake_verbs_port_set(devname[1], true), 0);
+	CU_ASSERT_EQUAL(fake_verbs_event(devname[1], IBV_EVENT_LID_CHANGE), 0);
+	CU_ASSERT_EQUAL(io_verbs_async_poll(pb, on_event, NULL), 2);
+	CU_ASSERT_EQUAL(events[IO_VERBS_EV_UP], 1);
+	CU_ASSERT_EQUAL(events[IO_VERBS_EV_LID], 1);
+	CU_ASSERT_TRUE(pb->up);
+	host_send_mcast(0, 64, 2);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	t = tx_for(m[0], MLID_B);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 1);
+	io_port_rx_done(port(0), m, 1);
+	assert_pools_restored();
+	/* the owning worker's idle burst reads the events by itself */
+	CU_ASSERT_EQUAL(fake_verbs_port_set(devname[1], false), 0);
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 0);
+	CU_ASSERT_FALSE(pb->up);
+	CU_ASSERT_EQUAL(fake_verbs_port_set(devname[1], true), 0);
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 0);
+	CU_ASSERT_TRUE(pb->up);
+}
+
+/* Unicast without a proxy mapping cannot be relayed (counted, buffer back). */
+static void test_unicast_refused(void)
+{
+	struct io_verbs_port *pa = io_verbs_port(v, 0), *pb = io_verbs_port(v, 1);
+	uint64_t before = pb->st.tx_unicast, bytes;
+	struct router_mbuf *m[ROUTER_BURST];
+	struct router_tx t;
+	uint8_t g[16];
+
+	gid_of(g, 2, 7);
+	host_send(0, g, 10, pa->qpn, QKEY, 16, 1, false);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	CU_ASSERT_EQUAL(ibr_bth_get_destqp((const struct ibr_bth *)(m[0]->data + 48)), pa->qpn);
+	t = tx_for(m[0], 20);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 0);
+	CU_ASSERT_EQUAL(pb->st.tx_unicast - before, 1);
+	io_port_rx_done(port(0), m, 1);
+	assert_pools_restored();
+}
+
+/* The completion channel's fd wakes a sleeper when the wire has packets. */
+static void test_fd_readable(void)
+{
+	struct router_mbuf *m[ROUTER_BURST];
+	struct pollfd {
+		int fd;
+		short events, revents;
+	};
+	int fd = io_port_fd(port(2));
+
+	CU_ASSERT(fd >= 0);
+	host_send_mcast(2, 8, 1);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(2), m, ROUTER_BURST), 1);
+	io_port_rx_done(port(2), m, 1);
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(2), m, ROUTER_BURST), 0); /* re-arms */
+	assert_pools_restored();
+}
+
+static void test_ah_table(void)
+{
+	struct io_verbs_ah c;
+	struct io_verbs_ah_key k = { .dlid = 1 };
+	int added = 0;
+
+	CU_ASSERT_EQUAL_FATAL(io_verbs_ah_init(&c, 16), 0);
+	CU_ASSERT_PTR_NULL(io_verbs_ah_find(&c, &k));
+	for (uint16_t i = 1; i <= 16; i++) {
+		k.dlid = i;
+		if (!io_verbs_ah_add(&c, &k, (void *)(uintptr_t)i))
+			added++;
+	}
+	CU_ASSERT_EQUAL(added, 12); /* 3/4 of 16 */
+	CU_ASSERT_EQUAL(c.full, 4);
+	k.dlid = 5;
+	CU_ASSERT_EQUAL(io_verbs_ah_find(&c, &k), (void *)5);
+	k.sl = 1;
+	CU_ASSERT_PTR_NULL(io_verbs_ah_find(&c, &k));
+	io_verbs_ah_clear(&c, (void (*)(void *))(void (*)(void))abs);
+	CU_ASSERT_EQUAL(c.n, 0);
+	io_verbs_ah_fini(&c);
+}
+
+static void test_pool_refs(void)
+{
+	struct io_verbs_pool p;
+	struct io_verbs_buf *b;
+
+	CU_ASSERT_EQUAL_FATAL(io_verbs_pool_init(&p, 4, 2), 0);
+	CU_ASSERT_EQUAL(p.nfree, 4);
+	b = io_verbs_pool_take(&p);
+	CU_ASSERT_EQUAL(b->m.port, 2);
+	io_verbs_pool_hold(&p, b);
+	io_verbs_buf_ref(b);
+	io_verbs_buf_ref(b);
+	io_verbs_buf_unref(&p, b);
+	io_verbs_buf_unref(&p, b);
+	CU_ASSERT_EQUAL(io_verbs_pool_collect(&p), 0);
+	io_verbs_buf_unref(&p, b);
+	CU_ASSERT_EQUAL(io_verbs_pool_collect(&p), 1);
+	CU_ASSERT_EQUAL(p.nfree, 4);
+	CU_ASSERT_EQUAL(atomic_load(&p.nheld), 0);
+	io_verbs_pool_fini(&p);
+}
+
+/*
+ * UD unicast through proxies: A sends to the proxy QPN on port 0, B gets it
+ * at the remote QPN and Q_Key from port 1's paired proxy, and B's reply to
+ * that source QPN reaches A from the proxy A sent to.
+ */
+static void test_unicast_proxy_pair(void)
+{
+	struct io_verbs_port *pa = io_verbs_port(v, 0), *pb = io_verbs_port(v, 1);
+	struct router_mbuf *m[ROUTER_BURST];
+	struct fake_verbs_stats s0, s1;
+	struct router_tx t;
+	struct ibr_pkt pk;
+	uint8_t g[16], buf[8192];
+	uint64_t bytes;
+	int n;
+
+	CU_ASSERT_EQUAL_FATAL(pa->nq, 2);
+	CU_ASSERT_NOT_EQUAL(pa->q[1].qpn, pa->qpn);
+	host_drain();
+	fake_verbs_stats_get(devname[1], &s0);
+	gid_of(g, 2, 7);
+	host_send(0, g, 10, pa->q[1].qpn, 0x1234, 77, 0x44, false);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	CU_ASSERT_EQUAL(ibr_bth_get_destqp((const struct ibr_bth *)(m[0]->data + 48)),
+			pa->q[1].qpn);
+	CU_ASSERT_EQUAL(ibr_deth_get_qkey((const struct ibr_deth *)(m[0]->data + 60)), 0x1234);
+	t = tx_for(m[0], 20);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 1);
+	io_port_rx_done(port(0), m, 1);
+	n = host_recv(1, buf, sizeof(buf));
+	CU_ASSERT_FATAL(n > 0);
+	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
+	CU_ASSERT_EQUAL(ibr_lrh_get_dlid(pk.lrh), 20);
+	CU_ASSERT_EQUAL(ibr_bth_get_destqp(pk.bth), HOST_QPN);
+	CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), 0x1234);
+	CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), pb->q[1].qpn); /* the paired proxy */
+	CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), g, 16), 0);
+	CU_ASSERT_EQUAL(pk.payload_len, 77);
+	fake_verbs_stats_get(devname[1], &s1);
+	CU_ASSERT_EQUAL(s1.post_send_calls - s0.post_send_calls, 1);
+	/* the reply, to the source QPN B saw */
+	gid_of(g, 1, 7);
+	host_send(1, g, 11, pb->q[1].qpn, 0x4321, 5, 0x55, false);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 1);
+	t = tx_for(m[0], 30);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(0), &t, 1, &bytes), 1);
+	io_port_rx_done(port(1), m, 1);
+	n = host_recv(0, buf, sizeof(buf));
+	CU_ASSERT_FATAL(n > 0);
+	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
+	CU_ASSERT_EQUAL(ibr_bth_get_destqp(pk.bth), HOST_QPN);
+	CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), 0x4321);
+	CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), pa->q[1].qpn);
+	assert_pools_restored();
+}
+
+/*
+ * Twenty full bursts into a send queue of 256: each burst reaps the last
+ * one's completions and ends signalled, so the queue never fills (the fake
+ * holds a WQE until a polled completion retires it, as an HCA does).
+ */
+static void test_send_queue_never_fills(void)
+{
+	struct router_mbuf *m[ROUTER_BURST];
+	struct router_tx t[ROUTER_BURST];
+	struct fake_verbs_stats s0, s1;
+	unsigned sent = 0;
+	uint64_t bytes;
+
+	fake_verbs_stats_get(devname[2], &s0);
+	for (int round = 0; round < 20; round++) {
+		int n;
+
+		for (int i = 0; i < ROUTER_BURST; i++)
+			host_send_mcast(0, 32, (uint8_t)i);
+		n = io_port_rx_burst(port(0), m, ROUTER_BURST);
+		CU_ASSERT_EQUAL_FATAL(n, ROUTER_BURST);
+		for (int i = 0; i < n; i++)
+			t[i] = tx_for(m[i], MLID_C);
+		sent += io_port_tx_burst(port(2), t, (unsigned)n, &bytes);
+		io_port_rx_done(port(0), m, (unsigned)n);
+		host_drain();
+	}
+	fake_verbs_stats_get(devname[2], &s1);
+	CU_ASSERT_EQUAL(sent, 20 * ROUTER_BURST);
+	CU_ASSERT_EQUAL(s1.sq_full - s0.sq_full, 0);
+	CU_ASSERT_EQUAL(s1.post_send_calls - s0.post_send_calls, 20);
+	assert_pools_restored();
+}
+
+static CU_TestInfo tests[] = {
+	{ "pool references", test_pool_refs },
+	{ "AH table", test_ah_table },
+	{ "rx synthesizes LRH/BTH/DETH", test_rx_synthesizes_a_packet },
+	{ "rx drops", test_rx_drops },
+	{ "rx own SGID dropped", test_rx_own_sgid_dropped },
+	{ "multicast fan-out without copy", test_mcast_fanout_zero_copy },
+	{ "batching and AH cache", test_batching_and_ah_cache },
+	{ "fault: send error", test_fault_send_error },
+	{ "fault: receive queue exhausted", test_fault_rq_exhausted },
+	{ "port down and up", test_port_down_up },
+	{ "unicast without proxy", test_unicast_refused },
+	{ "unicast through a proxy pair", test_unicast_proxy_pair },
+	{ "send queue never fills", test_send_queue_never_fills },
+	{ "channel fd", test_fd_readable },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	return ibr_test_run_fixture("io_verbs", tests, setup, teardown);
+}
