@@ -114,6 +114,8 @@ static void loop(struct ibrd *d)
 		}
 		/* MAD retries and timeouts, the SA clients' polls and resyncs */
 		ibrd_mad_tick(d, ibr_now_ns());
+		/* what the SA clients changed reaches the OpenSM plugins now */
+		ibrd_plugin_sync(d);
 		/* free FIBs no worker can see any more */
 		router_pub_reclaim(&d->pub);
 		ibrd_capture_tick(d);
