@@ -159,6 +159,17 @@ void ibrd_mcast_policy(struct ibrd *d);
 bool ibrd_mcast_joined(struct ibrd *d, const uint8_t mgid[16], uint32_t port);
 void ibrd_mcast_stop(struct ibrd *d);
 
+/* ibrd_cmd_osm.c: what a route is to the OpenSM of a port's subnet (prefix routes) */
+enum ibrd_osm_kind {
+	IBRD_OSM_LINE,	    /* a /64: one "<prefix> <guid>" line */
+	IBRD_OSM_ANY,	    /* ::/0: "* <guid>", after every other line */
+	IBRD_OSM_AGGREGATE, /* shorter than /64, longer than /0: not expressible */
+	IBRD_OSM_SITE,	    /* site-local traffic the router drops (other site) */
+	IBRD_OSM_NONE,	    /* not for this subnet: its own, link-local, not best, via it */
+};
+enum ibrd_osm_kind ibrd_osm_route_kind(const struct ibrd *d, uint32_t port,
+				       const struct router_route *r);
+
 /* ibrd_ctl.c: the control socket */
 int ibrd_ctl_open(struct ibrd *d);
 void ibrd_ctl_close(struct ibrd *d);

@@ -39,18 +39,11 @@
 
 #define OSM_PART_ROOM (IBR_CTL_PART_MAX / 2) /* JSON bytes of data per reply part */
 
-enum osm_kind {
-	OSM_LINE,      /* a /64: one "<prefix> <guid>" line */
-	OSM_ANY,       /* ::/0: "* <guid>", after every other line */
-	OSM_AGGREGATE, /* shorter than /64, longer than /0: not expressible */
-	OSM_SITE,      /* site-local traffic the router drops (other site) */
-};
-
 struct osm_entry {
 	uint64_t prefix;
 	uint8_t plen;
 	uint8_t via;  /* egress port of the best route */
-	uint8_t kind; /* enum osm_kind */
+	uint8_t kind; /* enum ibrd_osm_kind */
 };
 
 /* Lines first (ascending prefix), then "*", then the comments. */
@@ -72,6 +65,30 @@ static bool osm_site_local(uint64_t prefix)
 	return ibr_gid_is_site_local(&g);
 }
 
+enum ibrd_osm_kind ibrd_osm_route_kind(const struct ibrd *d, uint32_t port,
+				       const struct router_route *r)
+{
+	const struct router_port *me = &d->rib.port[port], *via = &d->rib.port[r->nh.port];
+	union ibr_gid g = ibr_gid_make(r->key.prefix, 0);
+
+	if (r->nh.port == port ||
+	    router_rib_best_source(&d->rib, r->key.prefix, r->key.plen) != r->key.source)
+		return IBRD_OSM_NONE;
+	/* the SA never asks for its own prefix or a link-local one */
+	if (r->key.plen == 64 && (r->key.prefix == me->prefix || ibr_gid_is_link_local(&g)))
+		return IBRD_OSM_NONE;
+	/*
+	 * IBA 4.1.1: the engine drops site-local SGIDs or DGIDs between
+	 * sites; the subnet's hosts have SGIDs of its own prefix.
+	 */
+	if (via->site != me->site &&
+	    (osm_site_local(me->prefix) || (r->key.plen >= 10 && osm_site_local(r->key.prefix))))
+		return IBRD_OSM_SITE;
+	if (r->key.plen == 64)
+		return IBRD_OSM_LINE;
+	return r->key.plen == 0 ? IBRD_OSM_ANY : IBRD_OSM_AGGREGATE;
+}
+
 /*
  * The best route of every prefix that leaves through a port other than
  * `port`; NULL with *n == 0 when there is none, NULL with *n == SIZE_MAX when
@@ -79,7 +96,6 @@ static bool osm_site_local(uint64_t prefix)
  */
 static struct osm_entry *osm_collect(const struct ibrd *d, uint32_t port, size_t *n)
 {
-	const struct router_port *me = &d->rib.port[port];
 	const struct router_route *r;
 	struct osm_entry *e;
 	uint32_t pos = 0;
@@ -92,32 +108,13 @@ static struct osm_entry *osm_collect(const struct ibrd *d, uint32_t port, size_t
 		return NULL;
 	}
 	while ((r = router_tab_next(&d->rib.routes, &pos))) {
-		const struct router_port *via = &d->rib.port[r->nh.port];
-		union ibr_gid g = ibr_gid_make(r->key.prefix, 0);
-		struct osm_entry *x = &e[*n];
+		enum ibrd_osm_kind k = ibrd_osm_route_kind(d, port, r);
 
-		if (r->nh.port == port ||
-		    router_rib_best_source(&d->rib, r->key.prefix, r->key.plen) != r->key.source)
+		if (k == IBRD_OSM_NONE)
 			continue;
-		/* the SA never asks for its own prefix or a link-local one */
-		if (r->key.plen == 64 && (r->key.prefix == me->prefix || ibr_gid_is_link_local(&g)))
-			continue;
-		x->prefix = r->key.prefix;
-		x->plen = r->key.plen;
-		x->via = r->nh.port;
-		/*
-		 * IBA 4.1.1: the engine drops site-local SGIDs or DGIDs between
-		 * sites; the subnet's hosts have SGIDs of its own prefix.
-		 */
-		if (via->site != me->site && (osm_site_local(me->prefix) ||
-					      (r->key.plen >= 10 && osm_site_local(r->key.prefix))))
-			x->kind = OSM_SITE;
-		else if (r->key.plen == 64)
-			x->kind = OSM_LINE;
-		else if (r->key.plen == 0)
-			x->kind = OSM_ANY;
-		else
-			x->kind = OSM_AGGREGATE;
+		e[*n] = (struct osm_entry){
+			.prefix = r->key.prefix, .plen = r->key.plen, .via = r->nh.port, .kind = k
+		};
 		(*n)++;
 	}
 	qsort(e, *n, sizeof(*e), osm_entry_cmp);
@@ -160,17 +157,17 @@ static int osm_text(struct ibrd *d, struct ibrd_out *o, uint32_t port, const str
 		const char *via = d->rib.port[x->via].name;
 
 		osm_prefix_str(x, ps, sizeof(ps));
-		if (x->kind == OSM_LINE || x->kind == OSM_ANY) {
+		if (x->kind == IBRD_OSM_LINE || x->kind == IBRD_OSM_ANY) {
 			char pre[24];
 
-			if (x->kind == OSM_LINE)
+			if (x->kind == IBRD_OSM_LINE)
 				snprintf(pre, sizeof(pre), "0x%016" PRIx64, x->prefix);
 			else
 				snprintf(pre, sizeof(pre), "*");
 			ibrd_out_printf(o, "%s 0x%016" PRIx64 " # %s via %s\n", pre, me->guid, ps,
 					via);
 			lines++;
-		} else if (x->kind == OSM_AGGREGATE) {
+		} else if (x->kind == IBRD_OSM_AGGREGATE) {
 			ibrd_out_printf(o,
 					"# %s via %s: not expressible (OpenSM matches whole "
 					"64-bit prefixes only)\n",
@@ -268,11 +265,11 @@ static int osm_json(struct ibrd *d, struct ibrd_out *o, uint32_t port, const str
 		if (s.j.len > OSM_PART_ROOM)
 			osm_json_flush(&s, false);
 		osm_prefix_str(x, ps, sizeof(ps));
-		osm_json_list(&s, x->kind == OSM_LINE || x->kind == OSM_ANY ? 0 : 1);
+		osm_json_list(&s, x->kind == IBRD_OSM_LINE || x->kind == IBRD_OSM_ANY ? 0 : 1);
 		ibr_json_obj_open(&s.j, NULL);
 		ibr_json_str(&s.j, "prefix", ps);
 		if (s.list == 0) {
-			if (x->kind == OSM_LINE)
+			if (x->kind == IBRD_OSM_LINE)
 				snprintf(os, sizeof(os), "0x%016" PRIx64, x->prefix);
 			else
 				snprintf(os, sizeof(os), "*");
@@ -282,7 +279,7 @@ static int osm_json(struct ibrd *d, struct ibrd_out *o, uint32_t port, const str
 		ibr_json_str(&s.j, "via", d->rib.port[x->via].name);
 		if (s.list == 1)
 			ibr_json_str(&s.j, "reason",
-				     x->kind == OSM_AGGREGATE ? "aggregate" : "site");
+				     x->kind == IBRD_OSM_AGGREGATE ? "aggregate" : "site");
 		ibr_json_close(&s.j);
 	}
 	osm_json_flush(&s, true);

@@ -17,7 +17,6 @@
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_plugin.h"
 
-#include "lib/ibr_gid.h"
 #include "lib/ibr_pkt.h"
 #include "lib/ibr_log.h"
 
@@ -25,31 +24,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool proutes_site_local(uint64_t prefix)
-{
-	union ibr_gid g = ibr_gid_make(prefix, 0);
-
-	return ibr_gid_is_site_local(&g);
-}
-
-/* The route `r` as seen from port `port`'s subnet: true with *x filled when it goes. */
+/*
+ * The route `r` as seen from port `port`'s subnet: true with *x filled when
+ * it goes (the "show osm-prefix-routes" lines: a /64 or "*").
+ */
 static bool proutes_one(const struct ibrd *d, uint32_t port, const struct router_route *r,
 			struct ibr_plug_route *x)
 {
-	const struct router_port *me = &d->rib.port[port], *via = &d->rib.port[r->nh.port];
-	union ibr_gid g = ibr_gid_make(r->key.prefix, 0);
+	enum ibrd_osm_kind k = ibrd_osm_route_kind(d, port, r);
 
-	if (r->nh.port == port || (r->key.plen != 64 && r->key.plen != 0) ||
-	    router_rib_best_source(&d->rib, r->key.prefix, r->key.plen) != r->key.source)
-		return false;
-	if (r->key.plen == 64 && (r->key.prefix == me->prefix || ibr_gid_is_link_local(&g)))
-		return false;
-	if (via->site != me->site && (proutes_site_local(me->prefix) ||
-				      (r->key.plen == 64 && proutes_site_local(r->key.prefix))))
+	if (k != IBRD_OSM_LINE && k != IBRD_OSM_ANY)
 		return false;
 	memset(x, 0, sizeof(*x));
 	x->prefix = r->key.plen ? r->key.prefix : 0;
-	x->guid = me->guid;
+	x->guid = d->rib.port[port].guid;
 	x->metric = r->metric;
 	x->flags = r->key.plen ? 0 : IBR_PLUG_ROUTE_ANY;
 	return true;
