@@ -31,32 +31,7 @@ lab_sm A HcaA1 0 0xfec0000000000001 && echo "OpenSM A: SUBNET UP, prefix fec0:0:
 lab_sm B HcaB1 0 0xfec0000000000002 && echo "OpenSM B: SUBNET UP, prefix fec0:0:0:2::/64"
 
 say "ibrouterd attached at both router nodes: nothing about the subnets in its config"
-cat > "$LAB/r.conf" <<EOC
-router {
-	name = "demo"
-	node-guid = 0x0002c90300000100
-}
-port "a" {
-	data = sim
-	sim-socket = "$LAB/a.sock"
-	sim-peer = "$LAB/a.peer"
-	mad = ibsim
-	ibsim-socket = "$(lab_sock A)"
-	ibsim-node = "RtrA"
-}
-port "b" {
-	data = sim
-	sim-socket = "$LAB/b.sock"
-	sim-peer = "$LAB/b.peer"
-	mad = ibsim
-	ibsim-socket = "$(lab_sock B)"
-	ibsim-node = "RtrB"
-}
-control {
-	socket = "$LAB/ctl.sock"
-}
-pid-file = "$LAB/r.pid"
-EOC
+lab_router_conf "$LAB/r.conf" demo
 sed "s|$LAB|\$LAB|g" "$LAB/r.conf"
 "$BUILD/ibrouterd" -d -f "$LAB/r.conf" > "$LAB/r.log" 2>&1 &
 LAB_PIDS="$LAB_PIDS $!"

@@ -74,6 +74,26 @@ lab_sm() {
 	return 1
 }
 
+# lab_router_conf FILE NAME [LEARNING]: an ibrouterd config named NAME whose
+# ports a and b are attached at router nodes RtrA and RtrB of subnets A and B
+# (the native ibsim transport, the SA client on) with sim data sockets
+# $LAB/{a,b}.{sock,peer}; no LID, prefix or neighbour: all learned.  LEARNING
+# goes into its learning section; control socket $LAB/ctl.sock.
+lab_router_conf() {
+	{
+		printf 'router {\n\tname = "%s"\n\tnode-guid = 0x0002c90300000100\n}\n' "$2"
+		for lrc_p in a b; do
+			lrc_s=$(echo $lrc_p | tr ab AB)
+			printf 'port "%s" {\n\tdata = sim\n\tsim-socket = "%s"\n\tsim-peer = "%s"\n' \
+				$lrc_p "$LAB/$lrc_p.sock" "$LAB/$lrc_p.peer"
+			printf '\tmad = ibsim\n\tibsim-socket = "%s"\n\tibsim-node = "Rtr%s"\n}\n' \
+				"$(lab_sock $lrc_s)" $lrc_s
+		done
+		[ -z "${3:-}" ] || printf 'learning {\n\t%s\n}\n' "$3"
+		printf 'control {\n\tsocket = "%s"\n}\npid-file = "%s"\n' "$LAB/ctl.sock" "$LAB/r.pid"
+	} > "$1"
+}
+
 # lab_run NAME HOST cmd...: run a libibumad tool attached at node HOST of subnet NAME
 lab_run() {
 	name=$1 host=$2

@@ -63,37 +63,7 @@ lab_subnet B "$HERE/netB"
 lab_check "OpenSM A: SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001
 lab_check "OpenSM B: SUBNET UP" lab_sm B HcaB1 0 0xfec0000000000002
 
-cat > "$LAB/r.conf" <<EOC
-router {
-	name = "lab"
-	node-guid = 0x0002c90300000100
-}
-port "a" {
-	data = sim
-	sim-socket = "$LAB/a.sock"
-	sim-peer = "$LAB/a.peer"
-	mad = ibsim
-	ibsim-socket = "$(lab_sock A)"
-	ibsim-node = "RtrA"
-	sa-client = true
-}
-port "b" {
-	data = sim
-	sim-socket = "$LAB/b.sock"
-	sim-peer = "$LAB/b.peer"
-	mad = ibsim
-	ibsim-socket = "$(lab_sock B)"
-	ibsim-node = "RtrB"
-	sa-client = true
-}
-learning {
-	resync-interval = $RESYNC
-}
-control {
-	socket = "$LAB/ctl.sock"
-}
-pid-file = "$LAB/r.pid"
-EOC
+lab_router_conf "$LAB/r.conf" lab "resync-interval = $RESYNC"
 "$BUILD/ibrouterd" -d -f "$LAB/r.conf" > "$LAB/r.log" 2>&1 &
 LAB_PIDS="$LAB_PIDS $!"
 
