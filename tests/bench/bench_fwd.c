@@ -19,6 +19,7 @@
 #include "router/router_worker.h"
 
 #include "lib/ibr_pkt.h"
+#include "tests/bench/bench_hosts.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -233,73 +234,10 @@ static void bench_mcast(void)
 struct e2e {
 	char dir[64];
 	char a_host[96], a_rtr[96], b_rtr[96], b_host[96];
-	int tx_fd, rx_fd; /* the hosts' blocking sockets */
+	struct bench_hosts h;
 	struct io_sim_port ra, rb;
-	_Atomic bool stop;
-	uint64_t received;
 	uint8_t pkts[ROUTER_BURST][512];
-	size_t len;
 };
-
-static int host_socket(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_DGRAM, 0), sz = 4 << 20;
-	struct timeval tv = { 0, 200000 };
-
-	strcpy(sa.sun_path, path);
-	unlink(path);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		abort();
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)); /* never hang */
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	return fd;
-}
-
-static void *e2e_sender(void *arg)
-{
-	struct e2e *e = arg;
-	struct sockaddr_un to = { .sun_family = AF_UNIX };
-	struct mmsghdr msg[ROUTER_BURST];
-	struct iovec iov[ROUTER_BURST];
-
-	strcpy(to.sun_path, e->a_rtr);
-	memset(msg, 0, sizeof(msg));
-	for (int i = 0; i < ROUTER_BURST; i++) {
-		iov[i] = (struct iovec){ e->pkts[i], e->len };
-		msg[i].msg_hdr.msg_name = &to;
-		msg[i].msg_hdr.msg_namelen = sizeof(to);
-		msg[i].msg_hdr.msg_iov = &iov[i];
-		msg[i].msg_hdr.msg_iovlen = 1;
-	}
-	while (!atomic_load(&e->stop))
-		sendmmsg(e->tx_fd, msg, ROUTER_BURST, 0);
-	return NULL;
-}
-
-static void *e2e_receiver(void *arg)
-{
-	struct e2e *e = arg;
-	static uint8_t bufs[ROUTER_BURST][512];
-	struct mmsghdr msg[ROUTER_BURST];
-	struct iovec iov[ROUTER_BURST];
-
-	memset(msg, 0, sizeof(msg));
-	for (int i = 0; i < ROUTER_BURST; i++) {
-		iov[i] = (struct iovec){ bufs[i], sizeof(bufs[i]) };
-		msg[i].msg_hdr.msg_iov = &iov[i];
-		msg[i].msg_hdr.msg_iovlen = 1;
-	}
-	while (!atomic_load(&e->stop)) {
-		int n = recvmmsg(e->rx_fd, msg, ROUTER_BURST, 0, NULL);
-
-		if (n > 0)
-			e->received += (uint64_t)n;
-	}
-	return NULL;
-}
 
 /* The baseline: recvmmsg -> sendmmsg, no processing at all. */
 static void *e2e_relay(void *arg)
@@ -310,7 +248,7 @@ static void *e2e_relay(void *arg)
 	struct iovec iov[ROUTER_BURST];
 
 	memset(msg, 0, sizeof(msg));
-	while (!atomic_load(&e->stop)) {
+	while (!atomic_load(&e->h.stop)) {
 		int n = io_sim_rx_burst(&e->ra, m, ROUTER_BURST);
 
 		if (n <= 0) {
@@ -340,7 +278,7 @@ static void *e2e_router_loop(void *arg)
 	struct e2e_router *r = arg;
 
 	router_pub_online(&r->pub, 0);
-	while (!atomic_load(&r->e->stop))
+	while (!atomic_load(&r->e->h.stop))
 		if (!router_worker_poll(&r->w, 4096))
 			sched_yield();
 	router_pub_offline(&r->pub, 0);
@@ -364,8 +302,11 @@ static double bench_e2e(bool relay, double secs)
 	snprintf(e->a_rtr, sizeof(e->a_rtr), "%s/a-rtr", e->dir);
 	snprintf(e->b_rtr, sizeof(e->b_rtr), "%s/b-rtr", e->dir);
 	snprintf(e->b_host, sizeof(e->b_host), "%s/b-host", e->dir);
-	e->tx_fd = host_socket(e->a_host);
-	e->rx_fd = host_socket(e->b_host);
+	e->h.tx_fd = bench_host_socket(e->a_host);
+	e->h.rx_fd = bench_host_socket(e->b_host);
+	snprintf(e->h.to, sizeof(e->h.to), "%s", e->a_rtr);
+	e->h.pkts = e->pkts[0];
+	e->h.stride = sizeof(e->pkts[0]);
 	if (io_sim_open(&e->ra, e->a_rtr, e->a_host, 0) ||
 	    io_sim_open(&e->rb, e->b_rtr, e->b_host, 1))
 		abort();
@@ -384,7 +325,7 @@ static double bench_e2e(bool relay, double secs)
 		p.qkey = 1;
 		p.payload = data;
 		p.payload_len = 256;
-		e->len = (size_t)ibr_pkt_build_ud(e->pkts[i], sizeof(e->pkts[i]), &p);
+		e->h.len = (size_t)ibr_pkt_build_ud(e->pkts[i], sizeof(e->pkts[i]), &p);
 	}
 	r->e = e;
 	router_pub_init(&r->pub, 1);
@@ -392,17 +333,18 @@ static double bench_e2e(bool relay, double secs)
 	ports[0] = &e->ra.io;
 	ports[1] = &e->rb.io;
 	router_worker_init(&r->w, 0, &r->pub, ports, 2, 3);
-	atomic_init(&e->stop, false);
-	pthread_create(&tr, NULL, e2e_receiver, e);
+	atomic_init(&e->h.stop, false);
+	atomic_init(&e->h.received, 0);
+	pthread_create(&tr, NULL, bench_host_receiver, &e->h);
 	pthread_create(&tm, NULL, relay ? e2e_relay : e2e_router_loop,
 		       relay ? (void *)e : (void *)r);
-	pthread_create(&ts, NULL, e2e_sender, e);
+	pthread_create(&ts, NULL, bench_host_sender, &e->h);
 	usleep(200000); /* warm up */
-	start = e->received;
+	start = atomic_load(&e->h.received);
 	t0 = now_s();
 	usleep((useconds_t)(secs * 1e6));
-	rate = (double)(e->received - start) / (now_s() - t0);
-	atomic_store(&e->stop, true);
+	rate = (double)(atomic_load(&e->h.received) - start) / (now_s() - t0);
+	atomic_store(&e->h.stop, true);
 	pthread_join(ts, NULL);
 	pthread_join(tm, NULL);
 	pthread_join(tr, NULL);
@@ -412,8 +354,8 @@ static double bench_e2e(bool relay, double secs)
 	router_pub_destroy(&r->pub);
 	io_sim_close(&e->ra);
 	io_sim_close(&e->rb);
-	close(e->tx_fd);
-	close(e->rx_fd);
+	close(e->h.tx_fd);
+	close(e->h.rx_fd);
 	unlink(e->a_host);
 	unlink(e->b_host);
 	rmdir(e->dir);

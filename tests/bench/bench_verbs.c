@@ -16,6 +16,7 @@
 #include "router/io_verbs.h"
 #include "router/router_rib.h"
 #include "router/router_worker.h"
+#include "tests/bench/bench_hosts.h"
 #include "tests/fakes/fake_verbs.h"
 
 #include "lib/ibr_pkt.h"
@@ -37,11 +38,8 @@
 
 struct run {
 	char dir[64], a_host[96], a_rtr[96], b_rtr[96], b_host[96];
-	int tx_fd, rx_fd;
-	_Atomic bool stop;
-	_Atomic uint64_t received;
+	struct bench_hosts h;
 	uint8_t pkt[512];
-	size_t len;
 	struct router_pub pub;
 	struct router_worker w;
 };
@@ -54,71 +52,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int host_socket(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_DGRAM, 0), sz = 4 << 20;
-	struct timeval tv = { 0, 200000 };
-
-	strcpy(sa.sun_path, path);
-	unlink(path);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		abort();
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)); /* never hang */
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	return fd;
-}
-
-static void *sender(void *arg)
-{
-	struct run *r = arg;
-	struct sockaddr_un to = { .sun_family = AF_UNIX };
-	struct mmsghdr msg[ROUTER_BURST];
-	struct iovec iov = { r->pkt, r->len };
-
-	strcpy(to.sun_path, r->a_rtr);
-	memset(msg, 0, sizeof(msg));
-	for (int i = 0; i < ROUTER_BURST; i++) {
-		msg[i].msg_hdr.msg_name = &to;
-		msg[i].msg_hdr.msg_namelen = sizeof(to);
-		msg[i].msg_hdr.msg_iov = &iov;
-		msg[i].msg_hdr.msg_iovlen = 1;
-	}
-	while (!atomic_load(&r->stop))
-		sendmmsg(r->tx_fd, msg, ROUTER_BURST, 0);
-	return NULL;
-}
-
-static void *receiver(void *arg)
-{
-	struct run *r = arg;
-	static uint8_t bufs[ROUTER_BURST][512];
-	struct mmsghdr msg[ROUTER_BURST];
-	struct iovec iov[ROUTER_BURST];
-
-	memset(msg, 0, sizeof(msg));
-	for (int i = 0; i < ROUTER_BURST; i++) {
-		iov[i] = (struct iovec){ bufs[i], sizeof(bufs[i]) };
-		msg[i].msg_hdr.msg_iov = &iov[i];
-		msg[i].msg_hdr.msg_iovlen = 1;
-	}
-	while (!atomic_load(&r->stop)) {
-		int n = recvmmsg(r->rx_fd, msg, ROUTER_BURST, 0, NULL);
-
-		if (n > 0)
-			atomic_fetch_add(&r->received, (uint64_t)n);
-	}
-	return NULL;
-}
-
 static void *router_loop(void *arg)
 {
 	struct run *r = arg;
 
 	router_pub_online(&r->pub, 0);
-	while (!atomic_load(&r->stop))
+	while (!atomic_load(&r->h.stop))
 		if (!router_worker_poll(&r->w, 4096))
 			sched_yield();
 	router_pub_offline(&r->pub, 0);
@@ -176,8 +115,10 @@ static void run_init(struct run *r, const char *tag)
 	snprintf(r->a_rtr, sizeof(r->a_rtr), "%s/a-rtr", r->dir);
 	snprintf(r->b_rtr, sizeof(r->b_rtr), "%s/b-rtr", r->dir);
 	snprintf(r->b_host, sizeof(r->b_host), "%s/b-host", r->dir);
-	r->tx_fd = host_socket(r->a_host);
-	r->rx_fd = host_socket(r->b_host);
+	r->h.tx_fd = bench_host_socket(r->a_host);
+	r->h.rx_fd = bench_host_socket(r->b_host);
+	snprintf(r->h.to, sizeof(r->h.to), "%s", r->a_rtr);
+	r->h.pkts = r->pkt; /* one packet, a burst of it (stride 0) */
 	p.sgid[0] = 0xfe;
 	p.sgid[1] = 0xc0;
 	p.sgid[7] = 1;
@@ -186,9 +127,9 @@ static void run_init(struct run *r, const char *tag)
 	p.dgid[1] = 0x18;
 	p.dgid[15] = 1;
 	p.payload = data;
-	r->len = (size_t)ibr_pkt_build_ud(r->pkt, sizeof(r->pkt), &p);
-	atomic_init(&r->stop, false);
-	atomic_init(&r->received, 0);
+	r->h.len = (size_t)ibr_pkt_build_ud(r->pkt, sizeof(r->pkt), &p);
+	atomic_init(&r->h.stop, false);
+	atomic_init(&r->h.received, 0);
 }
 
 /* Forward for `secs` through `ports`; pkt/s received by host B. */
@@ -203,15 +144,15 @@ static double run_measure(struct run *r, struct router_rib *rib, struct io_port 
 	router_pub_publish(&r->pub, router_rib_compile(rib));
 	if (router_worker_init(&r->w, 0, &r->pub, ports, 2, 3))
 		abort();
-	pthread_create(&tr, NULL, receiver, r);
+	pthread_create(&tr, NULL, bench_host_receiver, &r->h);
 	pthread_create(&tm, NULL, router_loop, r);
-	pthread_create(&ts, NULL, sender, r);
+	pthread_create(&ts, NULL, bench_host_sender, &r->h);
 	usleep(200000); /* warm up */
-	start = atomic_load(&r->received);
+	start = atomic_load(&r->h.received);
 	t0 = now_s();
 	usleep((useconds_t)(secs * 1e6));
-	rate = (double)(atomic_load(&r->received) - start) / (now_s() - t0);
-	atomic_store(&r->stop, true);
+	rate = (double)(atomic_load(&r->h.received) - start) / (now_s() - t0);
+	atomic_store(&r->h.stop, true);
 	pthread_join(ts, NULL);
 	pthread_join(tm, NULL);
 	pthread_join(tr, NULL);
@@ -224,8 +165,8 @@ static double run_measure(struct run *r, struct router_rib *rib, struct io_port 
 
 static void run_fini(struct run *r, struct router_rib *rib)
 {
-	close(r->tx_fd);
-	close(r->rx_fd);
+	close(r->h.tx_fd);
+	close(r->h.rx_fd);
 	unlink(r->a_host);
 	unlink(r->b_host);
 	rmdir(r->dir);
