@@ -24,9 +24,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ibrouterctl [-j] [-s SOCKET] COMMAND [ARGS...] [-o text|json|prometheus]\n"
-		"commands: version, show ports|routes|neighbours|mcast|counters|drops|config,\n"
-		"  route add|del, neighbour add|del, mcast add|del, clear counters, reload,\n"
-		"  log level LEVEL, trace SGID DGID ...; see ibrouterctl(8)\n");
+		"commands: version, help, show ports|routes|neighbours|mcast|counters|drops|\n"
+		"  config|osm-prefix-routes|sa|plugins|proxies, route add|del, neighbour add|del,\n"
+		"  mcast add|del, proxy add|del, sa resync, clear counters, reload, log level,\n"
+		"  trace SGID DGID ..., capture start|stop; see ibrouterctl(8) or `help`\n");
 }
 
 /* Append one word, quoted when it holds blanks or quotes. */
