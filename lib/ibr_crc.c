@@ -452,6 +452,18 @@ uint16_t ibr_vcrc_update(uint16_t vcrc, const uint8_t old_hdr[IBR_VCRC_HDR_LEN],
 	return vcrc_get()->update(vcrc, old_hdr, new_hdr, len);
 }
 
+void ibr_vcrc_update_n(const struct ibr_vcrc_job *job, unsigned n)
+{
+	const struct ibr_crc16_ops *o = vcrc_get();
+
+	if (o->update_n) {
+		o->update_n(job, n);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		*job[i].vcrc = o->update(*job[i].vcrc, job[i].old_hdr, job[i].new_hdr, job[i].len);
+}
+
 int ibr_vcrc_rewrite(void *pkt, size_t wire_len, const uint8_t old_hdr[IBR_VCRC_HDR_LEN])
 {
 	uint8_t *p = pkt, cur[IBR_VCRC_HDR_LEN] = { 0 };

@@ -96,6 +96,21 @@ uint16_t ibr_vcrc_delta(const uint8_t delta[IBR_VCRC_HDR_LEN], size_t len);
 uint16_t ibr_vcrc_update(uint16_t vcrc, const uint8_t old_hdr[IBR_VCRC_HDR_LEN],
 			 const uint8_t new_hdr[IBR_VCRC_HDR_LEN], size_t len);
 
+/* One ibr_vcrc_update() for ibr_vcrc_update_n(). */
+struct ibr_vcrc_job {
+	const uint8_t *old_hdr; /* the message's first 16 bytes before the change */
+	const uint8_t *new_hdr; /* and after */
+	uint16_t *vcrc;		/* in: the VCRC before; out: after */
+	uint32_t len;		/* message bytes, LRH through ICRC */
+};
+
+/*
+ * ibr_vcrc_update() over a burst: *job[i].vcrc = ibr_vcrc_update(*job[i].vcrc, ...) for each
+ * job.  One call per burst lets the engine update several VCRCs in one vector register (the
+ * forwarding engine's rewrite uses it).
+ */
+void ibr_vcrc_update_n(const struct ibr_vcrc_job *job, unsigned n);
+
 /*
  * For the forwarding rewrite: `pkt` is a whole wire packet of `wire_len` bytes (LRH through
  * VCRC) whose first 16 bytes were rewritten in place; `old_hdr` is a copy of them taken before.

@@ -367,10 +367,64 @@ VPCLMUL_TARGET static uint16_t crc16_vpclmul(uint16_t reg, const uint8_t *p, siz
 	return crc ^ crc16_mulmod_pclmul(reg, ibr_crc16_xpow_get(n));
 }
 
+/*
+ * ibr_vcrc_update_n(): crc16_update_pclmul() on four jobs at once, one per 128-bit lane.  The
+ * four PCLMULQDQ of an update become four VPCLMULQDQ for four updates, and the multiplier
+ * issues one every ~2 cycles whatever the width.  Measured ~1.1 against ~4.3 ns an update
+ * (bench_crc vcrc_update_n, vcrc_update); ~4 ns a packet off bench_fwd fwd_256_r1e6.
+ */
+VPCLMUL_TARGET static void crc16_update_n_vpclmul(const struct ibr_vcrc_job *job, unsigned n)
+{
+	const __m512i mu = _mm512_set1_epi64((long long)ibr_crc16_barrett_mu);
+	const __m512i pk = _mm512_set1_epi64((long long)IBR_CRC16_POLY_REFL << 1);
+	uint16_t r[32] __attribute__((aligned(64)));
+	unsigned i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		const struct ibr_vcrc_job *j = job + i;
+		__m512i d, yz, s, q;
+		bool slow = false;
+
+		for (int k = 0; k < 4; k++)
+			slow |= j[k].len < 16 || j[k].len - 6 >= IBR_CRC16_XPOW_N;
+		if (__builtin_expect(slow, 0)) {
+			for (int k = 0; k < 4; k++)
+				*j[k].vcrc = crc16_update_pclmul(*j[k].vcrc, j[k].old_hdr,
+								 j[k].new_hdr, j[k].len);
+			continue;
+		}
+		d = _mm512_castsi128_si512(X(LD(j[0].old_hdr), LD(j[0].new_hdr)));
+		d = _mm512_inserti32x4(d, X(LD(j[1].old_hdr), LD(j[1].new_hdr)), 1);
+		d = _mm512_inserti32x4(d, X(LD(j[2].old_hdr), LD(j[2].new_hdr)), 2);
+		d = _mm512_inserti32x4(d, X(LD(j[3].old_hdr), LD(j[3].new_hdr)), 3);
+		/* lane k: bytes 0-7 times x^(8 (len - 6)), bytes 8-15 times x^(8 (len - 14)) */
+		yz = _mm512_set_epi64((long long)ibr_crc16_xpow[j[3].len - 14] << 1,
+				      (long long)ibr_crc16_xpow[j[3].len - 6] << 1,
+				      (long long)ibr_crc16_xpow[j[2].len - 14] << 1,
+				      (long long)ibr_crc16_xpow[j[2].len - 6] << 1,
+				      (long long)ibr_crc16_xpow[j[1].len - 14] << 1,
+				      (long long)ibr_crc16_xpow[j[1].len - 6] << 1,
+				      (long long)ibr_crc16_xpow[j[0].len - 14] << 1,
+				      (long long)ibr_crc16_xpow[j[0].len - 6] << 1);
+		s = _mm512_xor_si512(_mm512_clmulepi64_epi128(d, yz, 0x00),
+				     _mm512_clmulepi64_epi128(d, yz, 0x11));
+		q = _mm512_clmulepi64_epi128(s, mu, 0x00);
+		q = _mm512_xor_si512(s, _mm512_slli_epi64(q, 1));
+		q = _mm512_clmulepi64_epi128(q, pk, 0x00);
+		_mm512_store_si512((void *)r, _mm512_xor_si512(s, q));
+		for (int k = 0; k < 4; k++)
+			*j[k].vcrc ^= r[8 * k + 4];
+	}
+	for (; i < n; i++)
+		*job[i].vcrc = crc16_update_pclmul(*job[i].vcrc, job[i].old_hdr, job[i].new_hdr,
+						   job[i].len);
+}
+
 const struct ibr_crc16_ops ibr_crc16_vpclmul_ops = {
 	.impl = IBR_VCRC_IMPL_VPCLMUL,
 	.name = "avx512",
 	.crc = crc16_vpclmul,
+	.update_n = crc16_update_n_vpclmul,
 	.update = crc16_update_pclmul,
 };
 
@@ -413,6 +467,7 @@ const struct ibr_crc16_ops ibr_crc16_vpclmul_ops = {
 
 struct crc_vk {
 	uint64_t end[4][8];		  /* slot t, lane g: the pair to the end, and w bits on */
+	uint64_t end2[4][8];		  /* the same from a window further back */
 	uint64_t fold[2];		  /* the pair for one window, D = 2048 bits */
 	uint64_t unfold[2];		  /* the pair for D = -2048 bits */
 	uint64_t gfs[VF_GROUP + 1][4][4]; /* gfs[j][d][c]: G(256 j + d, c), j windows on */
@@ -496,8 +551,10 @@ static void vf_init(struct crc_vk *k, uint64_t poly, int w)
 	vf_pair(k, k->fold, 8 * VF_WIN);
 	vf_pair(k, k->unfold, -8 * VF_WIN);
 	for (int t = 0; t < 4; t++)
-		for (int g = 0; g < 4; g++)
+		for (int g = 0; g < 4; g++) {
 			vf_pair(k, &k->end[t][2 * g], 8 * (VF_WIN - 64 * t - 16 * g - 16) + w);
+			vf_pair(k, &k->end2[t][2 * g], 8 * (2 * VF_WIN - 64 * t - 16 * g - 16) + w);
+		}
 	step = vf_xmod(k, 8 * VF_WIN);
 	for (int j = 1; j <= VF_GROUP; j++) {
 		x = vf_mulmod(k, x, step); /* x^(2048 j) */
@@ -688,7 +745,41 @@ VF_INLINE __m512i vf_short(const struct crc_vk *k, const uint8_t *p, size_t n,
 	}
 }
 
-/* More than one window; returns the slots moved to the end, to be summed. */
+/*
+ * Two windows at most (256 < n <= 512, a 256-byte payload's packet): like vf_short(), every
+ * slot holding bytes goes straight to the end with its own pair, in two independent sums:
+ * no fold chain, no GFNI classes to merge.  Measured ~11.4 against ~14.9 ns at 328 bytes
+ * (ibr_vcrc_verify_n over bursts of 32, thread CPU time).
+ */
+VF_INLINE __m512i vf_short2(const struct crc_vk *k, const uint8_t *p, size_t n,
+			    const struct ibr_crc_pat *pat)
+{
+	const __m512i *e = (const __m512i *)k->end, *e2 = (const __m512i *)k->end2;
+	const __m512i z = _mm512_setzero_si512();
+	long h = (long)n - VF_WIN; /* bytes in the first window, right-aligned */
+	/* the last window: only its slot 0 may hold patterned bytes (h < 64) */
+	__m512i a = crc16_zfold(vf_load(p, h, ~0ull, pat), e[0], z);
+	__m512i b = crc16_zfold(vf_load(p, h + 64, ~0ull, NULL), e[1], z);
+
+	a = crc16_zfold(vf_load(p, h + 128, ~0ull, NULL), e[2], a);
+	b = crc16_zfold(vf_load(p, h + 192, ~0ull, NULL), e[3], b);
+	switch ((VF_WIN - h) / 64) {
+	case 0:
+		a = crc16_zfold(vf_head(p, (size_t)h, 0, pat), e2[0], a);
+		/* fallthrough */
+	case 1:
+		b = crc16_zfold(vf_head(p, (size_t)h, 1, pat), e2[1], b);
+		/* fallthrough */
+	case 2:
+		a = crc16_zfold(vf_head(p, (size_t)h, 2, pat), e2[2], a);
+		/* fallthrough */
+	default:
+		b = crc16_zfold(vf_head(p, (size_t)h, 3, pat), e2[3], b);
+	}
+	return X512(a, b);
+}
+
+/* More than two windows; returns the slots moved to the end, to be summed. */
 VF_INLINE __m512i vf_windows(const struct crc_vk *k, const uint8_t *p, size_t n,
 			     const struct ibr_crc_pat *pat, const int nc)
 {
@@ -764,6 +855,8 @@ VF_INLINE uint32_t vf_crc(const struct crc_vk *k, uint32_t reg, const struct ibr
 		return pat ? 0 : reg;
 	if (n <= VF_WIN)
 		acc = vf_short(k, p, n, pat);
+	else if (n <= 2 * VF_WIN)
+		acc = vf_short2(k, p, n, pat);
 	else
 		acc = vf_windows(k, p, n, pat, w / 8);
 	y = _mm256_xor_si256(_mm512_castsi512_si256(acc), _mm512_extracti64x4_epi64(acc, 1));
@@ -822,6 +915,7 @@ const struct ibr_crc16_ops ibr_crc16_gfni_ops = {
 	.name = "gfni",
 	.crc = crc16_gfni,
 	.update = crc16_update_pclmul,
+	.update_n = crc16_update_n_vpclmul,
 	.verify_n = crc16_gfni_verify_n,
 };
 

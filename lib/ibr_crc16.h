@@ -34,6 +34,8 @@ struct ibr_crc16_ops {
 	/* ibr_vcrc_update(): one indirect call, everything else inline */
 	uint16_t (*update)(uint16_t vcrc, const uint8_t *old_hdr, const uint8_t *new_hdr,
 			   size_t len);
+	/* ibr_vcrc_update_n(), or NULL: ibr_crc.c loops over update() */
+	void (*update_n)(const struct ibr_vcrc_job *job, unsigned n);
 	/* ibr_vcrc_verify_n(), or NULL: ibr_crc.c loops over crc() */
 	uint64_t (*verify_n)(const uint8_t *const pkt[], const uint32_t len[], unsigned n);
 };

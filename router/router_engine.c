@@ -399,16 +399,32 @@ static int eng_classify_mcast(const struct router_fib *fib, const struct router_
 	return ENG_PASS;
 }
 
+/*
+ * The exact-route table a run reads: the FIB's, or for a FIB without one (never compiled so)
+ * an empty table of eight slots, so that the per-packet code needs no NULL test.
+ */
+static const struct router_hash_ent eng_empty_ent[8];
+
+static inline struct router_hash eng_exact(const struct router_fib *fib)
+{
+	if (likely(fib->exact.ent))
+		return fib->exact;
+	return (struct router_hash){ .ent = (struct router_hash_ent *)eng_empty_ent,
+				     .mask = 7,
+				     .shift = 61 };
+}
+
 /* A unicast packet out of stage 1 (its route's slot is on its way): prefetch its VCRC. */
 static inline struct eng_pkt eng_ucast_pkt(const struct router_hash *exact,
 					   const struct router_mbuf *m, uint64_t info)
 {
 	struct eng_pkt st = {
-		.slot = router_hash_home(exact, eng_ld64(m->data + DGID_OFF)),
+		.slot = &exact->ent[router_hash_slot(exact, eng_ld64(m->data + DGID_OFF))],
 		.info = info,
 	};
 
 	__builtin_prefetch(m->data + m->len - IBR_VCRC_LEN);
+	__builtin_prefetch(st.slot);
 	return st;
 }
 
@@ -432,6 +448,7 @@ static int eng_check_crcs(const struct router_fib_port *in, const struct router_
  * `vcrc_bad`: the run's VCRC check (4) failed on this packet.
  */
 static struct eng_pkt eng_validate_other(const struct router_fib *fib,
+					 const struct router_hash *exact,
 					 const struct router_fib_port *in,
 					 const struct router_mbuf *m, int64_t fast, uint64_t tmpl,
 					 bool vcrc_bad)
@@ -453,7 +470,7 @@ static struct eng_pkt eng_validate_other(const struct router_fib *fib,
 		return st;
 	}
 	if (r == ENG_PASS && m->data[DGID_OFF] != 0xFF)
-		return eng_ucast_pkt(&fib->exact, m, tmpl | payload);
+		return eng_ucast_pkt(exact, m, tmpl | payload);
 	if (r == ENG_PASS && (r = eng_classify_mcast(fib, m, &st.grp)) == ENG_PASS) {
 		st.info = ENG_INFO_KIND(ENG_MCAST) | payload;
 		return st;
@@ -488,71 +505,74 @@ static uint64_t eng_vcrc_check_run(struct router_mbuf **pkts, unsigned n)
 static const struct router_fib_port eng_no_port;
 
 /*
- * Stage 1 over a run of packets from one ingress port: prefetch every
- * route's hash slot, check the VCRCs of the run when the port asks, then
- * every check that needs no table but the port's and multicast
- * classification; for unicast, prefetch the packet's last line (the VCRC)
- * for the later stages.  The fast path (eng_check_fast()) takes a packet
- * when `slow`, the bits that send it elsewhere, are all clear in its result
- * and its VCRC is good: the sign (a check failed), ENG_INFO_MCAST, and all of
- * them when the port asks for the ICRC check.  Measured: ~4.5 ns, ~100 instructions a
- * packet (bench_fwd fwd_256_r1e3_nocrc with stages 2-3 cut off; callgrind).
+ * Stage 1 over the run of packets from one ingress port that starts the
+ * burst's rest (`n` packets; a backend's burst is one run): prefetch every
+ * route's hash slot, check the VCRCs when the port asks, then every check
+ * that needs no table but the port's and multicast classification; for
+ * unicast, prefetch the packet's last line (the VCRC) for the later stages.
+ * The fast path (eng_check_fast()) takes a packet when `slow`, the bits that
+ * send it elsewhere, are all clear in its result and its VCRC is good: the
+ * sign (a check failed), ENG_INFO_MCAST, and all of them when the port asks
+ * for the ICRC check.  The port's values stay in registers over the run, and
+ * the rx counters take one add per run.  Returns the run's length.
+ * Measured: ~4.5 ns, ~100 instructions a packet (bench_fwd
+ * fwd_256_r1e3_nocrc with stages 2-3 cut off; callgrind).
  */
-static void eng_validate_run(const struct router_fib *fib, const struct router_fib_port *in,
-			     struct router_mbuf **pkts, unsigned n, struct eng_pkt *st)
+static unsigned eng_validate_run(const struct router_fib *fib, struct router_mbuf **pkts,
+				 unsigned n, struct eng_pkt *st, struct router_counters *c)
 {
-	const struct router_hash exact = fib->exact;
+	const unsigned port = pkts[0]->port;
+	const struct router_fib_port *in = port < fib->nports ? &fib->port[port] : &eng_no_port;
+	const struct router_hash exact = eng_exact(fib);
 	const uint64_t tmpl = ENG_INFO_KIND(ENG_UCAST) | ENG_INFO_SITE(in->cfg.site) |
 			      ENG_INFO_FLAGS(in->cfg.rpf != ROUTER_RPF_OFF ? ENG_F_RPF : 0);
 	const uint64_t slow = in->cfg.flags & ROUTER_PORT_ICRC_CHECK ? ~0ull
 								     : 1ull << 63 | ENG_INFO_MCAST;
-	uint64_t vcrc_bad = 0;
+	uint64_t vcrc_bad = 0, bytes = 0;
+	unsigned i;
 
 	/* the route slots first: with 10^6 routes each is a DRAM miss (~170 ns
 	 * here), and the validation below runs while they are in flight.
 	 * Measured ~22 against ~27 ns a packet prefetching them one by one after
 	 * validation (bench_fwd fwd_256_r1e6, interleaved A/B runs).  A table
 	 * that stays in cache (up to ENG_PREFETCH_SLOTS) needs no such pass,
-	 * which costs ~1.5 ns a packet (fwd_256_r1e4_nocrc) */
+	 * which costs ~1 ns a packet (fwd_256_r1e4_nocrc).  The pass and the
+	 * VCRC check run over the burst's rest: packets past the run are checked
+	 * again in their own (mixed bursts are rare) */
 	if (exact.mask >= ENG_PREFETCH_SLOTS)
-		for (unsigned i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			if (likely(pkts[i]->len >= MIN_GLOBAL))
-				__builtin_prefetch(router_hash_home(
-					&exact, eng_ld64(pkts[i]->data + DGID_OFF)));
+				__builtin_prefetch(&exact.ent[router_hash_slot(
+					&exact, eng_ld64(pkts[i]->data + DGID_OFF))]);
 	if (in->cfg.flags & ROUTER_PORT_VCRC_CHECK)
 		vcrc_bad = eng_vcrc_check_run(pkts, n);
-	for (unsigned i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		const struct router_mbuf *m = pkts[i];
-		int64_t fast = m->len >= MIN_GLOBAL ? eng_check_fast(in, m->data, m->len) : -1;
+		int64_t fast;
 
+		if (unlikely(m->port != port))
+			break;
+		bytes += m->len;
+		fast = m->len >= MIN_GLOBAL ? eng_check_fast(in, m->data, m->len) : -1;
 		if (likely(!(((uint64_t)fast & slow) | (vcrc_bad >> i & 1))))
 			st[i] = eng_ucast_pkt(&exact, m, tmpl | (uint64_t)fast);
 		else
-			st[i] = eng_validate_other(fib, in, m, fast, tmpl, vcrc_bad >> i & 1);
+			st[i] = eng_validate_other(fib, &exact, in, m, fast, tmpl,
+						   vcrc_bad >> i & 1);
 	}
+	if (port < ROUTER_MAX_PORTS) {
+		c->rx_pkts[port] += i;
+		c->rx_bytes[port] += bytes;
+	}
+	return i;
 }
 
-/*
- * Stage 1, by runs of packets from one ingress port (a backend's burst is
- * one run): the port's values stay in registers over a run, and the rx
- * counters take one add per run, not a read-modify-write per packet.
- */
+/* Stage 1, by runs of packets from one ingress port. */
 static void eng_stage_validate(const struct router_fib *fib, struct router_mbuf **pkts, unsigned n,
 			       struct eng_pkt *st, struct router_counters *c)
 {
-	for (unsigned i = 0, j; i < n; i = j) {
-		unsigned port = pkts[i]->port;
-		uint64_t bytes = 0;
-
-		for (j = i; j < n && pkts[j]->port == port; j++)
-			bytes += pkts[j]->len;
-		if (port < ROUTER_MAX_PORTS) {
-			c->rx_pkts[port] += j - i;
-			c->rx_bytes[port] += bytes;
-		}
-		eng_validate_run(fib, port < fib->nports ? &fib->port[port] : &eng_no_port,
-				 pkts + i, j - i, st + i);
-	}
+	for (unsigned i = 0; i < n;)
+		i += eng_validate_run(fib, pkts + i, n - i, st + i, c);
 }
 
 uint16_t router_engine_path_bits(const uint8_t *grh, uint8_t lmc)
@@ -594,7 +614,7 @@ static inline void eng_stage_route(const struct router_fib *fib, const struct ro
 
 	/* 21. a route to the DGID's prefix (exact /64 first, then aggregates);
 	 *     mostly found in the home slot stage 1 prefetched */
-	nh = likely(e) && e->key == key ? e->val : 0;
+	nh = e->key == key ? e->val : 0;
 	if (unlikely(!nh) && !(nh = router_fib_route_get(fib, key))) {
 		st->info = eng_info_drop(ROUTER_DROP_NO_ROUTE);
 		return;
@@ -626,20 +646,48 @@ static inline uint64_t eng_lrh_bits(const struct router_fib_port *out, const uin
 }
 
 /*
+ * The VCRC updates of a burst's copies, done together at its end (ibr_vcrc_update_n(): four
+ * in one vector register) rather than one library call per copy.
+ */
+#define ENG_CRC_JOBS 64
+struct eng_crc {
+	unsigned n;
+	struct ibr_vcrc_job job[ENG_CRC_JOBS];
+};
+
+static void eng_crc_flush(struct eng_crc *crc)
+{
+	ibr_vcrc_update_n(crc->job, crc->n);
+	crc->n = 0;
+}
+
+static inline void eng_crc_add(struct eng_crc *crc, const struct router_mbuf *m,
+			       struct router_tx *tx)
+{
+	crc->job[crc->n++] = (struct ibr_vcrc_job){
+		.old_hdr = m->data,
+		.new_hdr = tx->hdr,
+		.vcrc = &tx->vcrc,
+		.len = m->len - IBR_VCRC_LEN,
+	};
+	if (unlikely(crc->n == ENG_CRC_JOBS))
+		eng_crc_flush(crc);
+}
+
+/*
  * The packet's first 16 bytes as they leave on `out` with `dlid` (8.2.3):
  * SLID = the egress port's LID, DLID = next hop, SL from the TClass map
  * (C8-13: TClass itself unchanged) or the group's, VL from the SL map (the
  * three from the port's precomputed LRH bits), HopLmt - 1 (C8-16: it is at
  * least 2 here, so the byte never borrows).  Nothing else changes (C8-12,
  * C8-14, C8-15, C8-17, C8-18), so the ICRC stays valid and the VCRC is
- * updated from the XOR of old and new bytes.  The header is built in two
- * registers and stored at once: the VCRC update reloads it as one 16-byte
- * load, which smaller stores would stall (no store forwarding).  Measured:
- * ~1.5 ns without the VCRC update; the update (one lib call) ~6 ns here
- * (bench_fwd fwd_256_r1e6 against the same with CRC offload).
+ * updated from the XOR of old and new bytes, queued in `crc`.  The header
+ * is built in two registers and stored at once (the update reloads it as
+ * one 16-byte load).  Measured: ~1.5 ns without the VCRC update.
  */
 static inline void eng_rewrite(const struct router_fib_port *out, const struct router_mbuf *m,
-			       uint16_t dlid, uint8_t sl_override, struct router_tx *tx)
+			       uint16_t dlid, uint8_t sl_override, struct router_tx *tx,
+			       struct eng_crc *crc)
 {
 	const uint8_t *b = m->data;
 	uint64_t lrh = eng_ld64(b), grh = eng_ld64_wire(b + GRH_OFF) - GRH_HOPLMT_ONE_WIRE;
@@ -654,7 +702,7 @@ static inline void eng_rewrite(const struct router_fib_port *out, const struct r
 		return;
 	}
 	memcpy(tx->hdr, &(eng_v2){ lrh, grh }, ROUTER_HDR_LEN);
-	tx->vcrc = ibr_vcrc_update(tx->vcrc, b, tx->hdr, m->len - IBR_VCRC_LEN);
+	eng_crc_add(crc, m, tx);
 }
 
 /* Checks 26-27 on the egress port: MTU (IBA 7.7.8) and P_Key (10.9). */
@@ -712,7 +760,8 @@ static bool eng_site_local(const uint8_t *b)
  * decoding: the usual packet takes ~35 instructions before the rewrite.
  */
 static inline int eng_stage_ucast(const struct router_fib *fib, const struct router_mbuf *m,
-				  const struct eng_pkt *st, struct router_tx **next)
+				  const struct eng_pkt *st, struct router_tx **next,
+				  struct eng_crc *crc)
 {
 	const uint8_t *b = m->data;
 	const uint64_t nh = st->nh;
@@ -723,9 +772,10 @@ static inline int eng_stage_ucast(const struct router_fib *fib, const struct rou
 	if (unlikely(!(nh & ROUTER_VAL_PORT_OK)) && port >= fib->nports)
 		return ROUTER_DROP_PORT_DOWN;
 	out = &fib->port[port];
-	/* the DGID may be one of the router's own port GIDs: deliver locally */
-	if (unlikely(eng_ld64_wire(b + DGID_OFF) == out->gid_wire[0] &&
-		     eng_ld64_wire(b + DGID_OFF + 8) == out->gid_wire[1]))
+	/* the DGID may be one of the router's own port GIDs: deliver locally (only a
+	 * route covering the egress port's own prefix can match one: a FIB fact) */
+	if (unlikely(nh & ROUTER_VAL_OWN_PFX) && eng_ld64_wire(b + DGID_OFF) == out->gid_wire[0] &&
+	    eng_ld64_wire(b + DGID_OFF + 8) == out->gid_wire[1])
 		return ENG_TO_LOCAL;
 	/* 23. never back into the subnet it came from */
 	if (unlikely(port == m->port))
@@ -741,20 +791,20 @@ static inline int eng_stage_ucast(const struct router_fib *fib, const struct rou
 		return ROUTER_DROP_NO_NEIGH;
 	if ((r = eng_check_egress(out, m, st->payload)) >= 0)
 		return r;
-	eng_rewrite(out, m, (uint16_t)dlid, 0xFF, next[port]++);
+	eng_rewrite(out, m, (uint16_t)dlid, 0xFF, next[port]++, crc);
 	return ENG_PASS;
 }
 
 /* Stage 3 for multicast: one rewritten copy per egress port with receivers. */
 static int eng_stage_mcast(const struct router_fib *fib, const struct router_mbuf *m,
-			   const struct eng_pkt *st, struct router_tx **next)
+			   const struct eng_pkt *st, struct router_tx **next, struct eng_crc *crc)
 {
 	const struct router_fib_mgroup *g = st->grp;
 	uint32_t ports = 0, sent = 0;
 	int r = ENG_PASS;
 
 	eng_scope_ports(fib, m->port, m->data[DGID_OFF + 1] & 0x0F, &ports);
-	ports &= g->recv_ports;
+	ports &= g->recv_ports & ((1u << fib->nports) - 1);
 	while (ports) {
 		uint32_t p = (uint32_t)__builtin_ctz(ports);
 		const struct router_fib_port *out = &fib->port[p];
@@ -767,7 +817,7 @@ static int eng_stage_mcast(const struct router_fib *fib, const struct router_mbu
 		if ((r = eng_check_egress(out, m, st->payload)) >= 0)
 			continue;
 		/* DLID = the group's MLID on that subnet, SL = the group's SL there */
-		eng_rewrite(out, m, g->mlid[p], g->sl[p], next[p]++);
+		eng_rewrite(out, m, g->mlid[p], g->sl[p], next[p]++, crc);
 		sent++;
 	}
 	return sent ? ENG_PASS : r;
@@ -807,10 +857,13 @@ void router_engine_burst(const struct router_fib *fib, struct router_mbuf **pkts
 {
 	struct eng_pkt st[ROUTER_BURST];
 	struct router_tx *next[ROUTER_MAX_PORTS]; /* the next free copy, by egress port */
+	struct eng_crc crc;
 
+	crc.n = 0;
 	o->nsma = o->nlocal = o->ndrop = 0;
 	o->ncopies = 0;
-	for (unsigned p = 0; p < ROUTER_MAX_PORTS; p++)
+	/* copies only ever go to ports of the FIB (ROUTER_VAL_PORT_OK, the scopes) */
+	for (unsigned p = 0; p < fib->nports; p++)
 		next[p] = o->tx[p];
 	if (n > ROUTER_BURST)
 		n = ROUTER_BURST;
@@ -821,21 +874,23 @@ void router_engine_burst(const struct router_fib *fib, struct router_mbuf **pkts
 			eng_stage_route(fib, pkts[i], &st[i]);
 	/*
 	 * stage 3, measured ~4 ns, ~90 instructions a unicast packet with CRC
-	 * offload; ~10 ns with the VCRC update (bench_fwd fwd_256_r1e6)
+	 * offload; the VCRC updates after it
 	 */
 	for (struct eng_pkt *s = st; s < st + n; s++, pkts++) {
 		int r;
 
 		if (likely(s->kind == ENG_UCAST))
-			r = eng_stage_ucast(fib, *pkts, s, next);
+			r = eng_stage_ucast(fib, *pkts, s, next, &crc);
 		else if (s->kind == ENG_MCAST)
-			r = eng_stage_mcast(fib, *pkts, s, next);
+			r = eng_stage_mcast(fib, *pkts, s, next, &crc);
 		else
 			r = eng_verdict(s);
 		if (unlikely(r != ENG_PASS))
 			eng_emit(*pkts, r, o, c);
 	}
-	for (unsigned p = 0; p < ROUTER_MAX_PORTS; p++) {
+	eng_crc_flush(&crc);
+	memset(o->ntx, 0, sizeof(o->ntx));
+	for (unsigned p = 0; p < fib->nports; p++) {
 		o->ntx[p] = (uint16_t)(next[p] - o->tx[p]);
 		o->ncopies += o->ntx[p];
 	}

@@ -33,13 +33,18 @@ static struct router_fib_agg *fib_agg_slot(struct router_fib *fib, uint8_t plen)
 	return NULL;
 }
 
-/* A route's value: its next hop, and whether the egress port is usable. */
-static uint64_t fib_route_val(const struct router_fib *fib, const struct router_nh *nh)
+/* A route's value: its next hop, whether the egress port is usable, whether it covers its prefix. */
+static uint64_t fib_route_val(const struct router_fib *fib, const struct router_route *r)
 {
+	const struct router_nh *nh = &r->nh;
 	uint64_t v = router_nh_pack(nh);
+	uint64_t mask = r->key.plen ? ~0ull << (64 - r->key.plen) : 0;
 
 	if (nh->port < fib->nports && fib->port[nh->port].usable)
 		v |= ROUTER_VAL_PORT_OK;
+	if (nh->port < fib->nports &&
+	    ((fib->port[nh->port].cfg.prefix ^ r->key.prefix) & mask) == 0)
+		v |= ROUTER_VAL_OWN_PFX;
 	return v;
 }
 
@@ -78,7 +83,7 @@ static int fib_compile_routes(struct router_fib *fib, const struct router_rib *r
 				continue;
 			if (r->key.plen < 64)
 				h = &fib_agg_slot(fib, r->key.plen)->h;
-			if ((rc = router_hash_put(h, r->key.prefix, fib_route_val(fib, &r->nh))))
+			if ((rc = router_hash_put(h, r->key.prefix, fib_route_val(fib, r))))
 				return rc;
 		}
 	}

@@ -39,6 +39,12 @@ struct router_nh {
  * data path then need not look up per packet.
  */
 #define ROUTER_VAL_PORT_OK (1ull << 30)
+/*
+ * Set by the FIB compiler in a route's value when the route's prefix covers
+ * its egress port's own subnet prefix: only then can a DGID it matches be
+ * one of the router's own port GIDs (delivered locally, not forwarded).
+ */
+#define ROUTER_VAL_OWN_PFX (1ull << 31)
 
 /* Bits 15-0 LID, 23-16 port, 25-24 kind, 28-26 LMC (all in the low 32: cheap tests). */
 static inline uint64_t router_nh_pack(const struct router_nh *nh)

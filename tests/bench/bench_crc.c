@@ -16,9 +16,11 @@
 #include <string.h>
 #include <time.h>
 
-#define RUN_SECONDS 0.005 /* one timed run */
-#define RUNS	    40	  /* best of */
-#define NPKT	    512	  /* packets cycled through by the update benchmark */
+#define RUN_SECONDS  0.005 /* one timed run */
+#define RUNS	     40	   /* best of */
+#define NPKT	     512   /* packets cycled through by the update benchmark */
+#define VERIFY_BURST 32	   /* the forwarding engine's burst */
+#define VERIFY_LEN   330   /* wire bytes of a UD packet with 256 payload bytes and a GRH */
 
 static volatile uint64_t sink;
 
@@ -42,6 +44,10 @@ struct job {
 	uint16_t vcrc[NPKT];
 	uint32_t len[NPKT];
 	uint8_t old_hdr[NPKT][16], new_hdr[NPKT][16];
+	struct ibr_vcrc_job upd[NPKT];	  /* the same updates, for ibr_vcrc_update_n() */
+	const uint8_t *pkt[VERIFY_BURST]; /* whole wire packets for ibr_vcrc_verify_n() */
+	uint32_t pkt_len[VERIFY_BURST];
+	uint8_t verify_buf[VERIFY_BURST * 384] __attribute__((aligned(64)));
 };
 
 typedef uint64_t (*bench_fn)(struct job *j, uint64_t iters);
@@ -88,6 +94,29 @@ __attribute__((noinline)) static uint64_t run_update(struct job *j, uint64_t ite
 	}
 	escape(j);
 	return acc;
+}
+
+/* The same updates, a burst of 32 per call as the forwarding engine makes them. */
+__attribute__((noinline)) static uint64_t run_update_n(struct job *j, uint64_t iters)
+{
+	for (uint64_t i = 0; i < iters; i += VERIFY_BURST) {
+		ibr_vcrc_update_n(j->upd + (i % NPKT & ~(uint64_t)(VERIFY_BURST - 1)),
+				  VERIFY_BURST);
+		escape(j);
+	}
+	return j->vcrc[0];
+}
+
+/* The ingress check of 32 packets of VERIFY_LEN wire bytes (the VCRC covers 328). */
+__attribute__((noinline)) static uint64_t run_verify_n(struct job *j, uint64_t iters)
+{
+	uint64_t bad = 0;
+
+	for (uint64_t i = 0; i < iters; i += VERIFY_BURST) {
+		bad |= ibr_vcrc_verify_n(j->pkt, j->pkt_len, VERIFY_BURST);
+		escape(j);
+	}
+	return bad;
 }
 
 /* Iterations for one run of about RUN_SECONDS (this also warms the caches). */
@@ -150,6 +179,17 @@ static void setup_update(struct job *j, unsigned long long *s)
 		for (int b = 0; b < 8; b++)
 			j->new_hdr[k][b] = (uint8_t)rnd(s); /* new LRH */
 		j->new_hdr[k][15]--;			    /* HopLmt */
+		j->upd[k] = (struct ibr_vcrc_job){ j->old_hdr[k], j->new_hdr[k], &j->vcrc[k],
+						   j->len[k] };
+	}
+	for (int k = 0; k < VERIFY_BURST; k++) {
+		uint8_t *p = j->verify_buf + 384 * k;
+
+		for (int b = 0; b < VERIFY_LEN; b++)
+			p[b] = (uint8_t)rnd(s);
+		ibr_vcrc_write(p, VERIFY_LEN - 2);
+		j->pkt[k] = p;
+		j->pkt_len[k] = VERIFY_LEN;
 	}
 }
 
@@ -165,11 +205,12 @@ static void bench_all(struct job *j)
 		bench_fn f;
 		size_t size; /* 0: the update, in ns per packet */
 	} cases[] = {
-		{ "memcpy_256", run_memcpy, 256 }, { "memcpy_2k", run_memcpy, 2048 },
-		{ "memcpy_4k", run_memcpy, 4096 }, { "icrc_256", run_icrc, 256 },
-		{ "icrc_2k", run_icrc, 2048 },	   { "icrc_4k", run_icrc, 4096 },
-		{ "vcrc_256", run_vcrc, 256 },	   { "vcrc_2k", run_vcrc, 2048 },
-		{ "vcrc_4k", run_vcrc, 4096 },	   { "vcrc_update", run_update, 0 },
+		{ "memcpy_256", run_memcpy, 256 },    { "memcpy_2k", run_memcpy, 2048 },
+		{ "memcpy_4k", run_memcpy, 4096 },    { "icrc_256", run_icrc, 256 },
+		{ "icrc_2k", run_icrc, 2048 },	      { "icrc_4k", run_icrc, 4096 },
+		{ "vcrc_256", run_vcrc, 256 },	      { "vcrc_2k", run_vcrc, 2048 },
+		{ "vcrc_4k", run_vcrc, 4096 },	      { "vcrc_update", run_update, 0 },
+		{ "vcrc_update_n", run_update_n, 0 }, { "vcrc_verify_n_330", run_verify_n, 0 },
 	};
 	enum { NCASE = sizeof(cases) / sizeof(cases[0]) };
 	uint64_t iters[NCASE];

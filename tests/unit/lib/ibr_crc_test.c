@@ -550,6 +550,59 @@ static void test_vcrc_update(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/*
+ * The burst update against a whole CRC of each rewritten message, on every engine: bursts of
+ * every size up to 67 (the vector engines' groups of four and their tails), lengths of every
+ * kind rand_len() gives (below 16, beyond the x^(8n) table), every other VCRC wrong on entry
+ * (it must stay exactly as wrong), and jobs past the burst left alone.
+ */
+static void test_vcrc_update_n(void)
+{
+	enum { NJ = 67, STRIDE = 8208 + 30000 + 16 };
+	uint8_t *buf = malloc((size_t)NJ * STRIDE), old[NJ][16], cur[NJ][16];
+	struct ibr_vcrc_job job[NJ];
+	uint16_t v[NJ], want[NJ];
+	unsigned long long seed = 11;
+	enum ibr_vcrc_impl im[NVCRC];
+	int n = impls(im), bad = 0;
+
+	CU_ASSERT_FATAL(buf != NULL);
+	for (int i = 0; i < n; i++) {
+		ibr_vcrc_impl_set(im[i]);
+		for (int round = 0; round < 60 && bad < 5; round++) {
+			unsigned cut = (unsigned)(ibr_test_rand(&seed) % (NJ + 1));
+
+			for (unsigned j = 0; j < NJ; j++) {
+				uint8_t *p = buf + (size_t)j * STRIDE;
+				size_t len = rand_len(&seed);
+				uint16_t wrong = j & 1 ? 0x1234 : 0;
+
+				fill_rand(p, len, &seed);
+				v[j] = ibr_vcrc(p, len) ^ wrong;
+				memset(old[j], 0, 16);
+				memcpy(old[j], p, len < 16 ? len : 16);
+				rewrite_hdr(p, &seed);
+				memcpy(cur[j], p,
+				       16); /* bytes past a short message must not count */
+				want[j] = j < cut ? ibr_vcrc(p, len) ^ wrong : v[j];
+				job[j] = (struct ibr_vcrc_job){ old[j], cur[j], &v[j],
+								(uint32_t)len };
+			}
+			ibr_vcrc_update_n(job, cut);
+			for (unsigned j = 0; j < NJ; j++)
+				if (v[j] != want[j] && bad++ < 5)
+					fprintf(stderr,
+						"%s: update_n job %u of %u (len %u): %#x, want "
+						"%#x\n",
+						ibr_vcrc_impl_name(im[i]), j, cut, job[j].len, v[j],
+						want[j]);
+		}
+	}
+	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
+	free(buf);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* The in-place helper on whole wire packets (LRH through VCRC), the way the router calls it. */
 static void test_vcrc_rewrite(void)
 {
@@ -634,6 +687,7 @@ static CU_TestInfo tests[] = {
 	{ "vcrc: verify and write", test_vcrc_verify_write },
 	{ "vcrc: burst verify, every engine", test_vcrc_verify_n },
 	{ "vcrc: incremental update", test_vcrc_update },
+	{ "vcrc: burst update, every engine", test_vcrc_update_n },
 	{ "vcrc: in-place rewrite", test_vcrc_rewrite },
 	{ "vcrc: delta", test_vcrc_delta },
 	{ "isa-l vs zlib", test_isal_vs_zlib },

@@ -487,6 +487,62 @@ static void test_route_rules(void)
 	CU_ASSERT_EQUAL(ibr_lrh_get_dlid((const struct ibr_lrh *)out.tx[1][0].hdr), 0x0077);
 }
 
+/*
+ * A DGID that is one of the router's own port GIDs is delivered locally, not
+ * forwarded: through a /64 connected route (b's), an aggregate covering the
+ * port's prefix (c's /32), and the ingress port's own GID (a's, before the
+ * same-port rule); a GID next to them (another GUID, another prefix under the
+ * aggregate) is forwarded.
+ */
+static void expect_local(const char *what)
+{
+	bool ok = out.nlocal == 1 && out.ncopies == 0 && out.ndrop == 0 && drops_total() == 0;
+
+	if (!ok)
+		fprintf(stderr, "%s: nlocal %u ncopies %u ndrop %u\n", what, out.nlocal,
+			out.ncopies, out.ndrop);
+	CU_ASSERT(ok);
+}
+
+static void test_own_gids(void)
+{
+	struct ibr_pkt_ud_params p;
+
+	params_default(&p, 64);
+	gid_set(p.dgid, PFX_B, 0x300010);
+	build(&p);
+	run();
+	expect_local("port b's GID");
+	gid_set(p.dgid, PFX_C, 0x300020);
+	build(&p);
+	run();
+	expect_local("port c's GID, under a /32 route");
+	gid_set(p.dgid, PFX_A, 0x300001);
+	build(&p);
+	run();
+	expect_local("port a's GID, from A");
+	gid_set(p.dgid, PFX_C | 5, 0x300020);
+	gid_set(p.sgid, 0x20010db900000000ull, 1); /* global: may leave site 0 */
+	build(&p);
+	run();
+	expect_fwd(2, "c's GUID under another prefix of the /32");
+	params_default(&p, 64);
+	gid_set(p.dgid, PFX_B, HOST_B);
+	build(&p);
+	run();
+	expect_fwd(1, "a host next to port b");
+	/* the FIB compiler's facts behind it: b's route covers b's prefix, G's no port's */
+	for (uint32_t i = 0; i <= fib->exact.mask; i++) {
+		uint64_t k = fib->exact.ent[i].key, v = fib->exact.ent[i].val;
+
+		if (k == PFX_B) {
+			CU_ASSERT(v & ROUTER_VAL_OWN_PFX);
+		} else if (k == PFX_G) {
+			CU_ASSERT(!(v & ROUTER_VAL_OWN_PFX));
+		}
+	}
+}
+
 static void test_rpf(void)
 {
 	struct ibr_pkt_ud_params p;
@@ -1046,6 +1102,7 @@ static CU_TestInfo tests[] = {
 	{ "a mixed burst", test_mixed_burst },
 	{ "drop reason names", test_drop_names },
 	{ "unknown ingress port", test_unknown_port },
+	{ "the router's own GIDs: local", test_own_gids },
 	{ "a zero GID prefix is no reserved GID", test_zero_prefix_sgid },
 	{ "next router with LMC", test_router_lmc },
 	{ "ingress ports within a burst", test_ports_in_burst },
