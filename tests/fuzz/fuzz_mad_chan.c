@@ -15,64 +15,12 @@
 #include "sa/mad_ibsim.c"
 #include "sa/mad_rmpp.c"
 
-#include <stdlib.h>
+#include "tests/fuzz/fuzz_mad_tp.h"
 
-struct fz_tp {
-	struct mad_transport base;
-	unsigned long sent;
-};
-
-static uint64_t fz_now;
 static long fz_pending;
 static uint64_t fz_last_tid;
 
-static uint64_t fz_clock(void *arg)
-{
-	return fz_now;
-}
-
-static int fz_get_fd(struct mad_transport *tp)
-{
-	return -1;
-}
-
-static int fz_register(struct mad_transport *tp, uint8_t c, uint8_t v, bool rmpp)
-{
-	return 0;
-}
-
-static int fz_send(struct mad_transport *tp, const uint8_t *mad, size_t len,
-		   const struct mad_addr *to, uint32_t timeout_ms)
-{
-	if (len < IBR_MAD_HDR_SIZE || len > IBR_MAD_SIZE)
-		abort();
-	((struct fz_tp *)tp)->sent++;
-	return 0;
-}
-
-static ssize_t fz_recv(struct mad_transport *tp, const uint8_t **mad, struct mad_addr *from)
-{
-	return 0;
-}
-
-static int fz_set_issm(struct mad_transport *tp, bool on)
-{
-	return 0;
-}
-
-static void fz_close(struct mad_transport *tp)
-{
-}
-
-static const struct mad_transport_ops fz_ops = {
-	.name = "fuzz",
-	.get_fd = fz_get_fd,
-	.register_class = fz_register,
-	.send = fz_send,
-	.recv = fz_recv,
-	.set_issm = fz_set_issm,
-	.close = fz_close,
-};
+static const struct mad_transport_ops fz_ops = FZ_TP_OPS("fuzz", 0);
 
 static void fz_done(struct mad_chan *c, const struct mad_chan_result *r, void *arg)
 {

@@ -36,78 +36,18 @@
 #include "sa/sa_client.c"
 #include "sa/sa_sync.c"
 
-#include <stdlib.h>
+#define FZ_TP_MIN_SEND IBR_MAD_SIZE /* the client and the channel send whole MADs only */
+#include "tests/fuzz/fuzz_mad_tp.h"
 
 #define FZ_GUID	   0x0002c90000000401ull
 #define FZ_PREFIX  0xfec0000000000001ull
 #define FZ_MAX_OUT 16
 
-struct fz_tp {
-	struct mad_transport base;
-	unsigned long sent;
-};
-
-static uint64_t fz_now, fz_report_tid;
+static uint64_t fz_report_tid;
 static bool fz_cut;
 
-static uint64_t fz_clock(void *arg)
-{
-	return fz_now;
-}
-
-static int fz_get_fd(struct mad_transport *tp)
-{
-	return -1;
-}
-
-static int fz_register(struct mad_transport *tp, uint8_t c, uint8_t v, bool rmpp)
-{
-	return 0;
-}
-
-static int fz_send(struct mad_transport *tp, const uint8_t *mad, size_t len,
-		   const struct mad_addr *to, uint32_t timeout_ms)
-{
-	if (len != IBR_MAD_SIZE)
-		abort(); /* the client and the channel send whole MADs only */
-	((struct fz_tp *)tp)->sent++;
-	return 0;
-}
-
-static ssize_t fz_recv(struct mad_transport *tp, const uint8_t **mad, struct mad_addr *from)
-{
-	return 0;
-}
-
-static int fz_set_issm(struct mad_transport *tp, bool on)
-{
-	return 0;
-}
-
-static void fz_close(struct mad_transport *tp)
-{
-}
-
-static const struct mad_transport_ops fz_ops_rmpp = {
-	.name = "fuzz-rmpp",
-	.flags = MAD_TP_RMPP,
-	.get_fd = fz_get_fd,
-	.register_class = fz_register,
-	.send = fz_send,
-	.recv = fz_recv,
-	.set_issm = fz_set_issm,
-	.close = fz_close,
-};
-
-static const struct mad_transport_ops fz_ops_cut = {
-	.name = "fuzz-cut",
-	.get_fd = fz_get_fd,
-	.register_class = fz_register,
-	.send = fz_send,
-	.recv = fz_recv,
-	.set_issm = fz_set_issm,
-	.close = fz_close,
-};
+static const struct mad_transport_ops fz_ops_rmpp = FZ_TP_OPS("fuzz-rmpp", MAD_TP_RMPP);
+static const struct mad_transport_ops fz_ops_cut = FZ_TP_OPS("fuzz-cut", 0);
 
 static void fz_log(int pri, const char *msg)
 {
