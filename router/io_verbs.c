@@ -1,9 +1,11 @@
 /*
- * io_verbs.c - the verbs data-path backend (io_verbs.h): the one file of
- * ibrouter that calls ibv_* (DESIGN.md).  Tests link it with the fake
- * provider of tests/fakes/, production with libibverbs.
+ * io_verbs.c - the verbs data-path backend (io_verbs.h): set-up, receive,
+ * send, multicast attachment.  With io_verbs_event.c (async events, port
+ * state) these are the files of ibrouter that call ibv_* (DESIGN.md).
+ * Tests link them with the fake provider of tests/fakes/, production with
+ * libibverbs.
  */
-#include "router/io_verbs.h"
+#include "router/io_verbs_int.h"
 #include "router/io_verbs_synth.h"
 
 #include "lib/ibr_log.h"
@@ -11,25 +13,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <infiniband/verbs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MCAST_QPN 0xFFFFFF /* IBA 10.5.1: the DestQP of every multicast packet */
-
-struct io_verbs_dev {
-	char name[64];
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-};
-
-struct io_verbs {
-	unsigned nports, ndevs;
-	struct io_verbs_port port[ROUTER_MAX_PORTS];
-	struct io_verbs_dev dev[ROUTER_MAX_PORTS];
-	struct ibv_mr *mr[ROUTER_MAX_PORTS][ROUTER_MAX_PORTS]; /* [pool's port][device] */
-};
 
 _Static_assert(offsetof(struct io_verbs_port, io) == 0, "io_port first");
 
@@ -77,30 +65,6 @@ static struct io_verbs_dev *verbs_dev_open(struct io_verbs *v, const char *name)
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	v->ndevs++;
 	return d;
-}
-
-/* Port state, LID, GID 0 and the P_Key table (ibv_query_port/gid/pkey). */
-static int verbs_port_query(struct io_verbs_port *p)
-{
-	struct ibv_port_attr a;
-	union ibv_gid gid;
-
-	if (ibv_query_port(p->dev->ctx, p->cfg.port_num, &a))
-		return -EIO;
-	p->lid = a.lid;
-	p->lmc = a.lmc;
-	__atomic_store_n(&p->up, a.state == IBV_PORT_ACTIVE, __ATOMIC_RELAXED);
-	if (ibv_query_gid(p->dev->ctx, p->cfg.port_num, 0, &gid))
-		return -EIO;
-	memcpy(p->gid, gid.raw, 16);
-	for (int i = 0; i < 16 && i < a.pkey_tbl_len; i++) {
-		__be16 k;
-
-		if (ibv_query_pkey(p->dev->ctx, p->cfg.port_num, i, &k))
-			break;
-		p->pkey[i] = be16toh(k);
-	}
-	return 0;
 }
 
 /* RESET -> INIT -> RTR -> RTS for a UD QP (IBA 10.3.1; UD needs no remote attributes). */
@@ -185,8 +149,8 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 	nsend = p->cfg.sq_depth + p->cfg.nproxy * IO_VERBS_PROXY_SQ;
 	if (!(p->dev = verbs_dev_open(v, p->cfg.device)))
 		return -errno;
-	if ((rc = verbs_port_query(p)) || (rc = io_verbs_pool_init(&p->pool, nbufs, p->idx)) ||
-	    (rc = io_verbs_ah_init(&p->ah, IO_VERBS_AH_CAP)) ||
+	if ((rc = io_verbs_port_refresh(p)) || (rc = io_verbs_pool_init(&p->pool, nbufs, p->idx)) ||
+	    (rc = io_verbs_ah_init(&p->ah, p->cfg.ah_cap ? p->cfg.ah_cap : IO_VERBS_AH_CAP)) ||
 	    (rc = -pthread_spin_init(&p->tx_lock, PTHREAD_PROCESS_PRIVATE)))
 		return rc;
 	for (uint32_t i = 0; i < p->pool.nbufs; i++)
@@ -359,7 +323,7 @@ static int verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned
 		got = ibv_poll_cq(p->rcq, (int)n, wc); /* what came before the arming */
 		if (got == 0) {
 			verbs_repost(p, false); /* buffers that sends gave back meanwhile */
-			io_verbs_async_poll(p, NULL, NULL); /* port state, LID, GID */
+			io_verbs_event_idle(p); /* port state, LID, GID */
 		}
 	}
 	if (got < 0)
@@ -398,6 +362,29 @@ static void verbs_sq_release(struct io_verbs_port *p, struct io_verbs_qp *q, uin
 	}
 }
 
+static void verbs_ah_destroy(void *ah)
+{
+	ibv_destroy_ah(ah);
+}
+
+/*
+ * Destroy the AH cache's old generation once no send can reference it:
+ * every QP has completed (or never posted) the sends before its mark.
+ * Under tx_lock.
+ */
+static void verbs_ah_retire(struct io_verbs_port *p)
+{
+	if (!io_verbs_ah_draining(&p->ah))
+		return;
+	for (unsigned slot = 0; slot < p->nq; slot++) {
+		const struct io_verbs_qp *q = &p->q[slot];
+
+		if (q->sq_tail < p->ah_mark[slot] && q->sq_tail != q->sq_head)
+			return;
+	}
+	io_verbs_ah_retire(&p->ah, verbs_ah_destroy);
+}
+
 static void verbs_reap_locked(struct io_verbs_port *p)
 {
 	struct ibv_wc wc[ROUTER_BURST];
@@ -417,6 +404,7 @@ static void verbs_reap_locked(struct io_verbs_port *p)
 			}
 			verbs_sq_release(p, &p->q[slot], wc[i].wr_id & WR_SEQ_MASK);
 		}
+	verbs_ah_retire(p);
 }
 
 void io_verbs_port_reap(struct io_verbs_port *p)
@@ -424,11 +412,6 @@ void io_verbs_port_reap(struct io_verbs_port *p)
 	pthread_spin_lock(&p->tx_lock);
 	verbs_reap_locked(p);
 	pthread_spin_unlock(&p->tx_lock);
-}
-
-static void verbs_ah_destroy(void *ah)
-{
-	ibv_destroy_ah(ah);
 }
 
 static struct ibv_ah *verbs_ah_get(struct io_verbs_port *p, const struct router_tx *tx)
@@ -459,11 +442,18 @@ static struct ibv_ah *verbs_ah_get(struct io_verbs_port *p, const struct router_
 	a.port_num = p->cfg.port_num;
 	if (!(ah = ibv_create_ah(p->dev->pd, &a)))
 		return NULL;
-	if (io_verbs_ah_add(&p->ah, &k, ah)) {
+	switch (io_verbs_ah_add(&p->ah, &k, ah)) {
+	case 0:
+		return ah;
+	case 1:
+		/* a new generation: the old one's handles wait for the sends posted so far */
+		for (unsigned slot = 0; slot < p->nq; slot++)
+			p->ah_mark[slot] = p->q[slot].sq_head;
+		return ah;
+	default:
 		ibv_destroy_ah(ah);
 		return NULL;
 	}
-	return ah;
 }
 
 /* The proxy QP of port `p` with this QPN, or NULL. */
@@ -774,7 +764,7 @@ void io_verbs_close(struct io_verbs *v)
 				ibv_destroy_qp(p->q[k].qp);
 			free(p->q[k].sq_ring);
 		}
-		if (p->ah.ent)
+		if (p->ah.cur.ent)
 			io_verbs_ah_clear(&p->ah, verbs_ah_destroy);
 		io_verbs_ah_fini(&p->ah);
 		if (p->rcq)
@@ -833,68 +823,6 @@ int io_verbs_mcast_detach(struct io_verbs_port *p, const uint8_t mgid[16])
 			return 0;
 		}
 	return -ENOENT;
-}
-
-int io_verbs_async_fd(const struct io_verbs_port *p)
-{
-	return p->dev->ctx->async_fd;
-}
-
-static enum io_verbs_event verbs_event_kind(enum ibv_event_type t)
-{
-	switch (t) {
-	case IBV_EVENT_PORT_ACTIVE:
-		return IO_VERBS_EV_UP;
-	case IBV_EVENT_PORT_ERR:
-		return IO_VERBS_EV_DOWN;
-	case IBV_EVENT_LID_CHANGE:
-		return IO_VERBS_EV_LID;
-	case IBV_EVENT_GID_CHANGE:
-		return IO_VERBS_EV_GID;
-	case IBV_EVENT_SM_CHANGE:
-	case IBV_EVENT_CLIENT_REREGISTER: /* the SM asks for joins again (IBA 14.4.11) */
-		return IO_VERBS_EV_SM;
-	default:
-		return IO_VERBS_EV_OTHER;
-	}
-}
-
-/* The port of `p`'s device an event names (port events), else `p`. */
-static struct io_verbs_port *verbs_event_port(struct io_verbs_port *p, uint8_t port_num)
-{
-	for (unsigned i = 0; i < p->v->nports; i++)
-		if (p->v->port[i].dev == p->dev && p->v->port[i].cfg.port_num == port_num)
-			return &p->v->port[i];
-	return p;
-}
-
-unsigned io_verbs_async_poll(struct io_verbs_port *p,
-			     void (*fn)(void *ctx, struct io_verbs_port *p, enum io_verbs_event),
-			     void *ctx)
-{
-	struct ibv_async_event e;
-	unsigned n = 0;
-
-	while (!ibv_get_async_event(p->dev->ctx, &e)) {
-		enum io_verbs_event ev = verbs_event_kind(e.event_type);
-		struct io_verbs_port *t = ev == IO_VERBS_EV_OTHER
-						  ? p
-						  : verbs_event_port(p,
-								     (uint8_t)e.element.port_num);
-
-		ibv_ack_async_event(&e);
-		/* a port going down stops its sends now; its owner reads the rest */
-		if (ev == IO_VERBS_EV_DOWN)
-			__atomic_store_n(&t->up, false, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->refresh, true, __ATOMIC_RELEASE);
-		p->st.events++;
-		n++;
-		if (fn)
-			fn(ctx, t, ev);
-	}
-	if (__atomic_exchange_n(&p->refresh, false, __ATOMIC_ACQUIRE) && verbs_port_query(p))
-		log_warnx("verbs: %s:%u: port query failed", p->cfg.device, p->cfg.port_num);
-	return n;
 }
 
 void io_verbs_port_bufs(struct io_verbs_port *p, uint32_t *posted, uint32_t *nfree, uint32_t *held)

@@ -78,7 +78,8 @@ struct io_verbs_port_cfg {
 	uint8_t port_num;  /* HCA port, from 1 */
 	uint32_t rq_depth; /* 0: IO_VERBS_RQ_DEPTH */
 	uint32_t sq_depth;
-	uint32_t qkey;	     /* 0: IO_VERBS_QKEY */
+	uint32_t qkey;	     /* the relay QP's Q_Key; 0: IO_VERBS_QKEY */
+	uint32_t ah_cap;     /* AH cache slots (3/4 used a generation); 0: IO_VERBS_AH_CAP */
 	uint8_t router_port; /* the router's port index, stamped on received packets */
 	unsigned nproxy;
 	struct io_verbs_proxy_cfg proxy[IO_VERBS_MAX_PROXY];
@@ -146,6 +147,9 @@ struct io_verbs_port {
 	bool qp_error;		    /* some QP is in error: the owner recovers it */
 	bool crc_fill; /* the FIB checks CRCs on this port: compute them (owner thread) */
 	struct io_verbs_ah ah;
+	/* each QP's sq_head when the AH cache began its generation: the old one's
+	 * handles go once every send before that has completed */
+	uint64_t ah_mark[1 + IO_VERBS_MAX_PROXY];
 	struct io_verbs_mcast mc[IO_VERBS_MAX_MCAST];
 	unsigned nmc;
 	struct io_verbs_stats st;
@@ -176,19 +180,36 @@ enum io_verbs_event {
 	IO_VERBS_EV_OTHER,
 };
 
+/* The kind of an ibv_event_type (IO_VERBS_EV_OTHER for those not about a port). */
+enum io_verbs_event io_verbs_event_kind(int ibv_event_type);
+
 /* The fd of the port's device async events (the control thread's epoll). */
 int io_verbs_async_fd(const struct io_verbs_port *p);
+/*
+ * Who reads the async events.  By default the owning worker of each port,
+ * when the port is idle (at least every 100 ms), and nobody hears of them
+ * but the port.  With `control` true only io_verbs_async_poll() callers do
+ * (the daemon's control thread, which turns them into daemon events:
+ * routes withdrawn, LIDs and prefixes updated, SA resyncs); the workers
+ * then only read their port's state again when an event flagged it.
+ */
+void io_verbs_async_owner(struct io_verbs *v, bool control);
 /*
  * Read the pending async events of the port's device and report each to
  * `fn` with the port it names; a port going down stops sending at once,
  * and every port an event names reads its state, LID, GID and P_Keys again
- * in its owner's thread (now, for `p`).  The owning worker calls it when
- * its port is idle (at least every 100 ms); the control thread may too.
- * Returns the count.
+ * in its owner's thread (now, for `p`; `fn` may call io_verbs_port_refresh
+ * to have it now).  Returns the count.
  */
 unsigned io_verbs_async_poll(struct io_verbs_port *p,
 			     void (*fn)(void *ctx, struct io_verbs_port *p, enum io_verbs_event),
 			     void *ctx);
+
+/*
+ * Read the port's state, LID, LMC, GID 0 and P_Keys now (ibv_query_port,
+ * ibv_query_gid, ibv_query_pkey).  0 or -EIO.
+ */
+int io_verbs_port_refresh(struct io_verbs_port *p);
 
 /* Reap send completions (the worker does it in every burst; tests and shutdown call it). */
 void io_verbs_port_reap(struct io_verbs_port *p);

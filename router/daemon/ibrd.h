@@ -36,17 +36,36 @@ struct sa_client;
 struct sma;
 
 /* What an epoll event's data.ptr points at: every such object starts with one. */
-enum ibrd_ev_kind { IBRD_EV_SIGNAL, IBRD_EV_LISTEN, IBRD_EV_CLIENT, IBRD_EV_SMA, IBRD_EV_MAD };
+enum ibrd_ev_kind {
+	IBRD_EV_SIGNAL,
+	IBRD_EV_LISTEN,
+	IBRD_EV_CLIENT,
+	IBRD_EV_SMA,
+	IBRD_EV_MAD,
+	IBRD_EV_VERBS,
+};
 struct ibrd_ev {
 	enum ibrd_ev_kind kind;
 };
 
-/* A UD unicast proxy (ibrouterctl proxy add): a QP on `port` stands for (gid, qpn, qkey). */
-#define IBRD_MAX_PROXIES 64
+/*
+ * A UD unicast proxy (a proxy section of the config, or ibrouterctl proxy
+ * add): a QP on `port` stands for (gid, qpn, qkey).  At most 8 a port
+ * (IO_VERBS_MAX_PROXY) on 16 ports.
+ */
+#define IBRD_MAX_PROXIES 128
 struct ibrd_proxy {
 	uint32_t port;
 	uint8_t gid[16];
 	uint32_t qpn, qkey;
+	bool conf; /* from the config: replaced by a reload (the others stay) */
+};
+
+/* The async-event fd of a verbs device on the epoll loop (ibrd_verbs.c). */
+struct ibrd_verbs_ev {
+	struct ibrd_ev ev; /* IBRD_EV_VERBS; first */
+	unsigned k;	   /* a verbs port of the device (io_verbs_port index) */
+	int fd;
 };
 
 struct ibrd {
@@ -66,6 +85,10 @@ struct ibrd {
 	char verbs_sig[ROUTER_MAX_PORTS * 80 + IBRD_MAX_PROXIES * 64];
 	struct ibrd_proxy proxy[IBRD_MAX_PROXIES];
 	unsigned nproxies;
+	/* the HCA async events (ibrd_verbs.c): one fd a device; ports whose link is down */
+	struct ibrd_verbs_ev vev[ROUTER_MAX_PORTS];
+	unsigned nvev;
+	bool vdown[ROUTER_MAX_PORTS];
 	unsigned nworkers;
 	struct router_worker *workers;
 	pthread_t *threads;
@@ -119,6 +142,22 @@ void ibrd_data_stop(struct ibrd *d);
 void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
 /* Stop and start the data path (verbs ports reopened when their proxies changed). */
 int ibrd_data_restart(struct ibrd *d);
+
+/* ibrd_verbs.c: the verbs ports' HCA events (port state, LID, GID, SM) */
+/* Put the devices' async fds on the epoll loop, and the ports' state in the RIB. */
+int ibrd_verbs_watch(struct ibrd *d);
+/* Take them off (before the verbs ports close). */
+void ibrd_verbs_unwatch(struct ibrd *d);
+/* Events on a device's async fd. */
+void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev);
+
+/* ibrd_proxy.c: the UD unicast proxies of the verbs ports */
+/* Index of the proxy (port, gid, qpn) in d->proxy, or -1. */
+int ibrd_proxy_find(const struct ibrd *d, uint32_t port, const uint8_t *gid, uint32_t qpn);
+/* Proxies on `port`. */
+unsigned ibrd_proxy_count(const struct ibrd *d, uint32_t port);
+/* The proxies of config `c` replace those of the last one; true if d->proxy changed. */
+bool ibrd_proxy_load(struct ibrd *d, const struct ibrd_conf *c);
 
 /* ibrd_state.c: config -> RIB -> FIB */
 int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c);

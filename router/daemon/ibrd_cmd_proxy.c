@@ -3,7 +3,9 @@
  *   proxy add PORT GID QPN [qkey Q]   a QP on PORT stands for (GID, QPN, Q)
  *   proxy del PORT GID QPN
  *   show proxies [PORT]               the QPNs senders on PORT must use
- * A change reopens the verbs ports (io_verbs creates its QPs when it opens):
+ * Proxies added here last until the daemon stops (a reload keeps them);
+ * the config's proxy sections are the permanent ones (ibrd_proxy.c).  A
+ * change reopens the verbs ports (io_verbs creates its QPs when it opens):
  * packets in flight on them are lost, multicast attachments come back with
  * the workers.
  */
@@ -31,24 +33,6 @@ static int proxy_num(const char *s, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-static int proxy_find(const struct ibrd *d, uint32_t port, const uint8_t *gid, uint32_t qpn)
-{
-	for (unsigned i = 0; i < d->nproxies; i++)
-		if (d->proxy[i].port == port && d->proxy[i].qpn == qpn &&
-		    !memcmp(d->proxy[i].gid, gid, 16))
-			return (int)i;
-	return -1;
-}
-
-static unsigned proxy_count(const struct ibrd *d, uint32_t port)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < d->nproxies; i++)
-		n += d->proxy[i].port == port;
-	return n;
-}
-
 int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	bool add = !strcmp(argv[1], "add");
@@ -68,13 +52,13 @@ int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		return ibrd_out_error(o, EINVAL, "port %s: proxies need data = verbs", argv[2]);
 	x.port = (uint32_t)port;
 	memcpy(x.gid, g.raw, 16);
-	at = proxy_find(d, x.port, x.gid, x.qpn);
+	at = ibrd_proxy_find(d, x.port, x.gid, x.qpn);
 	if (add && at >= 0)
 		return ibrd_out_error(o, EEXIST, "proxy exists");
 	if (!add && at < 0)
 		return ibrd_out_error(o, ENOENT, "no such proxy");
 	if (add &&
-	    (d->nproxies == IBRD_MAX_PROXIES || proxy_count(d, x.port) == IO_VERBS_MAX_PROXY))
+	    (d->nproxies == IBRD_MAX_PROXIES || ibrd_proxy_count(d, x.port) == IO_VERBS_MAX_PROXY))
 		return ibrd_out_error(o, ENOSPC, "port %s: at most %u proxies", argv[2],
 				      IO_VERBS_MAX_PROXY);
 	memcpy(saved, d->proxy, sizeof(saved));

@@ -26,6 +26,7 @@
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
+#include "router/io_verbs.h"
 
 #include <confuse.h>
 #include <errno.h>
@@ -246,6 +247,7 @@ static void ibrd_conf_port_defaults(struct ibrd_conf_port *p, const char *name)
 	router_port_defaults(&p->rp, p->name);
 	p->rp.flags |= ROUTER_PORT_UP;
 	p->device_port = p->umad_port = p->ibsim_port = 1;
+	p->relay_qkey = IO_VERBS_QKEY;
 	strcpy(p->site, "default");
 }
 
@@ -283,6 +285,19 @@ static int ibrd_conf_list_room(struct ibrd_conf_ctx *ctx, unsigned list, void *a
 	return 0;
 }
 
+/* Entry *n of a list (then *n + 1), zeroed, and its meta in *m; NULL: no memory. */
+static void *ibrd_conf_list_new(struct ibrd_conf_ctx *ctx, unsigned list, void *arr, size_t size,
+				unsigned *n, struct ibrd_conf_meta **m)
+{
+	char *base;
+
+	if (ibrd_conf_list_room(ctx, list, arr, size, *n) < 0)
+		return NULL;
+	*m = &ctx->list[list][*n];
+	memcpy(&base, arr, sizeof(base));
+	return memset(base + (size_t)(*n)++ * size, 0, size);
+}
+
 /* Why a route title is not a route prefix, or NULL. */
 static const char *ibrd_conf_route_prefix(const char *t, struct ibrd_conf_route *r)
 {
@@ -311,10 +326,8 @@ static void *ibrd_conf_open_route(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 	struct ibrd_conf_route *r;
 	const char *why;
 
-	if (ibrd_conf_list_room(ctx, IBRD_LIST_ROUTE, &c->routes, sizeof(*r), c->nroutes) < 0)
+	if (!(r = ibrd_conf_list_new(ctx, IBRD_LIST_ROUTE, &c->routes, sizeof(*r), &c->nroutes, m)))
 		return NULL;
-	*m = &ctx->list[IBRD_LIST_ROUTE][c->nroutes];
-	r = memset(&c->routes[c->nroutes++], 0, sizeof(*r));
 	r->kind = ROUTER_NH_DIRECT;
 	why = ibrd_conf_route_prefix(title, r);
 	if (why)
@@ -329,10 +342,8 @@ static void *ibrd_conf_open_neigh(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 	struct ibrd_conf *c = ctx->c;
 	struct ibrd_conf_neigh *n;
 
-	if (ibrd_conf_list_room(ctx, IBRD_LIST_NEIGH, &c->neighs, sizeof(*n), c->nneighs) < 0)
+	if (!(n = ibrd_conf_list_new(ctx, IBRD_LIST_NEIGH, &c->neighs, sizeof(*n), &c->nneighs, m)))
 		return NULL;
-	*m = &ctx->list[IBRD_LIST_NEIGH][c->nneighs];
-	n = memset(&c->neighs[c->nneighs++], 0, sizeof(*n));
 	if (ibr_guid_parse(title, &n->guid) < 0 || !n->guid)
 		ibrd_conf_err(ctx, at->line, at->label, NULL,
 			      "not a port GUID (0x and 1 to 16 hex digits, not zero)");
@@ -348,10 +359,8 @@ static void *ibrd_conf_open_mcast(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 	union ibr_gid mgid;
 	const char *why = NULL;
 
-	if (ibrd_conf_list_room(ctx, IBRD_LIST_MCAST, &c->mcasts, sizeof(*g), c->nmcasts) < 0)
+	if (!(g = ibrd_conf_list_new(ctx, IBRD_LIST_MCAST, &c->mcasts, sizeof(*g), &c->nmcasts, m)))
 		return NULL;
-	*m = &ctx->list[IBRD_LIST_MCAST][c->nmcasts];
-	g = memset(&c->mcasts[c->nmcasts++], 0, sizeof(*g));
 	g->pkey = 0xFFFF;
 	g->mtu = 2048;
 	g->receivers = g->senders = true;
@@ -366,6 +375,63 @@ static void *ibrd_conf_open_mcast(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 	else
 		memcpy(g->mgid, mgid.raw, sizeof(g->mgid));
 	return g;
+}
+
+/* proxy "GID": the remote, a unicast GID that routes (neither link-local nor zero). */
+static void *ibrd_conf_open_proxy(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect_id id,
+				  const char *title, const struct ibrd_conf_meta *at,
+				  struct ibrd_conf_meta **m)
+{
+	struct ibrd_conf *c = ctx->c;
+	struct ibrd_conf_proxy *x;
+	union ibr_gid g;
+	const char *why = NULL;
+
+	x = ibrd_conf_list_new(ctx, IBRD_LIST_PROXY, &c->proxies, sizeof(*x), &c->nproxies, m);
+	if (!x)
+		return NULL;
+	x->qkey = IO_VERBS_QKEY;
+	if (ibr_gid_parse(title, &g) < 0 || ibr_gid_is_mcast(&g) || !ibr_gid_prefix(&g))
+		why = "not the unicast GID of the remote QP's port (fec0::2:0:0:11:1)";
+	else if (ibr_gid_is_link_local(&g))
+		why = "link-local GIDs are never routed";
+	if (why)
+		ibrd_conf_err(ctx, at->line, at->label, NULL, "%s", why);
+	else
+		memcpy(x->gid, g.raw, sizeof(x->gid));
+	return x;
+}
+
+/*
+ * device = "mlx5_0:1", as rdma-core's tools write an HCA port: the device
+ * and its port, which device-port, when given too, must agree with.
+ */
+static void ibrd_conf_device_split(struct ibrd_conf_ctx *ctx, struct ibrd_conf_port *p,
+				   const struct ibrd_conf_meta *m)
+{
+	char *colon = strrchr(p->device, ':'), *end;
+	unsigned long n;
+	int line = m->key_line[IBRD_PK_DEVICE];
+
+	if (!colon)
+		return;
+	errno = 0;
+	n = strtoul(colon + 1, &end, 10);
+	if (colon == p->device || colon[1] < '0' || colon[1] > '9' || *end || errno || n < 1 ||
+	    n > 254) {
+		ibrd_conf_err(ctx, line, m->label, "device",
+			      "\"%s\" is not NAME or NAME:PORT (a port 1..254)", p->device);
+		return;
+	}
+	if (m->key_line[IBRD_PK_DEVICE_PORT] && n != p->device_port) {
+		ibrd_conf_err(ctx, line, m->label, "device",
+			      "\"%s\" names port %lu, device-port says %u", p->device, n,
+			      p->device_port);
+		return;
+	}
+	/* the name alone, zero-padded like any other (configs compare whole) */
+	memset(colon, 0, sizeof(p->device) - (size_t)(colon - p->device));
+	p->device_port = (uint8_t)n;
 }
 
 /* A base LID and LMC that the SM could have assigned (IBA 7.11.1). */
@@ -384,6 +450,8 @@ static void ibrd_conf_close_port(struct ibrd_conf_ctx *ctx, void *obj, struct ib
 	struct ibrd_conf_port *p = obj;
 	const int *kl = m->key_line;
 
+	if (p->data == IBRD_DATA_VERBS)
+		ibrd_conf_device_split(ctx, p, m);
 	if (p->mad == IBRD_MAD_UMAD && p->data == IBRD_DATA_VERBS) {
 		if (!kl[IBRD_PK_UMAD_CA])
 			memcpy(p->umad_ca, p->device, sizeof(p->umad_ca));
@@ -400,7 +468,11 @@ static void ibrd_conf_close_port(struct ibrd_conf_ctx *ctx, void *obj, struct ib
 	else if (p->rp.lmc)
 		ibrd_conf_err(ctx, kl[IBRD_PK_LMC], m->label, "lmc",
 			      "only with a static lid (the SM sets the LMC of a learned one)");
-	if (p->mad != IBRD_MAD_NONE || p->data == IBRD_DATA_NONE)
+	if (p->mad == IBRD_MAD_NONE && p->data != IBRD_DATA_NONE && p->sa_client)
+		ibrd_conf_err(ctx, kl[IBRD_PK_SA_CLIENT], m->label, "sa-client",
+			      "true needs a MAD transport (mad is none)");
+	/* no SM to set them, but a verbs port learns both from its HCA port */
+	if (p->mad != IBRD_MAD_NONE || p->data == IBRD_DATA_NONE || p->data == IBRD_DATA_VERBS)
 		return;
 	if (!p->rp.lid)
 		ibrd_conf_err(ctx, m->line, m->label, "lid",
@@ -408,9 +480,6 @@ static void ibrd_conf_close_port(struct ibrd_conf_ctx *ctx, void *obj, struct ib
 	if (!p->rp.prefix)
 		ibrd_conf_err(ctx, m->line, m->label, "subnet-prefix",
 			      "missing (required with mad = none: no SM sets one)");
-	if (p->sa_client)
-		ibrd_conf_err(ctx, kl[IBRD_PK_SA_CLIENT], m->label, "sa-client",
-			      "true needs a MAD transport (mad is none)");
 }
 
 static void ibrd_conf_close_route(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m)
@@ -437,6 +506,7 @@ static const struct ibrd_conf_sect ibrd_conf_sects[IBRD_SECT_MAX] = {
 	[IBRD_SECT_ROUTE] = { ibrd_conf_open_route, ibrd_conf_close_route },
 	[IBRD_SECT_NEIGH] = { ibrd_conf_open_neigh, ibrd_conf_close_neigh },
 	[IBRD_SECT_MCAST] = { ibrd_conf_open_mcast, NULL },
+	[IBRD_SECT_PROXY] = { ibrd_conf_open_proxy, NULL },
 	[IBRD_SECT_LEARNING] = { ibrd_conf_open_single, NULL },
 	[IBRD_SECT_MULTICAST] = { ibrd_conf_open_single, NULL },
 	[IBRD_SECT_CONTROL] = { ibrd_conf_open_single, NULL },
@@ -679,6 +749,7 @@ void ibrd_conf_free(struct ibrd_conf *c)
 	free(c->routes);
 	free(c->neighs);
 	free(c->mcasts);
+	free(c->proxies);
 	free(c->include);
 	free(c->exclude);
 	free(c);

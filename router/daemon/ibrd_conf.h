@@ -28,8 +28,9 @@ struct ibrd_conf_port {
 	enum ibrd_data data;
 	char sim_socket[IBRD_PATH_MAX]; /* data = sim */
 	char sim_peer[IBRD_PATH_MAX];
-	char device[IBRD_NAME_MAX]; /* data = verbs: "mlx5_0" */
+	char device[IBRD_NAME_MAX]; /* data = verbs: "mlx5_0" ("mlx5_0:1" in the file) */
 	uint8_t device_port;
+	uint32_t relay_qkey; /* data = verbs: the relay QP's Q_Key */
 	enum ibrd_mad mad;
 	char umad_ca[IBRD_NAME_MAX]; /* mad = umad */
 	uint8_t umad_port;
@@ -72,6 +73,14 @@ struct ibrd_conf_mcast {
 	bool receivers, senders;
 };
 
+/* A UD unicast proxy (data = verbs): a QP on `port` stands for (gid, qpn, qkey). */
+struct ibrd_conf_proxy {
+	uint8_t gid[16];
+	char port[ROUTER_PORT_NAME];
+	uint32_t qpn;
+	uint32_t qkey;
+};
+
 struct ibrd_conf_mprefix {
 	uint8_t mgid[16];
 	uint8_t plen;
@@ -84,13 +93,14 @@ struct ibrd_conf {
 	uint64_t node_guid;
 	uint64_t system_image_guid;
 	char node_desc[IBRD_NAME_MAX];
-	/* ports, routes, neighbours, groups */
+	/* ports, routes, neighbours, groups, proxies */
 	unsigned nports;
 	struct ibrd_conf_port port[ROUTER_MAX_PORTS];
-	unsigned nroutes, nneighs, nmcasts;
+	unsigned nroutes, nneighs, nmcasts, nproxies;
 	struct ibrd_conf_route *routes;
 	struct ibrd_conf_neigh *neighs;
 	struct ibrd_conf_mcast *mcasts;
+	struct ibrd_conf_proxy *proxies;
 	/* learning */
 	bool sa_client;
 	bool osm_plugin;

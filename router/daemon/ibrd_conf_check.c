@@ -3,12 +3,14 @@
  * defaults that depend on other sections (the host name, port GUIDs from
  * the node GUID, each port's SA client from the learning section, site
  * numbers), then the checks across sections: what no two ports may share,
- * ports that routes, neighbours and groups name, entries given twice.
+ * ports that routes, neighbours, groups and proxies name, entries given
+ * twice, proxies only where a verbs port can hold them.
  */
 #include "router/daemon/ibrd_conf.h"
 #include "router/daemon/ibrd_conf_int.h"
 
 #include "lib/ibr_gid.h"
+#include "router/io_verbs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -187,7 +189,7 @@ static void ibrd_conf_dups(struct ibrd_conf_ctx *ctx, struct ibrd_conf_dup *d, u
 	}
 }
 
-/* Key of entry i of list `which` (0 ports, 1 routes, 2 neighbours, 3 groups). */
+/* Key of entry i of list `which` (0 ports, 1 routes, 2 neighbours, 3 groups, 4 proxies). */
 static void ibrd_conf_dup_key(const struct ibrd_conf *c, unsigned which, unsigned i, uint8_t *k)
 {
 	if (which == 0) {
@@ -197,22 +199,30 @@ static void ibrd_conf_dup_key(const struct ibrd_conf *c, unsigned which, unsigne
 		k[8] = c->routes[i].plen;
 	} else if (which == 2) {
 		ibr_gid_st64(k, c->neighs[i].guid);
-	} else {
+	} else if (which == 3) {
 		memcpy(k, c->mcasts[i].mgid, 16);
 		memcpy(k + 16, c->mcasts[i].port, sizeof(c->mcasts[i].port));
+	} else {
+		memcpy(k, c->proxies[i].gid, 16);
+		memcpy(k + 16, &c->proxies[i].qpn, sizeof(c->proxies[i].qpn));
+		k[20] = (uint8_t)ibrd_conf_port_index(c, c->proxies[i].port);
 	}
 }
 
-/* Ports by name, routes by prefix, neighbours by GUID, groups by MGID and port. */
+/*
+ * Ports by name, routes by prefix, neighbours by GUID, groups by MGID and
+ * port, proxies by remote GID, QPN and port.
+ */
 static void ibrd_conf_check_dups(struct ibrd_conf_ctx *ctx)
 {
 	struct ibrd_conf *c = ctx->c;
-	const unsigned count[] = { c->nports, c->nroutes, c->nneighs, c->nmcasts };
+	const unsigned count[] = { c->nports, c->nroutes, c->nneighs, c->nmcasts, c->nproxies };
 	const struct ibrd_conf_meta *meta[] = { ctx->port, ctx->list[IBRD_LIST_ROUTE],
 						ctx->list[IBRD_LIST_NEIGH],
-						ctx->list[IBRD_LIST_MCAST] };
+						ctx->list[IBRD_LIST_MCAST],
+						ctx->list[IBRD_LIST_PROXY] };
 
-	for (unsigned which = 0; which < 4; which++) {
+	for (unsigned which = 0; which < 5; which++) {
 		struct ibrd_conf_dup *d = calloc(count[which] + 1, sizeof(*d));
 
 		if (!d) {
@@ -232,24 +242,52 @@ static void ibrd_conf_check_dups(struct ibrd_conf_ctx *ctx)
 	}
 }
 
-/* The port of each route, neighbour and group exists. */
+/* The port of each route, neighbour, group and proxy exists. */
 static void ibrd_conf_check_refs(struct ibrd_conf_ctx *ctx)
 {
 	struct ibrd_conf *c = ctx->c;
-	const unsigned count[] = { c->nroutes, c->nneighs, c->nmcasts };
+	const unsigned count[] = { c->nroutes, c->nneighs, c->nmcasts, c->nproxies };
 
 	for (unsigned list = 0; list < IBRD_LIST_MAX; list++) {
 		for (unsigned i = 0; i < count[list]; i++) {
 			const struct ibrd_conf_meta *m = &ctx->list[list][i];
 			const char *port = list == IBRD_LIST_ROUTE   ? c->routes[i].port
 					   : list == IBRD_LIST_NEIGH ? c->neighs[i].port
-								     : c->mcasts[i].port;
+					   : list == IBRD_LIST_MCAST ? c->mcasts[i].port
+								     : c->proxies[i].port;
 
-			/* the port key is the first of all three tables */
+			/* the port key is the first of all four tables */
 			if (port[0] && ibrd_conf_port_index(c, port) < 0)
 				ibrd_conf_err(ctx, m->key_line[0], m->label, "port",
 					      "no port \"%s\"", port);
 		}
+	}
+}
+
+/*
+ * A proxy is a QP on a verbs port's HCA (sim ports carry whole packets, no
+ * QPs), and a port has room for IO_VERBS_MAX_PROXY of them.
+ */
+static void ibrd_conf_check_proxies(struct ibrd_conf_ctx *ctx)
+{
+	static const char *const data[] = { "none", "sim", "verbs" };
+	struct ibrd_conf *c = ctx->c;
+	unsigned n[ROUTER_MAX_PORTS] = { 0 };
+
+	for (unsigned i = 0; i < c->nproxies; i++) {
+		const struct ibrd_conf_meta *m = &ctx->list[IBRD_LIST_PROXY][i];
+		int p = ibrd_conf_port_index(c, c->proxies[i].port);
+
+		if (p < 0 || m->failed)
+			continue;
+		if (c->port[p].data != IBRD_DATA_VERBS)
+			ibrd_conf_err(ctx, m->key_line[IBRD_YK_PORT], m->label, "port",
+				      "port \"%s\" has data = %s (proxies need data = verbs)",
+				      c->proxies[i].port, data[c->port[p].data]);
+		else if (++n[p] == IO_VERBS_MAX_PROXY + 1)
+			ibrd_conf_err(ctx, m->line, m->label, NULL,
+				      "more than %d proxies on port \"%s\"", IO_VERBS_MAX_PROXY,
+				      c->proxies[i].port);
 	}
 }
 
@@ -260,4 +298,5 @@ void ibrd_conf_check(struct ibrd_conf_ctx *ctx)
 	ibrd_conf_check_shared(ctx);
 	ibrd_conf_check_refs(ctx);
 	ibrd_conf_check_dups(ctx);
+	ibrd_conf_check_proxies(ctx);
 }

@@ -57,6 +57,7 @@ enum ibrd_conf_sect_id {
 	IBRD_SECT_ROUTE,
 	IBRD_SECT_NEIGH,
 	IBRD_SECT_MCAST,
+	IBRD_SECT_PROXY,
 	IBRD_SECT_LEARNING,
 	IBRD_SECT_MULTICAST,
 	IBRD_SECT_CONTROL,
@@ -84,6 +85,7 @@ enum {
 	IBRD_PK_SIM_PEER,
 	IBRD_PK_DEVICE,
 	IBRD_PK_DEVICE_PORT,
+	IBRD_PK_RELAY_QKEY,
 	IBRD_PK_MAD,
 	IBRD_PK_UMAD_CA,
 	IBRD_PK_UMAD_PORT,
@@ -121,6 +123,7 @@ enum {
 	IBRD_MK_SENDERS,
 	IBRD_MK_MAX
 };
+enum { IBRD_YK_PORT, IBRD_YK_QPN, IBRD_YK_QKEY, IBRD_YK_MAX };
 enum { IBRD_LK_SA_CLIENT, IBRD_LK_OSM_PLUGIN, IBRD_LK_RESYNC, IBRD_LK_SM_KEY, IBRD_LK_MAX };
 enum { IBRD_XK_SCOPES, IBRD_XK_INCLUDE, IBRD_XK_EXCLUDE, IBRD_XK_MAX };
 enum { IBRD_CK_SOCKET, IBRD_CK_MODE, IBRD_CK_GROUP, IBRD_CK_MAX };
@@ -197,7 +200,7 @@ struct ibrd_conf_msg {
 	char *text;
 };
 
-enum { IBRD_LIST_ROUTE, IBRD_LIST_NEIGH, IBRD_LIST_MCAST, IBRD_LIST_MAX };
+enum { IBRD_LIST_ROUTE, IBRD_LIST_NEIGH, IBRD_LIST_MCAST, IBRD_LIST_PROXY, IBRD_LIST_MAX };
 
 struct ibrd_conf_ctx {
 	struct ibrd_conf *c;
@@ -213,7 +216,7 @@ struct ibrd_conf_ctx {
 	struct ibrd_conf_meta single[IBRD_SECT_MAX];	  /* sections given once, and the top */
 	struct ibrd_conf_meta port[ROUTER_MAX_PORTS + 1]; /* the last: ports past the limit */
 	struct ibrd_conf_port spare;
-	struct ibrd_conf_meta *list[IBRD_LIST_MAX]; /* routes, neighbours, groups */
+	struct ibrd_conf_meta *list[IBRD_LIST_MAX]; /* routes, neighbours, groups, proxies */
 	size_t cap[IBRD_LIST_MAX], mcap[IBRD_LIST_MAX];
 };
 

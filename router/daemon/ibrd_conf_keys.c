@@ -560,6 +560,8 @@ static const struct ibrd_conf_key ibrd_conf_k_port[] = {
 			       WHEN(verbs, "data = verbs")),
 	[IBRD_PK_DEVICE_PORT] = KEY("device-port", uint, P, device_port, NUM(1, 254),
 				    WHEN(verbs, "data = verbs")),
+	[IBRD_PK_RELAY_QKEY] = KEY_HEX("relay-qkey", P, relay_qkey, 1, UINT32_MAX,
+				       WHEN(verbs, "data = verbs")),
 	[IBRD_PK_MAD] = KEY("mad", enum, P, mad, .words = ibrd_conf_w_mad),
 	[IBRD_PK_UMAD_CA] = KEY("umad-ca", str, P, umad_ca, WHEN(umad, "mad = umad")),
 	[IBRD_PK_UMAD_PORT] = KEY("umad-port", uint, P, umad_port, NUM(1, 254),
@@ -616,6 +618,14 @@ static const struct ibrd_conf_key ibrd_conf_k_mcast[] = {
 	[IBRD_MK_SENDERS] = KEY("senders", boolean, M, senders),
 };
 
+#define Y struct ibrd_conf_proxy
+static const struct ibrd_conf_key ibrd_conf_k_proxy[] = {
+	[IBRD_YK_PORT] = KEY("port", str, Y, port, .flags = IBRD_KEY_REQ | IBRD_KEY_NAME),
+	/* 0xFFFFFF is the multicast DestQP (IBA 10.5.1) */
+	[IBRD_YK_QPN] = KEY_HEX("qpn", Y, qpn, 0, 0xFFFFFE, .flags = IBRD_KEY_REQ),
+	[IBRD_YK_QKEY] = KEY_HEX("qkey", Y, qkey, 0, UINT32_MAX),
+};
+
 static const struct ibrd_conf_key ibrd_conf_k_learning[] = {
 	[IBRD_LK_SA_CLIENT] = KEY("sa-client", boolean, C, sa_client),
 	[IBRD_LK_OSM_PLUGIN] = KEY("osm-plugin", boolean, C, osm_plugin),
@@ -651,6 +661,7 @@ const struct ibrd_conf_keys ibrd_conf_keys[IBRD_SECT_MAX] = {
 	[IBRD_SECT_ROUTE] = TABLE("route", true, ibrd_conf_k_route),
 	[IBRD_SECT_NEIGH] = TABLE("neighbour", true, ibrd_conf_k_neigh),
 	[IBRD_SECT_MCAST] = TABLE("mcast", true, ibrd_conf_k_mcast),
+	[IBRD_SECT_PROXY] = TABLE("proxy", true, ibrd_conf_k_proxy),
 	[IBRD_SECT_LEARNING] = TABLE("learning", false, ibrd_conf_k_learning),
 	[IBRD_SECT_MULTICAST] = TABLE("multicast", false, ibrd_conf_k_multicast),
 	[IBRD_SECT_CONTROL] = TABLE("control", false, ibrd_conf_k_control),

@@ -268,6 +268,13 @@ void ibrd_conf_print(const struct ibrd_conf *c, FILE *out)
 		ibrd_conf_print_sect(out, IBRD_SECT_MCAST, ibr_gid_ntop(&g, buf, sizeof(buf)),
 				     &c->mcasts[i]);
 	}
+	for (unsigned i = 0; i < c->nproxies; i++) {
+		union ibr_gid g;
+
+		memcpy(g.raw, c->proxies[i].gid, sizeof(g.raw));
+		ibrd_conf_print_sect(out, IBRD_SECT_PROXY, ibr_gid_ntop(&g, buf, sizeof(buf)),
+				     &c->proxies[i]);
+	}
 	ibrd_conf_print_sect(out, IBRD_SECT_LEARNING, NULL, c);
 	ibrd_conf_print_sect(out, IBRD_SECT_MULTICAST, NULL, c);
 	ibrd_conf_print_sect(out, IBRD_SECT_CONTROL, NULL, c);

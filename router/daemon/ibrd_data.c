@@ -86,8 +86,9 @@ static int data_open_verbs(struct ibrd *d)
 		snprintf(cfg[n].device, sizeof(cfg[n].device), "%s", p->device);
 		cfg[n].port_num = p->device_port;
 		cfg[n].router_port = (uint8_t)i;
-		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u ", i, p->device,
-					p->device_port);
+		cfg[n].qkey = p->relay_qkey;
+		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u:%x ", i, p->device,
+					p->device_port, p->relay_qkey);
 		for (unsigned k = 0; k < d->nproxies; k++) {
 			const struct ibrd_proxy *x = &d->proxy[k];
 			struct io_verbs_proxy_cfg *c = &cfg[n].proxy[cfg[n].nproxy];
@@ -110,6 +111,7 @@ static int data_open_verbs(struct ibrd *d)
 	if (d->verbs && !strcmp(sig, d->verbs_sig))
 		return 0;
 	memset(d->vport, 0, sizeof(d->vport));
+	ibrd_verbs_unwatch(d);
 	if (d->verbs)
 		io_verbs_close(d->verbs);
 	d->verbs = data_verbs_live = NULL;
@@ -131,35 +133,12 @@ static int data_open_verbs(struct ibrd *d)
 		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
 
 		d->vport[at[k]] = &vp->io;
-		log_info("router: port %s: verbs %s:%u, LID 0x%04x, relay QPN 0x%06x, %s",
+		log_info("router: port %s: verbs %s:%u, LID 0x%04x, relay QPN 0x%06x Q_Key "
+			 "0x%08x, %s",
 			 d->conf->port[at[k]].name, vp->cfg.device, vp->cfg.port_num, vp->lid,
-			 vp->qpn, vp->up ? "active" : "down");
+			 vp->qpn, vp->q[0].qkey, vp->up ? "active" : "down");
 	}
 	return 0;
-}
-
-/*
- * The SM gave each HCA port its LID: the engine's checks need it on the
- * router port, unless the config names one.  Published when it changed.
- */
-static int data_verbs_lids(struct ibrd *d)
-{
-	bool changed = false;
-
-	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
-		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
-		uint32_t i = vp->cfg.router_port;
-		struct router_port rp;
-
-		if (i >= d->rib.nports || d->rib.port[i].lid || !vp->lid)
-			continue;
-		rp = d->rib.port[i];
-		rp.lid = vp->lid;
-		rp.lmc = vp->lmc;
-		router_rib_port_set(&d->rib, i, &rp);
-		changed = true;
-	}
-	return changed ? ibrd_state_publish(d) : 0;
 }
 
 int ibrd_data_start(struct ibrd *d)
@@ -168,7 +147,7 @@ int ibrd_data_start(struct ibrd *d)
 	unsigned n = d->conf->workers ? d->conf->workers : 1;
 	int rc;
 
-	if ((rc = data_open_ports(d)) || (rc = data_open_verbs(d)) || (rc = data_verbs_lids(d)))
+	if ((rc = data_open_ports(d)) || (rc = data_open_verbs(d)) || (rc = ibrd_verbs_watch(d)))
 		return rc;
 	for (unsigned i = 0; i < d->conf->nports; i++)
 		ports[i] = d->sim_open[i] ? &d->sim[i].io : d->vport[i];

@@ -102,7 +102,7 @@ void ibrd_state_connected(struct ibrd *d, uint32_t idx)
 	struct router_route r;
 
 	router_rib_flush(&d->rib, ROUTER_SRC_CONNECTED, (int)idx);
-	if (!p->prefix)
+	if (!p->prefix || d->vdown[idx]) /* none while its HCA port's link is down */
 		return;
 	memset(&r, 0, sizeof(r));
 	r.key.prefix = p->prefix;
@@ -119,6 +119,7 @@ int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c)
 	int rc;
 
 	router_rib_init(&d->rib);
+	memset(d->vdown, 0, sizeof(d->vdown)); /* the verbs ports say again (ibrd_verbs.c) */
 	for (unsigned i = 0; i < c->nports; i++) {
 		if ((rc = router_rib_port_add(&d->rib, &c->port[i].rp)) < 0)
 			return rc;
@@ -127,6 +128,7 @@ int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c)
 	if ((rc = state_statics(d, c, true)))
 		return rc;
 	d->conf = c;
+	ibrd_proxy_load(d, c);
 	return 0;
 }
 
@@ -147,7 +149,10 @@ int ibrd_state_publish(struct ibrd *d)
 	return 0;
 }
 
-/* Same ports, same names, same data paths: a reload can edit them live. */
+/*
+ * Same ports, same names, same data paths (sockets, HCA ports, relay
+ * Q_Keys): a reload can edit them live.
+ */
 static bool state_same_ports(const struct ibrd_conf *a, const struct ibrd_conf *b)
 {
 	if (a->nports != b->nports)
@@ -156,7 +161,9 @@ static bool state_same_ports(const struct ibrd_conf *a, const struct ibrd_conf *
 		const struct ibrd_conf_port *p = &a->port[i], *q = &b->port[i];
 
 		if (strcmp(p->name, q->name) || p->data != q->data ||
-		    strcmp(p->sim_socket, q->sim_socket) || strcmp(p->sim_peer, q->sim_peer))
+		    strcmp(p->sim_socket, q->sim_socket) || strcmp(p->sim_peer, q->sim_peer) ||
+		    strcmp(p->device, q->device) || p->device_port != q->device_port ||
+		    p->relay_qkey != q->relay_qkey)
 			return false;
 	}
 	return true;
@@ -174,6 +181,8 @@ static void state_port_update(struct ibrd *d, uint32_t idx, const struct router_
 	}
 	if (!p.prefix)
 		p.prefix = cur->prefix;
+	if (d->vdown[idx]) /* the HCA port's link is down (ibrd_verbs.c) */
+		p.flags &= (uint8_t)~ROUTER_PORT_UP;
 	if (ibrd_mad_sa(d, idx)) /* the GUID its subnet knows the port by (ibsim: its own) */
 		p.guid = cur->guid;
 	router_rib_port_set(&d->rib, idx, &p);
@@ -196,10 +205,27 @@ static int state_swap_live(struct ibrd *d, struct ibrd_conf *nc)
 	return 0;
 }
 
+/* The new config's proxies; the verbs ports reopen when they changed. */
+static int state_proxies(struct ibrd *d, const struct ibrd_conf *nc)
+{
+	struct ibrd_proxy saved[IBRD_MAX_PROXIES];
+	unsigned nsaved = d->nproxies;
+	int rc;
+
+	memcpy(saved, d->proxy, sizeof(saved));
+	if (!ibrd_proxy_load(d, nc) || !(rc = ibrd_data_restart(d)))
+		return 0;
+	memcpy(d->proxy, saved, sizeof(saved)); /* back to those that worked */
+	d->nproxies = nsaved;
+	ibrd_data_restart(d);
+	return rc;
+}
+
 int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen)
 {
 	FILE *ef = fmemopen(err, errlen, "w");
 	struct ibrd_conf *nc, *old = d->conf;
+	bool live = false;
 	int rc;
 
 	if (!ef)
@@ -210,6 +236,7 @@ int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen)
 		return -EINVAL;
 	if (state_same_ports(old, nc)) {
 		rc = state_swap_live(d, nc);
+		live = true;
 	} else {
 		/* ports come or go: restart the data path; sockets of ports that
 		 * stay keep their queues (ibrd_data_start reuses them by name).
@@ -234,5 +261,11 @@ int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen)
 	}
 	d->conf = nc;
 	ibrd_conf_free(old);
+	if (live && (rc = state_proxies(d, nc))) {
+		snprintf(err, errlen, "reload: proxies: %s (the previous ones stay)",
+			 strerror(-rc));
+		ibrd_state_publish(d);
+		return rc;
+	}
 	return ibrd_state_publish(d);
 }

@@ -109,6 +109,8 @@ static void loop(struct ibrd *d)
 				ibrd_sma_event(d);
 			else if (e->kind == IBRD_EV_MAD)
 				ibrd_mad_event(d, e);
+			else if (e->kind == IBRD_EV_VERBS)
+				ibrd_verbs_event(d, e);
 			else
 				ibrd_ctl_event(d, e, ev[i].events);
 		}

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ int fake_verbs_dev_add(const char *name, const struct fake_verbs_port_cfg *cfg)
 	if (!d->cfg.mtu)
 		d->cfg.mtu = IBV_MTU_4096;
 	d->state = cfg->down ? IBV_PORT_DOWN : IBV_PORT_ACTIVE;
-	d->fd = d->evpipe[0] = d->evpipe[1] = -1;
+	d->fd = d->evpipe[0] = d->evpipe[1] = d->ctl_fd = d->async_ep = -1;
 	d->next_qpn = FV_QPN_FIRST;
 	fv_devs[fv_ndevs++] = d;
 	return 0;
@@ -115,6 +116,102 @@ int fake_verbs_event(const char *name, enum ibv_event_type type)
 	return d ? fv_event_push(d, type) : -ENOENT;
 }
 
+int fake_verbs_port_lid(const char *name, uint16_t lid)
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (!d)
+		return -ENOENT;
+	d->cfg.lid = lid;
+	return fv_event_push(d, IBV_EVENT_LID_CHANGE);
+}
+
+int fake_verbs_port_gid(const char *name, const uint8_t gid[16])
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (!d)
+		return -ENOENT;
+	memcpy(d->cfg.gid, gid, 16);
+	return fv_event_push(d, IBV_EVENT_GID_CHANGE);
+}
+
+int fake_verbs_ctl(const char *name, const char *cmd)
+{
+	uint8_t gid[16];
+	unsigned long lid;
+	char *end;
+
+	if (!fv_find(name))
+		return -ENOENT;
+	if (!strcmp(cmd, "down") || !strcmp(cmd, "up"))
+		return fake_verbs_port_set(name, cmd[0] == 'u');
+	if (!strcmp(cmd, "sm"))
+		return fake_verbs_event(name, IBV_EVENT_SM_CHANGE);
+	if (!strncmp(cmd, "lid ", 4)) {
+		errno = 0;
+		lid = strtoul(cmd + 4, &end, 0);
+		if (errno || *end || end == cmd + 4 || lid == 0 || lid >= 0xC000)
+			return -EINVAL;
+		return fake_verbs_port_lid(name, (uint16_t)lid);
+	}
+	if (!strncmp(cmd, "gid ", 4) && inet_pton(AF_INET6, cmd + 4, gid) == 1)
+		return fake_verbs_port_gid(name, gid);
+	return -EINVAL;
+}
+
+/* Commands waiting on the device's control socket (another process sent them). */
+static void fv_ctl_drain(struct fv_dev *d)
+{
+	char buf[128];
+	ssize_t n;
+
+	while (d->ctl_fd >= 0 && (n = recv(d->ctl_fd, buf, sizeof(buf) - 1, MSG_DONTWAIT)) >= 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		fake_verbs_ctl(d->dev.name, buf); /* hostile or wrong: ignored */
+	}
+}
+
+/*
+ * The control socket, and the async fd: an epoll set of the event pipe and
+ * that socket, so that a command wakes the reader of async events.
+ */
+static int fv_async_open(struct fv_dev *d)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (pipe2(d->evpipe, O_NONBLOCK | O_CLOEXEC) < 0 ||
+	    (d->async_ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+	    epoll_ctl(d->async_ep, EPOLL_CTL_ADD, d->evpipe[0], &ev) < 0)
+		return -errno;
+	if (strlen(d->sock) + strlen(FAKE_VERBS_CTL_SUFFIX) >= sizeof(sa.sun_path))
+		return 0; /* no room for the name: no control socket */
+	snprintf(d->ctl, sizeof(d->ctl), "%s%s", d->sock, FAKE_VERBS_CTL_SUFFIX);
+	strcpy(sa.sun_path, d->ctl);
+	unlink(d->ctl);
+	d->ctl_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (d->ctl_fd < 0 || bind(d->ctl_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    epoll_ctl(d->async_ep, EPOLL_CTL_ADD, d->ctl_fd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+static void fv_async_close(struct fv_dev *d)
+{
+	int *fds[] = { &d->evpipe[0], &d->evpipe[1], &d->ctl_fd, &d->async_ep };
+
+	for (unsigned i = 0; i < 4; i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+	if (d->ctl[0])
+		unlink(d->ctl);
+	d->ctl[0] = '\0';
+}
+
 void fake_verbs_pump(const char *name)
 {
 	struct fv_dev *d = fv_find(name);
@@ -135,24 +232,29 @@ int fake_verbs_stats_get(const char *name, struct fake_verbs_stats *s)
 
 /* ---- devices and contexts ---- */
 
-/* One "name,sock,peer,lid,gid" entry of FAKE_VERBS_DEVICES (its text is cut up). */
+/* One "name,sock,peer,lid,gid[,lmc]" entry of FAKE_VERBS_DEVICES (its text is cut up). */
 static int fv_env_dev(char *e)
 {
-	char *f[5], *save = NULL;
+	char *f[7], *save = NULL;
 	struct fake_verbs_port_cfg c = { 0 };
-	unsigned long lid;
+	unsigned long lid, lmc = 0;
 	int n = 0;
 
-	for (char *t = strtok_r(e, ",", &save); t && n < 5; t = strtok_r(NULL, ",", &save))
+	for (char *t = strtok_r(e, ",", &save); t && n < 7; t = strtok_r(NULL, ",", &save))
 		f[n++] = t;
-	if (n != 5)
+	if (n != 5 && n != 6)
 		return -EINVAL;
 	lid = strtoul(f[3], NULL, 0);
-	if (lid == 0 || lid >= 0xC000 || inet_pton(AF_INET6, f[4], c.gid) != 1)
+	if (n == 6)
+		lmc = strtoul(f[5], NULL, 0);
+	/* the SM assigns a base LID aligned to 2^LMC (IBA 7.11.1) */
+	if (lid == 0 || lmc > 7 || lid + (1ul << lmc) > 0xC000 || (lid & ((1ul << lmc) - 1)) ||
+	    inet_pton(AF_INET6, f[4], c.gid) != 1)
 		return -EINVAL;
 	c.sock = f[1];
 	c.peer = f[2];
 	c.lid = (uint16_t)lid;
+	c.lmc = (uint8_t)lmc;
 	return fake_verbs_dev_add(f[0], &c);
 }
 
@@ -237,16 +339,16 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->ops.post_recv = fv_post_recv;
 	c->cmd_fd = -1;
 	c->num_comp_vectors = 1;
-	if ((rc = fv_sock_open(d)) || pipe2(d->evpipe, O_NONBLOCK | O_CLOEXEC) < 0) {
-		rc = rc ? rc : -errno;
+	if ((rc = fv_sock_open(d)) || (rc = fv_async_open(d))) {
 		if (d->fd >= 0)
 			close(d->fd);
 		d->fd = -1;
+		fv_async_close(d);
 		free(c);
 		errno = -rc;
 		return NULL;
 	}
-	c->async_fd = d->evpipe[0];
+	c->async_fd = d->async_ep;
 	d->ctx = c;
 	d->nev = 0;
 	d->next_qpn = FV_QPN_FIRST; /* a fresh "HCA": QPNs from the start (tests read them) */
@@ -259,9 +361,8 @@ int ibv_close_device(struct ibv_context *c)
 
 	close(d->fd);
 	unlink(d->sock);
-	close(d->evpipe[0]);
-	close(d->evpipe[1]);
-	d->fd = d->evpipe[0] = d->evpipe[1] = -1;
+	fv_async_close(d);
+	d->fd = -1;
 	d->ctx = NULL;
 	free(c);
 	return 0;
@@ -310,6 +411,7 @@ int ibv_get_async_event(struct ibv_context *c, struct ibv_async_event *ev)
 	struct fv_dev *d = fv_of(c);
 	char b;
 
+	fv_ctl_drain(d);
 	if (read(d->evpipe[0], &b, 1) != 1 || !d->nev) {
 		errno = EAGAIN;
 		return -1;
@@ -398,9 +500,29 @@ struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 
 int ibv_destroy_ah(struct ibv_ah *ah)
 {
+	struct fv_ah *a = (struct fv_ah *)ah;
+
 	fv_of(ah->context)->st.ah_live--;
-	free(ah);
+	if (a->refs) {
+		/* an HCA would send the held WQEs with a freed AH: count it, keep it */
+		fv_of(ah->context)->st.ah_busy_destroy++;
+		a->dead = true;
+		return 0;
+	}
+	free(a);
 	return 0;
+}
+
+void fv_sq_retire(struct fv_qp *q, unsigned n)
+{
+	for (; n && q->sq_out; n--, q->sq_out--) {
+		struct fv_ah *a = q->sq_ah[q->sq_first];
+
+		q->sq_ah[q->sq_first] = NULL;
+		q->sq_first = (q->sq_first + 1) % q->sq_size;
+		if (a && !--a->refs && a->dead)
+			free(a);
+	}
 }
 
 /* ---- CQs and completion channels ---- */
@@ -517,7 +639,7 @@ static int fv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 
 		wc[got++] = e->wc;
 		if (e->qp)
-			e->qp->sq_out -= e->retire; /* polled: the WQEs are free again */
+			fv_sq_retire(e->qp, e->retire); /* polled: the WQEs are free again */
 		q->head = (q->head + 1) % q->size;
 		q->count--;
 	}

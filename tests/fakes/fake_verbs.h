@@ -47,15 +47,17 @@ struct fake_verbs_stats {
 	uint64_t ah_created;
 	uint64_t ah_live;
 	uint64_t cq_overrun;
-	uint64_t sq_full; /* post_send refused: send queue full */
+	uint64_t sq_full;	  /* post_send refused: send queue full */
+	uint64_t ah_busy_destroy; /* ibv_destroy_ah on an AH a held WQE still uses */
 };
 
 /*
  * Programs that cannot call fake_verbs_dev_add() (ibrouterd linked with the
  * fake, tests/verbs) get their devices from the environment: when none was
  * added, the first ibv_get_device_list() reads
- *   FAKE_VERBS_DEVICES="name,sock,peer,lid,gid;name,..."
- * e.g. "mlx5_0,/tmp/x/a.sock,/tmp/x/a.peer,0x1,fec0::1:0:0:0:1".
+ *   FAKE_VERBS_DEVICES="name,sock,peer,lid,gid[,lmc];name,..."
+ * e.g. "mlx5_0,/tmp/x/a.sock,/tmp/x/a.peer,0x1,fec0::1:0:0:0:1" (LMC 0 unless
+ * given: the port answers to LIDs lid..lid+2^lmc-1, as the SM set it).
  */
 #define FAKE_VERBS_ENV "FAKE_VERBS_DEVICES"
 
@@ -71,6 +73,21 @@ void fake_verbs_fault_send_error(const char *name, unsigned nth);
 int fake_verbs_port_set(const char *name, bool up);
 /* Another async event (LID change, GID change, SM change) for port 1. */
 int fake_verbs_event(const char *name, enum ibv_event_type type);
+/* The SM gave the port another LID: IBV_EVENT_LID_CHANGE. */
+int fake_verbs_port_lid(const char *name, uint16_t lid);
+/* GID index 0 changed (another subnet prefix): IBV_EVENT_GID_CHANGE. */
+int fake_verbs_port_gid(const char *name, const uint8_t gid[16]);
+/*
+ * The same from another process (tests/verbs: the HCA events of an
+ * ibrouterd linked with the fake): while a device is open, a UNIX datagram
+ * socket at "<sock>.ctl" takes one command a datagram,
+ *   down | up | lid LID | gid GID | sm
+ * applied when the async fd is read (it is readable when a command waits);
+ * tests/fakes/fake_verbs_ctl sends one.  Anything else is ignored.
+ */
+#define FAKE_VERBS_CTL_SUFFIX ".ctl"
+/* Apply one such command to device `name`; 0, -ENOENT or -EINVAL. */
+int fake_verbs_ctl(const char *name, const char *cmd);
 /*
  * Let the "HCA" take what the wire holds now into its queues (as
  * ibv_poll_cq does first): a sender on the sim wire can only queue

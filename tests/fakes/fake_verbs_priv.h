@@ -42,6 +42,8 @@ struct fv_qp {
 	unsigned rq_size, rq_head, rq_count;
 	unsigned sq_size, sq_out, sq_unsig; /* WQEs held until a polled completion retires them */
 	bool sq_sig_all;
+	struct fv_ah **sq_ah; /* the AH of each held WQE, oldest at sq_first */
+	unsigned sq_first;
 };
 
 struct fv_mcast {
@@ -53,6 +55,8 @@ struct fv_mcast {
 struct fv_ah {
 	struct ibv_ah ah;
 	struct ibv_ah_attr attr;
+	unsigned refs; /* held WQEs that use it */
+	bool dead;     /* destroyed while in use (counted): freed with its last WQE */
 };
 
 struct fv_dev {
@@ -68,6 +72,8 @@ struct fv_dev {
 	struct fv_mcast mc[FV_MAX_MCAST];
 	unsigned nmc;
 	int evpipe[2];
+	int ctl_fd, async_ep; /* the control socket <sock>.ctl; the async fd, an epoll set */
+	char ctl[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct ibv_async_event ev[FV_MAX_EVENTS];
 	unsigned nev;
 	unsigned fault_rq, fault_send;
@@ -82,6 +88,8 @@ static inline struct fv_dev *fv_of(struct ibv_context *ctx)
 
 /* Queue a completion; false (counted) when the CQ is full. */
 bool fv_cq_push(struct fv_dev *d, struct fv_cq *q, const struct fv_cqe *e);
+/* Release `n` held WQEs of `q`, oldest first, and their AH references. */
+void fv_sq_retire(struct fv_qp *q, unsigned n);
 /* fake_verbs_qp.c: the data path of the "HCA" */
 void fv_wire_pump(struct fv_dev *d);
 int fv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);

@@ -27,7 +27,10 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 		return NULL;
 	}
 	q = calloc(1, sizeof(*q));
-	if (!q || !(q->rq = calloc(a->cap.max_recv_wr, sizeof(*q->rq)))) {
+	if (!q || !(q->rq = calloc(a->cap.max_recv_wr, sizeof(*q->rq))) ||
+	    !(q->sq_ah = calloc(a->cap.max_send_wr, sizeof(*q->sq_ah)))) {
+		if (q)
+			free(q->rq);
 		free(q);
 		errno = ENOMEM;
 		return NULL;
@@ -56,7 +59,8 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	switch (attr->qp_state) {
 	case IBV_QPS_RESET: /* drops every outstanding WQE, no completions (IBA 10.3.1.1) */
 		q->rq_count = q->rq_head = 0;
-		q->sq_out = q->sq_unsig = 0;
+		fv_sq_retire(q, q->sq_out);
+		q->sq_unsig = 0;
 		break;
 	case IBV_QPS_INIT:
 		if (qp->state != IBV_QPS_RESET && qp->state != IBV_QPS_INIT)
@@ -100,6 +104,8 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 			d->mc[i] = d->mc[--d->nmc];
 		else
 			i++;
+	fv_sq_retire(q, q->sq_out);
+	free(q->sq_ah);
 	free(q->rq);
 	free(q);
 	return 0;
@@ -207,6 +213,7 @@ int fv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 {
 	struct fv_dev *d = fv_of(qp->context);
 	struct fv_qp *q = (struct fv_qp *)qp;
+	struct fv_ah *ah;
 
 	d->st.post_send_calls++;
 	for (; wr; wr = wr->next) {
@@ -224,7 +231,11 @@ int fv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 			*bad = wr;
 			return ENOMEM;
 		}
-		q->sq_out++;
+		/* the WQE holds its AH until a polled completion retires it */
+		ah = (struct fv_ah *)wr->wr.ud.ah;
+		q->sq_ah[(q->sq_first + q->sq_out++) % q->sq_size] = ah;
+		if (ah)
+			ah->refs++;
 		d->st.send_wrs++;
 		if (qp->state == IBV_QPS_ERR)
 			e.wc.status = IBV_WC_WR_FLUSH_ERR;

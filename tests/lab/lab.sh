@@ -10,6 +10,11 @@ LAB_TAG="ibr$$"
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
 lab_pass=0
 lab_fail=0
+# the programs of the build tree (BUILD: its directory, default the current one)
+BUILD=${BUILD:-$(pwd)}
+CTL="$BUILD/tools/ibrouterctl"
+HOST="$BUILD/tools/ibrouter-host"
+JOIN="$BUILD/tests/lab/mad_lab_client"
 
 lab_cleanup() {
 	for p in $LAB_PIDS; do kill "$p" 2>/dev/null; done
@@ -74,18 +79,24 @@ lab_sm() {
 	return 1
 }
 
-# lab_router_conf FILE NAME [LEARNING]: an ibrouterd config named NAME whose
-# ports a and b are attached at router nodes RtrA and RtrB of subnets A and B
-# (the native ibsim transport, the SA client on) with sim data sockets
-# $LAB/{a,b}.{sock,peer}; no LID, prefix or neighbour: all learned.  LEARNING
-# goes into its learning section; control socket $LAB/ctl.sock.
+# lab_router_conf FILE NAME [LEARNING] [DATA]: an ibrouterd config named NAME
+# whose ports a and b are attached at router nodes RtrA and RtrB of subnets A
+# and B (the native ibsim transport, the SA client on); no LID, prefix or
+# neighbour: all learned.  LEARNING goes into its learning section; control
+# socket $LAB/ctl.sock.  DATA sim (default): sim data sockets
+# $LAB/{a,b}.{sock,peer}; verbs: HCA ports $(lab_hca a) and $(lab_hca b),
+# which the fake provider puts on those same sockets (lab_fake_hcas).
 lab_router_conf() {
 	{
 		printf 'router {\n\tname = "%s"\n\tnode-guid = 0x0002c90300000100\n}\n' "$2"
 		for lrc_p in a b; do
 			lrc_s=$(echo $lrc_p | tr ab AB)
-			printf 'port "%s" {\n\tdata = sim\n\tsim-socket = "%s"\n\tsim-peer = "%s"\n' \
-				$lrc_p "$LAB/$lrc_p.sock" "$LAB/$lrc_p.peer"
+			if [ "${4:-sim}" = verbs ]; then
+				printf 'port "%s" {\n\tdata = verbs\n\tdevice = "%s"\n' $lrc_p "$(lab_hca $lrc_p)"
+			else
+				printf 'port "%s" {\n\tdata = sim\n\tsim-socket = "%s"\n\tsim-peer = "%s"\n' \
+					$lrc_p "$LAB/$lrc_p.sock" "$LAB/$lrc_p.peer"
+			fi
 			printf '\tmad = ibsim\n\tibsim-socket = "%s"\n\tibsim-node = "Rtr%s"\n}\n' \
 				"$(lab_sock $lrc_s)" $lrc_s
 		done
@@ -94,9 +105,99 @@ lab_router_conf() {
 	} > "$1"
 }
 
+# lab_hca PORT: the fake HCA device of router port a or b (data = verbs)
+lab_hca() { if [ "$1" = a ]; then echo mlx5_0; else echo mlx5_1; fi; }
+
+# lab_port_id NAME PATH: "LID LMC GID" of the port at the end of directed
+# route PATH from host HcaNAME2 (0: the host itself; 0,1,3: router node
+# RtrNAME through the switch) as OpenSM set it up, read with smpquery as an
+# operator would; the GID in full IPv6 form (GidPrefix and PortGuid, IBA 4.1.1).
+lab_port_id() {
+	{ lab_run "$1" "Hca${1}2" smpquery -D portinfo "$2" && lab_run "$1" "Hca${1}2" smpquery -D nodeinfo "$2"; } 2>&1 |
+		awk -F. '/^Lid:/ { l = $NF } /^LMC:/ { m = $NF } /^GidPrefix:/ { p = substr($NF, 3) }
+			/^PortGuid:/ { g = substr($NF, 3) }
+			END { if (l == "" || m == "" || length(p g) != 32) exit 1
+			      s = p g; printf "%d %d ", l, m
+			      for (i = 1; i <= 32; i += 4) printf "%s%s", substr(s, i, 4), i < 29 ? ":" : "\n" }'
+}
+
+# lab_fake_hcas: FAKE_VERBS_DEVICES for the verbs router (tests/fakes): each
+# fake HCA's port is a router node's port, so it has the LID, LMC and GID
+# OpenSM gave that node (the SM sets up an HCA port so) and the sim data
+# sockets of lab_router_conf.  After SUBNET UP in A and B.
+lab_fake_hcas() {
+	for lfh_p in a b; do
+		set -- $(lab_port_id "$(echo $lfh_p | tr ab AB)" 0,1,3)
+		[ $# -eq 3 ] || return 1
+		printf '%s%s,%s,%s,%s,%s,%s' "${lfh_sep:-}" "$(lab_hca $lfh_p)" "$LAB/$lfh_p.sock" \
+			"$LAB/$lfh_p.peer" "$1" "$3" "$2"
+		lfh_sep=";"
+	done
+	lfh_sep=""
+}
+
+# lab_round TAG: from here on (in a subshell) a lab of its own: directory,
+# ibsim socket names, PIDs, counts and cleanup when the subshell exits, so
+# that a script can run the same scenarios twice from the same start
+# (lab_verbs.sh).  lab_round_end FILE writes its counts for lab_round_add.
+lab_round() {
+	LAB=$(mktemp -d /tmp/ibr-lab.XXXXXX)
+	LAB_PIDS="" LAB_TAG="ibr$$$1" lab_pass=0 lab_fail=0
+	trap lab_cleanup EXIT
+	trap "exit 1" HUP INT TERM PIPE
+}
+lab_round_end() { echo "$lab_pass $lab_fail" > "$1"; }
+lab_round_add() {
+	lra_p=0 lra_f=1 # a round that ended without its counts failed
+	[ ! -s "$1" ] || read -r lra_p lra_f < "$1"
+	lab_pass=$((lab_pass + lra_p)) lab_fail=$((lab_fail + lra_f))
+}
+
 # lab_run NAME HOST cmd...: run a libibumad tool attached at node HOST of subnet NAME
 lab_run() {
 	name=$1 host=$2
 	shift 2
 	IBSIM_SOCKNAME=$(lab_sock "$name") SIM_HOST=$host LD_PRELOAD=$UMAD2SIM "$@"
+}
+
+# ---- helpers of the labs that run ibrouterd (control socket $LAB/ctl.sock) ----
+ctl() { "$CTL" -s "$LAB/ctl.sock" "$@"; }
+
+# wait_for SECONDS cmd...: poll until cmd succeeds (every 0.1 s)
+wait_for() {
+	t=$1; shift
+	n=$((t * 10))
+	while [ "$n" -gt 0 ]; do "$@" > /dev/null 2>&1 && return 0; sleep 0.1; n=$((n - 1)); done
+	"$@"
+}
+
+# sa_end_ports NAME HOST: "GUID LID" of every end port OpenSM knows (saquery per LID)
+sa_end_ports() {
+	for lid in $(seq 1 12); do
+		lab_run "$1" "$2" saquery "$lid" 2>/dev/null |
+			awk -v lid="$lid" '/port_guid/ { split($1, a, "."); g = a[length(a)] }
+				/^[ \t]*lid\./ { n = split($1, b, "."); l = b[n] }
+				END { if (g != "" && l == lid) printf "%s %d\n", g, lid }'
+	done
+}
+
+# neighbours PORT [SOURCE]: "GUID LID" the router holds for PORT, from SOURCE (sa)
+neighbours() {
+	ctl show neighbours "$1" | awk -v p="$1" -v s="${2:-sa}" '$1 == p && $5 == s { printf "%s %d\n", $2, $3 }'
+}
+has_neigh() { neighbours "$1" | grep -q "^$2 "; }
+no_neigh() { ! has_neigh "$@"; }
+port_lid() { printf '%d' "$(ctl show ports | awk -v p="$1" '$1 == p { print $4 }')"; }
+synced_count() { grep -c "sa: $1: synced" "$LAB/r.log"; }
+# mlid_of MGID PORT: the group's MLID in the subnet of PORT, as the router learned it
+mlid_of() { ctl show mcast | awk -v g="$1" -v p="$2" '$1 == g && $2 == p { print $3 }'; }
+# drop_count REASON: the router's drops for REASON, all ports
+drop_count() { ctl show drops | awk -v r="$1" '$0 ~ r { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) n = $i } END { print n + 0 }'; }
+# path_dlid SGID DGID: the DLID of the PathRecord a host in A gets from its SA
+path_dlid() { lab_run A HcaA2 saquery --smkey 1 -p --sgid-to-dgid "$1-$2" 2>/dev/null | awk -F. '/dlid/ { print $NF }' | head -1; }
+# prefix_routes_a: OpenSM A learns the router's prefix routes (its
+# prefix_routes_file, re-read at the heavy sweep SIGHUP forces)
+prefix_routes_a() {
+	ctl show osm-prefix-routes a > "$LAB/A/sm/prefix-routes.conf"
+	eval "kill -HUP \$LAB_SM_A"
 }

@@ -27,21 +27,9 @@
 # Prints "N passed, N failed"; every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$(pwd)}
-CTL="$BUILD/tools/ibrouterctl"
-JOIN="$BUILD/tests/lab/mad_lab_client"
 PLUGDIR="$BUILD/plugins/.libs"
 
-ctl() { "$CTL" -s "$LAB/ctl.sock" "$@"; }
 ctl2() { "$CTL" -s "$LAB/ctl2.sock" "$@"; }
-
-# wait_for SECONDS cmd...: poll until cmd succeeds (every 0.1 s)
-wait_for() {
-	t=$1; shift
-	n=$((t * 10))
-	while [ "$n" -gt 0 ]; do "$@" > /dev/null 2>&1 && return 0; sleep 0.1; n=$((n - 1)); done
-	"$@"
-}
 
 if [ ! -f "$PLUGDIR/libibrouter-osm.so" ]; then
 	echo "skip - no $PLUGDIR/libibrouter-osm.so (configure found no OpenSM headers)"
@@ -51,19 +39,6 @@ fi
 
 OSMLOG=$LAB/A/sm/osm.log
 osm_count() { grep -c "$1" "$OSMLOG"; }
-# sa_end_ports NAME HOST: "GUID LID" of every end port OpenSM knows (saquery per LID)
-sa_end_ports() {
-	for lid in $(seq 1 12); do
-		lab_run "$1" "$2" saquery "$lid" 2>/dev/null |
-			awk -v lid="$lid" '/port_guid/ { split($1, a, "."); g = a[length(a)] }
-				/^[ \t]*lid\./ { n = split($1, b, "."); l = b[n] }
-				END { if (g != "" && l == lid) printf "%s %d\n", g, lid }'
-	done
-}
-# neighbours PORT SOURCE: "GUID LID" the router holds
-neighbours() {
-	ctl show neighbours "$1" | awk -v p="$1" -v s="$2" '$1 == p && $5 == s { printf "%s %d\n", $2, $3 }'
-}
 # pr_dlid DGID: the DLID of OpenSM A's PathRecord from host A2 to DGID (empty: none)
 pr_dlid() {
 	lab_run A HcaA2 saquery -p --sgid-to-dgid "fec0:0:0:1:0:0:10:3-$1" 2>/dev/null |

@@ -20,42 +20,8 @@
 # Prints "N passed, N failed"; every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$(pwd)}
-CTL="$BUILD/tools/ibrouterctl"
-HOST="$BUILD/tools/ibrouter-host"
-JOIN="$BUILD/tests/lab/mad_lab_client"
 RESYNC=3 # resync-interval of this lab, s
 
-ctl() { "$CTL" -s "$LAB/ctl.sock" "$@"; }
-
-# wait_for SECONDS cmd...: poll until cmd succeeds (every 0.1 s)
-wait_for() {
-	t=$1; shift
-	n=$((t * 10))
-	while [ "$n" -gt 0 ]; do "$@" > /dev/null 2>&1 && return 0; sleep 0.1; n=$((n - 1)); done
-	"$@"
-}
-
-# sa_end_ports NAME HOST: "GUID LID" of every end port OpenSM knows (saquery per LID)
-sa_end_ports() {
-	for lid in $(seq 1 12); do
-		lab_run "$1" "$2" saquery "$lid" 2>/dev/null |
-			awk -v lid="$lid" '/port_guid/ { split($1, a, "."); g = a[length(a)] }
-				/^[ \t]*lid\./ { n = split($1, b, "."); l = b[n] }
-				END { if (g != "" && l == lid) printf "%s %d\n", g, lid }'
-	done
-}
-
-# neighbours PORT: "GUID LID" the router holds for PORT, source sa
-neighbours() {
-	ctl show neighbours "$1" | awk -v p="$1" '$1 == p && $5 == "sa" { printf "%s %d\n", $2, $3 }'
-}
-
-port_lid() { printf '%d' "$(ctl show ports | awk -v p="$1" '$1 == p { print $4 }')"; }
-
-has_neigh() { neighbours "$1" | grep -q "^$2 "; }
-no_neigh() { ! has_neigh "$@"; }
-synced_count() { grep -c "sa: $1: synced" "$LAB/r.log"; }
 log_has() { grep -q "$1" "$LAB/r.log"; }
 
 lab_subnet A "$HERE/netA"
@@ -89,15 +55,12 @@ RA=$(port_lid a) RB=$(port_lid b)
 LA2=$(awk '$1 == "0x0000000000100003" { print $2 }' "$LAB/saA.txt")
 LB2=$(awk '$1 == "0x0000000000110003" { print $2 }' "$LAB/saB.txt")
 A2=fec0:0:0:1::10:3 B2=fec0:0:0:2::11:3
-# the path a host in A asks its SA for: with the router's prefix routes installed in
-# OpenSM A (its prefix_routes_file, re-read at the heavy sweep SIGHUP forces)
-path_dlid() { lab_run A HcaA2 saquery --smkey 1 -p --sgid-to-dgid "$A2-$B2" 2>/dev/null | awk -F. '/dlid/ { print $NF }' | head -1; }
-lab_check "2: no PathRecord to B's GID before the prefix routes" test -z "$(path_dlid)"
-ctl show osm-prefix-routes a > "$LAB/A/sm/prefix-routes.conf"
-eval "kill -HUP \$LAB_SM_A"
-path_is_router() { d=$(path_dlid); [ -n "$d" ] && [ "$(printf %d "$d")" = "$RA" ]; }
+# the path a host in A asks its SA for: with the router's prefix routes installed in OpenSM A
+lab_check "2: no PathRecord to B's GID before the prefix routes" test -z "$(path_dlid $A2 $B2)"
+prefix_routes_a
+path_is_router() { d=$(path_dlid $A2 $B2); [ -n "$d" ] && [ "$(printf %d "$d")" = "$RA" ]; }
 lab_check "2: with them, OpenSM A's SA answers it with the router's A LID $RA" wait_for 10 path_is_router
-PD=$(path_dlid)
+PD=$(path_dlid $A2 $B2)
 "$HOST" -s "$LAB/b.peer" recv -c 10 -t 5000 --expect-count 10 --expect-dlid "$LB2" \
 	--expect-slid "$RB" --expect-hoplimit 63 --expect-sgid $A2 --expect-dgid $B2 \
 	--expect-flowlabel 0x5 --expect-tclass 0x20 > "$LAB/recvB.out" 2>&1 &
@@ -115,7 +78,6 @@ sleep 0.2
 lab_check "2: B->A: DLID = OpenSM A's LID $LA2, SLID = router A LID $RA" wait "$RECV"
 
 # ---- 3. multicast: a site-scope group bridged, a link-local one not ----
-mlid_of() { ctl show mcast | awk -v g="$1" -v p="$2" '$1 == g && $2 == p { print $3 }'; }
 lab_check "3: host A2 joins ff15::1:2 in A (creates it)" "$JOIN" join "$(lab_sock A)" HcaA2 ff15::1:2 1
 lab_check "3: trap 66 -> the router creates the group in B" wait_for 10 sh -c "'$CTL' -s '$LAB/ctl.sock' show mcast | grep -q '^ff15::1:2 *b '"
 lab_check "3: host B2 joins it in B" "$JOIN" join "$(lab_sock B)" HcaB2 ff15::1:2 1
@@ -145,12 +107,11 @@ lab_console B 'Unlink "HcaB2"[1]'
 lab_check "4: Unlink HcaB2 -> trap 65 -> neighbour gone" wait_for 10 no_neigh b 0x0000000000110003
 # OpenSM B sends SMInfo to the router port (IsSM) in the heavy sweep: our answer must reach it
 lab_check "4: OpenSM B's heavy sweep completes (SUBNET UP again: the router's SMInfo answer arrived)" wait_for 10 sh -c "test \$(grep -c 'SUBNET UP' '$LAB/B/sm/osm.log') -gt $u0"
-no_neigh_drops() { ctl show drops | awk '$0 ~ /no_neigh/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) n = $i } END { print n + 0 }'; }
-before=$(no_neigh_drops)
+before=$(drop_count no_neigh)
 "$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid "$LA2" --dlid "$RA" --sgid $A2 \
 	--dgid $B2 --size 64 -c 3
 sleep 0.3
-after=$(no_neigh_drops)
+after=$(drop_count no_neigh)
 lab_check "4: its packets are dropped for want of a neighbour (no_neigh $before -> $after)" test "$after" -ge $((before + 3))
 lab_console B 'ReLink "HcaB2"[1]'
 lab_check "4: ReLink HcaB2 -> trap 64 -> neighbour back" wait_for 10 has_neigh b 0x0000000000110003

@@ -8,10 +8,11 @@
  *	directed-route NodeInfo Get answered by ibsim's SMA, IsSM after the
  *	agents, a LID-routed Get to nowhere (bounced, retried, timed out),
  *	detach clears IsSM.
- *   mad_lab_client join SOCKNAME NODE MGID STATE [leave]
+ *   mad_lab_client join SOCKNAME NODE MGID STATE [leave] [qkey QKEY]
  *	as the host at NODE, join (or leave) multicast group MGID with JoinState
  *	STATE (1 full, 2 non, 4 send-only) through the SA, creating it with
- *	Q_Key 0xb, P_Key 0xffff, SL 0 when it does not exist; prints the MLID.
+ *	Q_Key QKEY (default 0xb), P_Key 0xffff, SL 0 when it does not exist;
+ *	prints the MLID.
  *   mad_lab_client smp SOCKNAME NODE PATH ATTR [MOD]
  *	from NODE, a directed-route SMP Get of ATTR (e.g. 0xffd1) along PATH
  *	(initial path ports, e.g. 1,3); prints the status and the 64 data bytes
@@ -279,12 +280,12 @@ static int lab_sa(const char *sock, const char *node)
 }
 
 static int lab_join(const char *sock, const char *node, const char *mgid_s, unsigned state,
-		    bool leave)
+		    bool leave, uint32_t qkey)
 {
 	struct mad_transport *tp;
 	struct mad_chan *c = chan_open(sock, node, 7, &tp);
 	uint8_t ni[64], pi[64], mad[IBR_MAD_SIZE];
-	struct ibr_sa_mcm_rec r = { .qkey = 0xb, .pkey = 0xffff, .join_state = (uint8_t)state };
+	struct ibr_sa_mcm_rec r = { .qkey = qkey, .pkey = 0xffff, .join_state = (uint8_t)state };
 	struct ibr_sa_mcm_rec got;
 	union ibr_gid mgid;
 	struct mad_addr sa = { .qpn = 1, .qkey = MAD_QP1_QKEY };
@@ -369,6 +370,24 @@ static int lab_smp(const char *sock, const char *node, const char *path_s, uint1
 	return st ? 1 : 0;
 }
 
+/* join SOCKNAME NODE MGID STATE [leave] [qkey QKEY] */
+static int lab_join_args(int argc, char **argv)
+{
+	uint32_t qkey = 0xb; /* the lab's groups, unless a test needs the Q_Key of its QPs */
+	bool leave = false;
+
+	for (int i = 6; i < argc; i++) {
+		if (strcmp(argv[i], "leave") == 0)
+			leave = true;
+		else if (strcmp(argv[i], "qkey") == 0 && i + 1 < argc)
+			qkey = (uint32_t)strtoul(argv[++i], NULL, 0);
+		else
+			return fprintf(stderr, "join: unknown argument %s\n", argv[i]), 2;
+	}
+	return lab_join(argv[2], argv[3], argv[4], (unsigned)strtoul(argv[5], NULL, 0), leave,
+			qkey);
+}
+
 int main(int argc, char **argv)
 {
 	log_init("mad_lab_client", true, getenv("LAB_DEBUG") ? LOG_DEBUG : LOG_INFO);
@@ -380,12 +399,11 @@ int main(int argc, char **argv)
 		return lab_smp(argv[2], argv[3], argv[4], (uint16_t)strtoul(argv[5], NULL, 0),
 			       argc > 6 ? (uint32_t)strtoul(argv[6], NULL, 0) : 0);
 	else if (argc >= 6 && strcmp(argv[1], "join") == 0)
-		return lab_join(argv[2], argv[3], argv[4], (unsigned)strtoul(argv[5], NULL, 0),
-				argc > 6 && strcmp(argv[6], "leave") == 0);
+		return lab_join_args(argc, argv);
 	else {
 		fprintf(stderr,
 			"usage: %s ibsim|sa SOCKNAME NODE [NODE2]\n"
-			"       %s join SOCKNAME NODE MGID STATE [leave]\n"
+			"       %s join SOCKNAME NODE MGID STATE [leave] [qkey QKEY]\n"
 			"       %s smp SOCKNAME NODE PATH ATTR [MOD]\n",
 			argv[0], argv[0], argv[0]);
 		return 2;

@@ -4,7 +4,12 @@
 # ibrouter-host on both sides: the verbs backend between real IB packets.
 # Multicast across subnets (the worker attaches the relay QPs to the groups
 # the FIB has), the UD model's source rewrite, HopLmt, drops, and UD unicast
-# through a pair of proxies (ibrouterctl proxy add, show proxies).
+# through a pair of proxies (one from the config, one from ibrouterctl proxy
+# add; show proxies), across a reload and a restart.  Port a is named as
+# rdma-core's tools name it (mlx5_0:1) and learns LID and prefix from its HCA
+# port; port b's relay QP has its own Q_Key.  HCA events come from the fake's
+# control socket (tests/fakes/README): port down and up, LID and GID change,
+# SM change.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/../sim/lib.sh"
 IBRD=$BUILD/tests/verbs/ibrouterd-fakeverbs
@@ -13,14 +18,17 @@ A_HOST=fec0::1:0:0:10:1 # GUID 0x100001, LID 3 in subnet A
 B_HOST=fec0::2:0:0:11:1 # GUID 0x110001, LID 5 in subnet B
 A_RTR=fec0::1:0:0:0:1 # the HCA port's GID 0 on subnet A
 B_RTR=fec0::2:0:0:0:1
-QKEY=0x0b1b # the relay QP's Q_Key (io_verbs.h)
+QKEY=0x0b1b # the relay QP's default Q_Key (io_verbs.h), port a's
+BQKEY=0x2b2b # port b's relay-qkey
+FVCTL=$BUILD/tests/fakes/fake_verbs_ctl
+hca() { "$FVCTL" "$T/$1.sock.ctl" "$2" ${3:-}; } # hca PORT COMMAND [ARG]: an HCA event
 
 # the fake HCAs: mlx5_0 on subnet A with LID 1, mlx5_1 on subnet B with LID 0x10
 FAKE_VERBS_DEVICES="mlx5_0,$T/a.sock,$T/a.peer,1,$A_RTR;mlx5_1,$T/b.sock,$T/b.peer,0x10,$B_RTR"
 export FAKE_VERBS_DEVICES
 
-# lid: with mad = none the config names the LIDs (the HCAs' here); with
-# mad = umad a router port without one takes its HCA port's LID
+# a has no lid or subnet-prefix: it takes its HCA port's LID and GID prefix;
+# b names them.  A proxy on a stands for B host's QP 0x42 (config).
 write_conf() {
 	cat > "$T/ibrouterd.conf" <<EOC
 router {
@@ -29,17 +37,22 @@ router {
 }
 port "a" {
 	data = verbs
-	device = "mlx5_0"
-	lid = 1
-	subnet-prefix = "fec0:0:0:1::"
+	device = "mlx5_0:1"
 }
 port "b" {
 	data = verbs
 	device = "mlx5_1"
 	device-port = 1
+	relay-qkey = $BQKEY
 	lid = 0x10
 	subnet-prefix = "fec0:0:0:2::"
 }
+proxy "$B_HOST" {
+	port = "a"
+	qpn = 0x42
+	qkey = 0x1234
+}
+${EXTRA_CONF:-}
 neighbour "0x0000000000100001" {
 	port = "a"
 	lid = 3
@@ -56,8 +69,10 @@ EOC
 }
 
 start_router || exit 1
-check "port a opened on mlx5_0:1" grep -q 'port a: verbs mlx5_0:1, LID 0x0001, relay QPN 0x000100, active' "$T/ibrouterd.log"
-check "port b opened on mlx5_1:1" grep -q 'port b: verbs mlx5_1:1, LID 0x0010' "$T/ibrouterd.log"
+check "port a opened on mlx5_0:1" grep -q 'port a: verbs mlx5_0:1, LID 0x0001, relay QPN 0x000100 Q_Key 0x00000b1b, active' "$T/ibrouterd.log"
+check "port b opened on mlx5_1:1, relay Q_Key $BQKEY" grep -q 'port b: verbs mlx5_1:1, LID 0x0010, relay QPN 0x000100 Q_Key 0x00002b2b' "$T/ibrouterd.log"
+ctl -j show ports > "$T/ports.json"
+check "show ports: a learned LID and prefix from its HCA port" grep -q '"name":"a","guid":"0x0002c90300000201","prefix":"fec0:0:0:1::","lid":"0x0001",' "$T/ports.json"
 
 # 1. multicast: a site-scope group with senders in A and receivers in B
 check "mcast add (a, senders)" ctl mcast add ff15::1 port a mlid 0xc001 senders
@@ -93,10 +108,10 @@ recv_bg b "$T/b.peer" -t 700 --expect-count 0
 send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::1 --qpn 0xffffff --qkey $QKEY -c 2
 check "after mcast del: nothing crosses" recv_wait b
 
-# 5. UD unicast: a proxy on a stands for B's QP 0x42, one on b for A's QP 0x42
-check "proxy add (a -> B host)" ctl proxy add a $B_HOST 0x42 qkey 0x1234
+# 5. UD unicast: a proxy on a stands for B's QP 0x42 (the config's), one on b
+#    for A's QP 0x42 (added here)
 check "proxy add (b -> A host)" ctl proxy add b $A_HOST 0x42 qkey 0x4321
-check "proxy add twice fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy add a $B_HOST 0x42"
+check "proxy add of the config's proxy fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy add a $B_HOST 0x42"
 check "proxy add on an unknown port fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy add c $B_HOST 0x42"
 ctl -j show proxies > "$T/proxies.json"
 check "show proxies: a's QP stands for B host's QP" grep -q '"port":"a","qpn":"0x[0-9a-f]*","gid":"fec0::2:0:0:11:1","remote_qpn":"0x000042","qkey":"0x00001234"' "$T/proxies.json"
@@ -124,8 +139,92 @@ sleep 0.3
 recv_bg b "$T/b.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid ff15::1
 send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::1 --qpn 0xffffff --qkey $QKEY -c 2
 check "multicast after the proxies" recv_wait b
+# 6. the relay Q_Key of b: B's multicast with b's Q_Key crosses to A, with
+#    a's it is filtered by b's HCA (C10-25)
+check "mcast add (b, senders)" ctl mcast add ff15::2 port b mlid 0xc012 senders
+check "mcast add (a, receivers)" ctl mcast add ff15::2 port a mlid 0xc011 receivers
+sleep 0.3
+recv_bg a "$T/a.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid ff15::2 --expect-qkey $BQKEY
+send_b --slid 5 --dlid 0xc012 --sgid $B_HOST --dgid ff15::2 --qpn 0xffffff --qkey $BQKEY -c 2
+check "multicast B to A with b's relay Q_Key" recv_wait a
+recv_bg a "$T/a.peer" -t 700 --expect-count 0
+send_b --slid 5 --dlid 0xc012 --sgid $B_HOST --dgid ff15::2 --qpn 0xffffff --qkey $QKEY -c 2
+check "multicast with another Q_Key does not reach b's relay QP" recv_wait a
+
+# 7. HCA events.  Port b down: nothing is forwarded to it, show ports and
+#    the routes say so; up again: forwarding resumes
+mcast_ab() { # mcast_ab COUNT: A's multicast to ff15::1, COUNT expected at B
+	recv_bg b "$T/b.peer" -c "$1" -t "$([ "$1" -eq 0 ] && echo 700 || echo 5000)" \
+		--expect-count "$1" --expect-dgid ff15::1
+	send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::1 --qpn 0xffffff --qkey $QKEY -c 2
+	recv_wait b
+}
+check "HCA b: port error event" hca b down
+sleep 0.3
+check "show ports: b down" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show ports | grep -q '\"name\":\"b\",.*\"up\":false'"
+check "b's connected route withdrawn" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" -j show routes | grep -q '\"prefix\":\"fec0:0:0:2::/64\",\"source\":\"connected\"'"
+check "the link down is logged" grep -q 'verbs: port b: mlx5_1:1 link down' "$T/ibrouterd.log"
+check "nothing forwarded to b while down" mcast_ab 0
+check "HCA b: port active event" hca b up
+sleep 0.3
+check "show ports: b up again" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show ports | grep -q '\"name\":\"b\",.*\"up\":true'"
+check "b's connected route back" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show routes | grep -q '\"prefix\":\"fec0:0:0:2::/64\",\"source\":\"connected\"'"
+check "forwarding to b resumes" mcast_ab 2
+
+# LID change on a (learned from the HCA): the new LID is the port's, the DLID
+# the router accepts and the SLID of what it forwards into A
+check "HCA a: LID change to 0x21" hca a lid 0x21
+sleep 0.3
+check "show ports: a's LID is 0x0021" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show ports | grep -q '\"name\":\"a\",[^}]*\"lid\":\"0x0021\"'"
+recv_bg b "$T/b.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid $B_HOST --expect-qpn 0x42
+send_a --slid 3 --dlid 0x21 --sgid $A_HOST --dgid $B_HOST --qpn "$QA" --src-qp 0x42 \
+	--qkey 0x1234 -c 2
+check "unicast to a's new LID crosses" recv_wait b
+recv_bg a "$T/a.peer" -c 2 -t 5000 --expect-count 2 --expect-slid 0x21 --expect-dgid $A_HOST
+send_b --slid 5 --dlid 0x10 --sgid $B_HOST --dgid $A_HOST --qpn "$QB" --src-qp 0x42 \
+	--qkey 0x4321 -c 2
+check "forwarded into A with SLID 0x21" recv_wait a
+# GID change on a: its prefix (not in the config) follows GID 0
+check "HCA a: GID change" hca a gid fec0::3:0:0:0:1
+sleep 0.3
+check "show ports: a's prefix follows GID 0" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show ports | grep -q '\"name\":\"a\",[^}]*\"prefix\":\"fec0:0:0:3::\"'"
+check "a's connected route follows" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show routes | grep -q '\"prefix\":\"fec0:0:0:3::/64\",\"source\":\"connected\",\"port\":\"a\"'"
+check "HCA a: GID back" hca a gid $A_RTR
+check "HCA a: SM change" hca a sm
+sleep 0.3
+check "the SM change is logged" grep -q 'verbs: port a: SM change (no SA client)' "$T/ibrouterd.log"
+check "HCA a: LID back to 1" hca a lid 1
+
+# 8. reload: the config's proxies follow the file, those added by hand stay
+EXTRA_CONF="proxy \"$B_HOST\" {
+	port = \"a\"
+	qpn = 0x43
+}"
+write_conf
+check "reload with a second proxy in the config" ctl reload
+check "show proxies a lists both of the config" sh -c "[ \$(\"$CTL\" -s \"$T/ctl.sock\" -j show proxies a | grep -o '\"port\"' | wc -l) -eq 2 ]"
+check "show proxies b keeps the one added by hand" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show proxies b | grep -q '\"remote_qpn\":\"0x000042\"'"
+check "the new proxy's remote QPN 0x43" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show proxies a | grep -q '\"remote_qpn\":\"0x000043\",\"qkey\":\"0x00000b1b\"'"
+EXTRA_CONF=""
+write_conf
+check "reload without it" ctl reload
+check "show proxies a: the config's one again" sh -c "[ \$(\"$CTL\" -s \"$T/ctl.sock\" -j show proxies a | grep -o '\"port\"' | wc -l) -eq 1 ]"
+
 check "proxy del" ctl proxy del a $B_HOST 0x42
 check "proxy del again fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy del a $B_HOST 0x42"
 check "help lists proxy add" sh -c "\"$CTL\" -s \"$T/ctl.sock\" help | grep -q '^proxy add PORT GID QPN'"
+
+# 9. restart: the config's proxy is back (ibrouterctl's are gone), unicast works
+kill "$RPID"
+wait "$RPID" 2>/dev/null
+check "restart" start_router
+check "after the restart: a's proxy from the config" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show proxies | grep -q '\"port\":\"a\",\"qpn\":\"0x[0-9a-f]*\",\"gid\":\"fec0::2:0:0:11:1\",\"remote_qpn\":\"0x000042\"'"
+check "after the restart: none on b" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" -j show proxies | grep -q '\"port\":\"b\"'"
+QA=$(ctl -j show proxies a | sed -n 's/.*"qpn":"\(0x[0-9a-f]*\)".*/\1/p')
+recv_bg b "$T/b.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid $B_HOST --expect-qpn 0x42 \
+	--expect-qkey 0x1234
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --qpn "$QA" --src-qp 0x42 \
+	--qkey 0x1234 -c 2
+check "unicast through the config's proxy after the restart" recv_wait b
 
 finish

@@ -73,6 +73,7 @@ static int setup(void)
 		cfg[i].rq_depth = 256;
 		cfg[i].sq_depth = 256;
 	}
+	cfg[2].ah_cap = 16; /* 12 AHs a generation: test_ah_eviction */
 	/* a pair of proxies: host 7 on subnet 1 <-> host 7 on subnet 2, both QPN HOST_QPN */
 	cfg[0].nproxy = cfg[1].nproxy = 1;
 	gid_of(cfg[0].proxy[0].gid, 2, 7);
@@ -494,6 +495,80 @@ static void test_port_down_up(void)
 	CU_ASSERT_TRUE(pb->up);
 }
 
+static void test_event_kinds(void)
+{
+	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_PORT_ACTIVE), IO_VERBS_EV_UP);
+	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_PORT_ERR), IO_VERBS_EV_DOWN);
+	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_LID_CHANGE), IO_VERBS_EV_LID);
+	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_GID_CHANGE), IO_VERBS_EV_GID);
+	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_SM_CHANGE), IO_VERBS_EV_SM);
+	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_CLIENT_REREGISTER), IO_VERBS_EV_SM);
+	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_PKEY_CHANGE), IO_VERBS_EV_OTHER);
+	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_QP_FATAL), IO_VERBS_EV_OTHER);
+	CU_ASSERT_EQUAL(io_verbs_event_kind(-1), IO_VERBS_EV_OTHER);
+}
+
+static void on_event_refresh(void *ctx, struct io_verbs_port *p, enum io_verbs_event ev)
+{
+	on_event(ctx, p, ev);
+	CU_ASSERT_EQUAL(io_verbs_port_refresh(p), 0);
+}
+
+/* A command on the fake's control socket, as tests/verbs sends it from another process. */
+static void ctl_send(int i, const char *cmd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char s[96];
+
+	path(s, sizeof(s), "hca", i);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s%s", s, FAKE_VERBS_CTL_SUFFIX);
+	CU_ASSERT_EQUAL(sendto(host[i], cmd, strlen(cmd), 0, (struct sockaddr *)&sa, sizeof(sa)),
+			(ssize_t)strlen(cmd));
+}
+
+/*
+ * With the control thread owning the async events, an idle worker leaves
+ * them to it; the control thread's poll reports them and refreshes the
+ * port (LID, GID) at once.  Events come from the fake's control socket.
+ */
+static void test_async_owner(void)
+{
+	struct io_verbs_port *pc = io_verbs_port(v, 2);
+	struct router_mbuf *m[ROUTER_BURST];
+	uint8_t g[16];
+	int before[8];
+
+	memcpy(before, events, sizeof(events));
+	io_verbs_async_owner(v, true);
+	ctl_send(2, "lid 0x33");
+	ctl_send(2, "bogus command");
+	ctl_send(2, "gid fec0::9:0:0:0:1");
+	ctl_send(2, "sm");
+	ctl_send(2, "down");
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(2), m, ROUTER_BURST), 0); /* idle: not its events */
+	CU_ASSERT_EQUAL(pc->lid, 12);
+	CU_ASSERT_EQUAL(io_verbs_async_poll(pc, on_event_refresh, NULL), 4);
+	CU_ASSERT_EQUAL(events[IO_VERBS_EV_LID] - before[IO_VERBS_EV_LID], 1);
+	CU_ASSERT_EQUAL(events[IO_VERBS_EV_GID] - before[IO_VERBS_EV_GID], 1);
+	CU_ASSERT_EQUAL(events[IO_VERBS_EV_SM] - before[IO_VERBS_EV_SM], 1);
+	CU_ASSERT_EQUAL(events[IO_VERBS_EV_DOWN] - before[IO_VERBS_EV_DOWN], 1);
+	CU_ASSERT_EQUAL(pc->lid, 0x33);
+	gid_of(g, 9, 1);
+	CU_ASSERT_EQUAL(memcmp(pc->gid, g, 16), 0);
+	CU_ASSERT_FALSE(pc->up);
+	CU_ASSERT_FALSE(pc->refresh);
+	/* an event the worker's thread must act on: flagged, read in its idle burst */
+	ctl_send(2, "up");
+	CU_ASSERT_EQUAL(io_verbs_async_poll(pc, NULL, NULL), 1);
+	CU_ASSERT_TRUE(pc->up); /* `p` itself is read at once */
+	CU_ASSERT_EQUAL(fake_verbs_port_lid(devname[2], 12), 0);
+	gid_of(g, 3, 1);
+	CU_ASSERT_EQUAL(fake_verbs_port_gid(devname[2], g), 0);
+	CU_ASSERT_EQUAL(io_verbs_async_poll(pc, NULL, NULL), 2);
+	CU_ASSERT_EQUAL(pc->lid, 12);
+	io_verbs_async_owner(v, false);
+}
+
 /* Unicast without a proxy mapping cannot be relayed (counted, buffer back). */
 static void test_unicast_refused(void)
 {
@@ -532,28 +607,127 @@ static void test_fd_readable(void)
 	assert_pools_restored();
 }
 
+static void *ah_gone[64];
+static unsigned ah_ngone;
+
+static void ah_note(void *ah)
+{
+	if (ah_ngone < 64)
+		ah_gone[ah_ngone++] = ah;
+}
+
+static bool ah_was_destroyed(uintptr_t h)
+{
+	for (unsigned i = 0; i < ah_ngone; i++)
+		if (ah_gone[i] == (void *)h)
+			return true;
+	return false;
+}
+
+/* Generations: a full table freezes, hits move over, the old one goes whole. */
 static void test_ah_table(void)
 {
 	struct io_verbs_ah c;
 	struct io_verbs_ah_key k = { .dlid = 1 };
-	int added = 0;
 
+	ah_ngone = 0;
 	CU_ASSERT_EQUAL_FATAL(io_verbs_ah_init(&c, 16), 0);
 	CU_ASSERT_PTR_NULL(io_verbs_ah_find(&c, &k));
-	for (uint16_t i = 1; i <= 16; i++) {
+	for (uint16_t i = 1; i <= 12; i++) { /* 3/4 of 16 */
 		k.dlid = i;
-		if (!io_verbs_ah_add(&c, &k, (void *)(uintptr_t)i))
-			added++;
+		CU_ASSERT_EQUAL(io_verbs_ah_add(&c, &k, (void *)(uintptr_t)i), 0);
 	}
-	CU_ASSERT_EQUAL(added, 12); /* 3/4 of 16 */
-	CU_ASSERT_EQUAL(c.full, 4);
+	CU_ASSERT_FALSE(io_verbs_ah_draining(&c));
+	k.dlid = 13;
+	CU_ASSERT_EQUAL(io_verbs_ah_add(&c, &k, (void *)13), 1); /* a new generation */
+	CU_ASSERT(io_verbs_ah_draining(&c) && c.gens == 1 && c.cur.n == 1 && c.old.n == 12);
+	/* a handle of the old generation in use moves over, not recreated */
 	k.dlid = 5;
 	CU_ASSERT_EQUAL(io_verbs_ah_find(&c, &k), (void *)5);
+	CU_ASSERT_EQUAL(io_verbs_ah_find(&c, &k), (void *)5);
+	CU_ASSERT(c.moved == 1 && c.cur.n == 2);
 	k.sl = 1;
 	CU_ASSERT_PTR_NULL(io_verbs_ah_find(&c, &k));
-	io_verbs_ah_clear(&c, (void (*)(void *))(void (*)(void))abs);
-	CU_ASSERT_EQUAL(c.n, 0);
+	k.sl = 0;
+	for (uint16_t i = 14; i <= 23; i++) {
+		k.dlid = i;
+		CU_ASSERT_EQUAL(io_verbs_ah_add(&c, &k, (void *)(uintptr_t)i), 0);
+	}
+	/* full again before the old one could go: refused, counted */
+	k.dlid = 24;
+	CU_ASSERT_EQUAL(io_verbs_ah_add(&c, &k, (void *)24), -ENOSPC);
+	CU_ASSERT_EQUAL(c.full, 1);
+	/* the sends finished: the old generation goes, but not what moved */
+	CU_ASSERT_EQUAL(io_verbs_ah_retire(&c, ah_note), 11);
+	CU_ASSERT(ah_was_destroyed(1) && ah_was_destroyed(12) && !ah_was_destroyed(5));
+	CU_ASSERT_FALSE(io_verbs_ah_draining(&c));
+	k.dlid = 1;
+	CU_ASSERT_PTR_NULL(io_verbs_ah_find(&c, &k));
+	k.dlid = 24;
+	CU_ASSERT_EQUAL(io_verbs_ah_add(&c, &k, (void *)24), 1);
+	k.dlid = 5;
+	CU_ASSERT_EQUAL(io_verbs_ah_find(&c, &k), (void *)5); /* moved once more */
+	ah_ngone = 0;
+	io_verbs_ah_clear(&c, ah_note);
+	CU_ASSERT_EQUAL(ah_ngone, 13); /* 5, 13..24: each once */
+	CU_ASSERT(c.cur.n == 0 && c.old.n == 0);
 	io_verbs_ah_fini(&c);
+}
+
+/*
+ * Port 2's AH cache holds 12 a generation; 96 destinations in bursts of 8:
+ * nothing dropped, each AH created once, at most two generations alive,
+ * and no AH destroyed while a held send WQE uses it (the fake counts that).
+ */
+static void test_ah_eviction(void)
+{
+	struct io_verbs_port *pc = io_verbs_port(v, 2);
+	struct router_mbuf *m[ROUTER_BURST];
+	struct router_tx t[ROUTER_BURST];
+	struct fake_verbs_stats s0, s;
+	uint64_t bytes, no_ah = pc->st.tx_no_ah, gens = pc->ah.gens;
+	unsigned sent = 0, got = 0;
+	bool drained_late = false;
+	uint8_t buf[8192];
+
+	host_drain();
+	io_verbs_port_reap(pc);
+	fake_verbs_stats_get(devname[2], &s0);
+	for (int round = 0; round < 12; round++) {
+		bool draining = io_verbs_ah_draining(&pc->ah);
+
+		for (int i = 0; i < 8; i++)
+			host_send_mcast(0, 40, (uint8_t)i);
+		CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 8);
+		for (int i = 0; i < 8; i++) {
+			t[i] = tx_for(m[i], MLID_C);
+			tx_set_flow(&t[i], (uint32_t)(0x100 + round * 8 + i));
+		}
+		sent += io_port_tx_burst(port(2), t, 8, &bytes);
+		io_port_rx_done(port(0), m, 8);
+		/* a generation began in this burst: its old handles wait for the sends */
+		if (!draining && io_verbs_ah_draining(&pc->ah)) {
+			fake_verbs_stats_get(devname[2], &s);
+			drained_late = s.ah_live > 12;
+		}
+		fake_verbs_stats_get(devname[2], &s);
+		CU_ASSERT(s.ah_live <= 24);
+		CU_ASSERT_EQUAL(s.ah_busy_destroy, 0);
+		while (host_recv(2, buf, sizeof(buf)) > 0)
+			got++;
+	}
+	io_verbs_port_reap(pc);
+	fake_verbs_stats_get(devname[2], &s);
+	CU_ASSERT_EQUAL(sent, 96);
+	CU_ASSERT_EQUAL(got, 96);
+	CU_ASSERT_EQUAL(pc->st.tx_no_ah - no_ah, 0);
+	CU_ASSERT_EQUAL(s.ah_created - s0.ah_created, 96);
+	CU_ASSERT_EQUAL(s.ah_busy_destroy, 0);
+	CU_ASSERT(pc->ah.gens - gens >= 6);
+	CU_ASSERT_TRUE(drained_late);
+	CU_ASSERT_FALSE(io_verbs_ah_draining(&pc->ah)); /* the last sends completed */
+	CU_ASSERT(s.ah_live <= 12);
+	assert_pools_restored();
 }
 
 static void test_pool_refs(void)
@@ -671,6 +845,7 @@ static void test_send_queue_never_fills(void)
 static CU_TestInfo tests[] = {
 	{ "pool references", test_pool_refs },
 	{ "AH table", test_ah_table },
+	{ "AH cache eviction by generations", test_ah_eviction },
 	{ "rx synthesizes LRH/BTH/DETH", test_rx_synthesizes_a_packet },
 	{ "rx drops", test_rx_drops },
 	{ "rx own SGID dropped", test_rx_own_sgid_dropped },
@@ -679,6 +854,8 @@ static CU_TestInfo tests[] = {
 	{ "fault: send error", test_fault_send_error },
 	{ "fault: receive queue exhausted", test_fault_rq_exhausted },
 	{ "port down and up", test_port_down_up },
+	{ "async event kinds", test_event_kinds },
+	{ "async events owned by the control thread", test_async_owner },
 	{ "unicast without proxy", test_unicast_refused },
 	{ "unicast through a proxy pair", test_unicast_proxy_pair },
 	{ "send queue never fills", test_send_queue_never_fills },

@@ -83,11 +83,12 @@ static bool conf_equal(const struct ibrd_conf *a, const struct ibrd_conf *b)
 	struct ibrd_conf x = *a, y = *b;
 
 	if (a->nroutes != b->nroutes || a->nneighs != b->nneighs || a->nmcasts != b->nmcasts ||
-	    a->ninclude != b->ninclude || a->nexclude != b->nexclude)
+	    a->nproxies != b->nproxies || a->ninclude != b->ninclude || a->nexclude != b->nexclude)
 		return false;
 	if ((a->nroutes && memcmp(a->routes, b->routes, a->nroutes * sizeof(*a->routes))) ||
 	    (a->nneighs && memcmp(a->neighs, b->neighs, a->nneighs * sizeof(*a->neighs))) ||
 	    (a->nmcasts && memcmp(a->mcasts, b->mcasts, a->nmcasts * sizeof(*a->mcasts))) ||
+	    (a->nproxies && memcmp(a->proxies, b->proxies, a->nproxies * sizeof(*a->proxies))) ||
 	    (a->ninclude && memcmp(a->include, b->include, a->ninclude * sizeof(*a->include))) ||
 	    (a->nexclude && memcmp(a->exclude, b->exclude, a->nexclude * sizeof(*a->exclude))))
 		return false;
@@ -96,6 +97,7 @@ static bool conf_equal(const struct ibrd_conf *a, const struct ibrd_conf *b)
 	x.routes = y.routes = NULL;
 	x.neighs = y.neighs = NULL;
 	x.mcasts = y.mcasts = NULL;
+	x.proxies = y.proxies = NULL;
 	x.include = y.include = NULL;
 	x.exclude = y.exclude = NULL;
 	return memcmp(&x, &y, sizeof(x)) == 0;
@@ -372,6 +374,49 @@ static void test_tables(void)
 	ibrd_conf_free(c);
 }
 
+/* rdma-core device names, relay Q_Keys, proxies; a verbs port learns LID and prefix. */
+static void test_verbs(void)
+{
+	struct ibrd_conf *c = load_ok(
+		"router { node-guid = 0x1 }\n"
+		"port \"a\" { data = verbs device = \"mlx5_0:2\" }\n"
+		"port \"b\" { data = verbs device = mlx5_1 relay-qkey = 0x1b1b }\n"
+		"port \"c\" { data = verbs device = \"mlx5_1:3\" device-port = 3 }\n"
+		"proxy \"fec0::2:0:0:11:1\" { port = a qpn = 0x42 qkey = 7 }\n"
+		"proxy \"fec0::1:0:0:10:1\" { port = b qpn = 0x42 }\n");
+	char *errs;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_STRING_EQUAL(c->port[0].device, "mlx5_0");
+	CU_ASSERT_EQUAL(c->port[0].device_port, 2);
+	CU_ASSERT(c->port[0].rp.lid == 0 && c->port[0].rp.prefix == 0); /* from the HCA */
+	CU_ASSERT_EQUAL(c->port[0].relay_qkey, 0x0B1B);
+	CU_ASSERT(strcmp(c->port[1].device, "mlx5_1") == 0 && c->port[1].device_port == 1);
+	CU_ASSERT_EQUAL(c->port[1].relay_qkey, 0x1b1b);
+	CU_ASSERT(strcmp(c->port[2].device, "mlx5_1") == 0 && c->port[2].device_port == 3);
+	CU_ASSERT_EQUAL_FATAL(c->nproxies, 2);
+	CU_ASSERT(c->proxies[0].gid[0] == 0xfe && c->proxies[0].gid[7] == 2);
+	CU_ASSERT(c->proxies[0].gid[13] == 0x11 && c->proxies[0].gid[15] == 1);
+	CU_ASSERT(strcmp(c->proxies[0].port, "a") == 0 && c->proxies[0].qpn == 0x42);
+	CU_ASSERT_EQUAL(c->proxies[0].qkey, 7);
+	CU_ASSERT_EQUAL(c->proxies[1].qkey, 0x0B1B); /* the default, as proxy add's */
+	CU_ASSERT(round_trip(c, "verbs"));
+	ibrd_conf_free(c);
+	/* the port in the name and device-port disagree; a sim port holds no proxy */
+	c = load_text("router { node-guid = 0x1 }\n"
+		      "port \"a\" { data = verbs device = \"mlx5_0:2\" device-port = 1 }\n"
+		      "port \"s\" { data = sim sim-socket = x sim-peer = y lid = 1"
+		      " subnet-prefix = \"fec0:0:0:1::\" }\n"
+		      "proxy \"fec0::2:0:0:11:1\" { port = s qpn = 0x42 }\n",
+		      &errs);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_STRING_EQUAL(errs, "t.conf:2: port \"a\": device: \"mlx5_0:2\" names port 2, "
+				     "device-port says 1\n"
+				     "t.conf:4: proxy \"fec0::2:0:0:11:1\": port: port \"s\" has "
+				     "data = sim (proxies need data = verbs)\n");
+	free(errs);
+}
+
 static void test_load_errors(void)
 {
 	char *errs = NULL;
@@ -424,6 +469,7 @@ static CU_TestInfo tests[] = {
 	{ "ports fill router_port", test_ports },
 	{ "defaults", test_defaults },
 	{ "routes, neighbours, groups, multicast policy", test_tables },
+	{ "verbs ports and proxies", test_verbs },
 	{ "missing file, empty text, free(NULL)", test_load_errors },
 	{ "one line per message, named by file", test_message_shape },
 	CU_TEST_INFO_NULL,

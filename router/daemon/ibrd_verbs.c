@@ -1,0 +1,151 @@
+/*
+ * ibrd_verbs.c - the HCA async events of the verbs ports, as daemon events
+ * on the control thread's epoll loop (io_verbs_async_owner: the workers
+ * leave them to it).  What each does:
+ *   port error (IBV_EVENT_PORT_ERR)   the router port goes down: its
+ *                                     connected route is withdrawn, the FIB
+ *                                     marks it unusable (nothing forwarded
+ *                                     to it), `show ports` says so
+ *   port active                       state, LID and GID read again, the
+ *                                     port and its connected route back
+ *   LID change                        the new LID is the router port's
+ *                                     (the DLID it accepts; the HCA sends
+ *                                     with it as SLID) unless the config
+ *                                     fixes one
+ *   GID change                        GID 0 read again: its prefix is the
+ *                                     port's subnet prefix unless the config
+ *                                     fixes one
+ *   SM change, client reregister      the port's SA client resyncs (the new
+ *                                     SM may have other tables, IBA 14.4.11)
+ * Each is logged.  At start the same reading of every port fills what the
+ * config leaves to the fabric.
+ */
+#include "router/daemon/ibrd.h"
+#include "router/io_verbs.h"
+
+#include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
+#include "sa/sa_client.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+/*
+ * The HCA port's state in router port i: up or down (with the config's
+ * `up`), the LID and the prefix of GID 0 where the config leaves them to
+ * the fabric, the connected route only while the link is up.
+ */
+static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
+{
+	uint32_t i = vp->cfg.router_port;
+	const struct router_port *cp = &d->conf->port[i].rp;
+	struct router_port rp;
+	uint64_t prefix = ibr_gid_ld64(vp->gid);
+
+	if (i >= d->rib.nports)
+		return;
+	rp = d->rib.port[i];
+	d->vdown[i] = !vp->up;
+	if ((cp->flags & ROUTER_PORT_UP) && vp->up)
+		rp.flags |= ROUTER_PORT_UP;
+	else
+		rp.flags &= (uint8_t)~ROUTER_PORT_UP;
+	if (!cp->lid && vp->lid) {
+		rp.lid = vp->lid;
+		rp.lmc = vp->lmc;
+	}
+	if (!cp->prefix && prefix)
+		rp.prefix = prefix;
+	router_rib_port_set(&d->rib, i, &rp);
+	ibrd_state_connected(d, i); /* withdrawn while down */
+}
+
+int ibrd_verbs_watch(struct ibrd *d)
+{
+	ibrd_verbs_unwatch(d); /* the same ports again, or others */
+	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
+		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
+		int fd = io_verbs_async_fd(vp);
+		struct ibrd_verbs_ev *e = &d->vev[d->nvev];
+		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &e->ev };
+		bool seen = false;
+
+		verbs_port_sync(d, vp);
+		for (unsigned j = 0; j < d->nvev; j++)
+			seen |= d->vev[j].fd == fd; /* ports of one device share it */
+		if (seen || d->epfd < 0)
+			continue;
+		*e = (struct ibrd_verbs_ev){ .ev.kind = IBRD_EV_VERBS, .k = k, .fd = fd };
+		if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+			log_warn("verbs: %s: async events", vp->cfg.device);
+			return -errno;
+		}
+		d->nvev++;
+	}
+	if (d->verbs)
+		io_verbs_async_owner(d->verbs, d->epfd >= 0);
+	return d->verbs ? ibrd_state_publish(d) : 0;
+}
+
+void ibrd_verbs_unwatch(struct ibrd *d)
+{
+	for (unsigned j = 0; j < d->nvev; j++)
+		epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->vev[j].fd, NULL);
+	d->nvev = 0;
+	memset(d->vdown, 0, sizeof(d->vdown));
+}
+
+static void verbs_on_event(void *ctx, struct io_verbs_port *vp, enum io_verbs_event ev)
+{
+	struct ibrd *d = ctx;
+	uint32_t i = vp->cfg.router_port;
+	const char *name = d->conf->port[i].name;
+	char gs[IBR_GID_STRLEN];
+	struct sa_client *sa;
+	union ibr_gid g;
+
+	if (ev == IO_VERBS_EV_OTHER)
+		return; /* not about a port (CQ, QP, device errors: the data path's) */
+	if (io_verbs_port_refresh(vp))
+		log_warnx("verbs: port %s: %s:%u: cannot read the port", name, vp->cfg.device,
+			  vp->cfg.port_num);
+	switch (ev) {
+	case IO_VERBS_EV_DOWN:
+		log_warnx("verbs: port %s: %s:%u link down: its routes withdrawn", name,
+			  vp->cfg.device, vp->cfg.port_num);
+		break;
+	case IO_VERBS_EV_UP:
+		log_info("verbs: port %s: %s:%u active, LID 0x%04x", name, vp->cfg.device,
+			 vp->cfg.port_num, vp->lid);
+		break;
+	case IO_VERBS_EV_LID:
+		log_info("verbs: port %s: LID change: 0x%04x%s", name, vp->lid,
+			 d->conf->port[i].rp.lid ? " (the config's LID stays)" : "");
+		break;
+	case IO_VERBS_EV_GID:
+		memcpy(g.raw, vp->gid, 16);
+		log_info("verbs: port %s: GID change: %s%s", name, ibr_gid_ntop(&g, gs, sizeof(gs)),
+			 d->conf->port[i].rp.prefix ? " (the config's prefix stays)" : "");
+		break;
+	default:
+		sa = ibrd_mad_sa(d, i);
+		log_info("verbs: port %s: SM change%s", name,
+			 sa ? ": the SA client resyncs" : " (no SA client)");
+		if (sa)
+			sa_client_resync(sa, "SM change");
+		break;
+	}
+	verbs_port_sync(d, vp);
+}
+
+void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev)
+{
+	const struct ibrd_verbs_ev *e =
+		(const struct ibrd_verbs_ev *)((char *)ev - offsetof(struct ibrd_verbs_ev, ev));
+	struct io_verbs_port *vp = d->verbs ? io_verbs_port(d->verbs, e->k) : NULL;
+
+	if (vp && io_verbs_async_poll(vp, verbs_on_event, d))
+		ibrd_state_publish(d);
+}

@@ -1,0 +1,123 @@
+/*
+ * io_verbs_event.c - the verbs ports' state and the HCA's async events
+ * (io_verbs.h): ibv_query_port/gid/pkey, and ibv_get_async_event read by
+ * the owning worker or, once the daemon takes them (io_verbs_async_owner),
+ * by the control thread, which turns them into daemon events.
+ */
+#include "router/io_verbs_int.h"
+
+#include "lib/ibr_log.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* Port state, LID, GID 0 and the P_Key table (ibv_query_port/gid/pkey). */
+static int verbs_port_query(struct io_verbs_port *p)
+{
+	struct ibv_port_attr a;
+	union ibv_gid gid;
+
+	if (ibv_query_port(p->dev->ctx, p->cfg.port_num, &a))
+		return -EIO;
+	__atomic_store_n(&p->lid, a.lid, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->lmc, a.lmc, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->up, a.state == IBV_PORT_ACTIVE, __ATOMIC_RELAXED);
+	if (ibv_query_gid(p->dev->ctx, p->cfg.port_num, 0, &gid))
+		return -EIO;
+	memcpy(p->gid, gid.raw, 16);
+	for (int i = 0; i < 16 && i < a.pkey_tbl_len; i++) {
+		__be16 k;
+
+		if (ibv_query_pkey(p->dev->ctx, p->cfg.port_num, i, &k))
+			break;
+		p->pkey[i] = be16toh(k);
+	}
+	return 0;
+}
+
+int io_verbs_port_refresh(struct io_verbs_port *p)
+{
+	__atomic_store_n(&p->refresh, false, __ATOMIC_RELEASE);
+	return verbs_port_query(p);
+}
+
+/* Read the port's state again if an event flagged it (in the thread that owns it). */
+static void verbs_port_flagged(struct io_verbs_port *p)
+{
+	if (__atomic_load_n(&p->refresh, __ATOMIC_ACQUIRE) && io_verbs_port_refresh(p))
+		log_warnx("verbs: %s:%u: port query failed", p->cfg.device, p->cfg.port_num);
+}
+
+int io_verbs_async_fd(const struct io_verbs_port *p)
+{
+	return p->dev->ctx->async_fd;
+}
+
+void io_verbs_async_owner(struct io_verbs *v, bool control)
+{
+	__atomic_store_n(&v->async_ctl, control, __ATOMIC_RELEASE);
+}
+
+enum io_verbs_event io_verbs_event_kind(int ibv_event_type)
+{
+	switch (ibv_event_type) {
+	case IBV_EVENT_PORT_ACTIVE:
+		return IO_VERBS_EV_UP;
+	case IBV_EVENT_PORT_ERR:
+		return IO_VERBS_EV_DOWN;
+	case IBV_EVENT_LID_CHANGE:
+		return IO_VERBS_EV_LID;
+	case IBV_EVENT_GID_CHANGE:
+		return IO_VERBS_EV_GID;
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER: /* the SM asks for joins again (IBA 14.4.11) */
+		return IO_VERBS_EV_SM;
+	default:
+		return IO_VERBS_EV_OTHER;
+	}
+}
+
+/* The port of `p`'s device an event names (port events), else `p`. */
+static struct io_verbs_port *verbs_event_port(struct io_verbs_port *p, uint8_t port_num)
+{
+	for (unsigned i = 0; i < p->v->nports; i++)
+		if (p->v->port[i].dev == p->dev && p->v->port[i].cfg.port_num == port_num)
+			return &p->v->port[i];
+	return p;
+}
+
+unsigned io_verbs_async_poll(struct io_verbs_port *p,
+			     void (*fn)(void *ctx, struct io_verbs_port *p, enum io_verbs_event),
+			     void *ctx)
+{
+	struct ibv_async_event e;
+	unsigned n = 0;
+
+	while (!ibv_get_async_event(p->dev->ctx, &e)) {
+		enum io_verbs_event ev = io_verbs_event_kind(e.event_type);
+		struct io_verbs_port *t = ev == IO_VERBS_EV_OTHER
+						  ? p
+						  : verbs_event_port(p,
+								     (uint8_t)e.element.port_num);
+
+		ibv_ack_async_event(&e);
+		/* a port going down stops its sends now; its owner reads the rest */
+		if (ev == IO_VERBS_EV_DOWN)
+			__atomic_store_n(&t->up, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->refresh, true, __ATOMIC_RELEASE);
+		p->st.events++;
+		n++;
+		if (fn)
+			fn(ctx, t, ev);
+	}
+	verbs_port_flagged(p);
+	return n;
+}
+
+void io_verbs_event_idle(struct io_verbs_port *p)
+{
+	if (!__atomic_load_n(&p->v->async_ctl, __ATOMIC_ACQUIRE))
+		io_verbs_async_poll(p, NULL, NULL);
+	else
+		verbs_port_flagged(p);
+}
