@@ -1,7 +1,8 @@
 /*
  * io_verbs.c - the verbs data-path backend (io_verbs.h): set-up, receive,
- * send, multicast attachment.  With io_verbs_event.c (async events, port
- * state) these are the files of ibrouter that call ibv_* (DESIGN.md).
+ * send.  With io_verbs_event.c (async events, port state) and
+ * io_verbs_mcast.c (multicast attachment, the Q_Key QPs) these are the
+ * files of ibrouter that call ibv_* (DESIGN.md).
  * Tests link them with the fake provider of tests/fakes/, production with
  * libibverbs.
  */
@@ -85,11 +86,13 @@ static int verbs_qp_up(struct io_verbs_port *p, struct io_verbs_qp *q)
 }
 
 /*
- * The relay QP, asking the HCA not to loop the router's own multicast sends
- * back to it (mlx5 and others support it); where it cannot, they come back
- * and the SGID check drops them (rx_own_sgid).
+ * A QP that multicast groups attach to (the relay QP, a Q_Key QP), asking
+ * the HCA not to loop the router's own multicast sends back to it (mlx5
+ * and others support it); where it cannot, they come back and the SGID
+ * check drops them (rx_own_sgid).  *blocked: whether the HCA took the flag.
  */
-static struct ibv_qp *verbs_relay_create(struct io_verbs_port *p, struct ibv_qp_init_attr *qa)
+static struct ibv_qp *verbs_mcast_qp_create(struct io_verbs_port *p, struct ibv_qp_init_attr *qa,
+					    bool *blocked)
 {
 	struct ibv_qp_init_attr_ex x = { .qp_type = qa->qp_type,
 					 .send_cq = qa->send_cq,
@@ -101,18 +104,18 @@ static struct ibv_qp *verbs_relay_create(struct io_verbs_port *p, struct ibv_qp_
 					 .create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB };
 	struct ibv_qp *qp = ibv_create_qp_ex(p->dev->ctx, &x);
 
-	p->lb_blocked = qp != NULL;
+	*blocked = qp != NULL;
 	return qp ? qp : ibv_create_qp(p->dev->pd, qa);
 }
 
-/* QP `slot` of the port (0: the relay) with its send ring, in RTS. */
-static int verbs_qp_open(struct io_verbs_port *p, unsigned slot, uint32_t rq, uint32_t sq,
-			 uint32_t qkey)
+int io_verbs_qp_open(struct io_verbs_port *p, unsigned slot, uint32_t rq, uint32_t sq,
+		     uint32_t qkey)
 {
 	struct io_verbs_qp *q = &p->q[slot];
 	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_UD,
 				       .send_cq = p->scq,
 				       .recv_cq = p->rcq };
+	bool lb = false;
 
 	qa.cap.max_send_wr = sq;
 	qa.cap.max_recv_wr = rq;
@@ -123,11 +126,15 @@ static int verbs_qp_open(struct io_verbs_port *p, unsigned slot, uint32_t rq, ui
 	q->qkey = qkey;
 	if (!(q->sq_ring = calloc(sq, sizeof(*q->sq_ring))))
 		return -ENOMEM;
-	q->qp = slot ? ibv_create_qp(p->dev->pd, &qa) : verbs_relay_create(p, &qa);
+	if (slot > 0 && slot < p->qkey0)
+		q->qp = ibv_create_qp(p->dev->pd, &qa); /* a proxy: no multicast */
+	else
+		q->qp = verbs_mcast_qp_create(p, &qa, &lb);
 	if (!q->qp)
 		return errno ? -errno : -EIO;
+	if (!slot)
+		p->lb_blocked = lb;
 	q->qpn = ((struct ibv_qp *)q->qp)->qp_num;
-	p->nq = slot + 1;
 	return verbs_qp_up(p, q);
 }
 
@@ -145,8 +152,11 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 		p->cfg.qkey = IO_VERBS_QKEY;
 	if (p->cfg.nproxy > IO_VERBS_MAX_PROXY)
 		return -EINVAL;
-	nbufs = p->cfg.rq_depth + p->cfg.nproxy * IO_VERBS_PROXY_RQ;
-	nsend = p->cfg.sq_depth + p->cfg.nproxy * IO_VERBS_PROXY_SQ;
+	/* buffers and CQ entries for every QP the port may have, Q_Key QPs included */
+	nbufs = p->cfg.rq_depth + p->cfg.nproxy * IO_VERBS_PROXY_RQ +
+		IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_RQ;
+	nsend = p->cfg.sq_depth + p->cfg.nproxy * IO_VERBS_PROXY_SQ +
+		IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_SQ;
 	if (!(p->dev = verbs_dev_open(v, p->cfg.device)))
 		return -errno;
 	if ((rc = io_verbs_port_refresh(p)) || (rc = io_verbs_pool_init(&p->pool, nbufs, p->idx)) ||
@@ -163,15 +173,18 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 	if (!(p->rcq = ibv_create_cq(p->dev->ctx, (int)nbufs, p, ch, 0)) ||
 	    !(p->scq = ibv_create_cq(p->dev->ctx, (int)nsend, p, NULL, 0)))
 		return -ENOMEM;
-	if ((rc = verbs_qp_open(p, 0, p->cfg.rq_depth, p->cfg.sq_depth, p->cfg.qkey)))
+	p->qkey0 = 1 + p->cfg.nproxy;
+	p->nq = p->qkey0 + IO_VERBS_MAX_QKEY; /* the Q_Key slots stay empty until a group */
+	p->q[0].kind = IO_VERBS_QP_RELAY;
+	if ((rc = io_verbs_qp_open(p, 0, p->cfg.rq_depth, p->cfg.sq_depth, p->cfg.qkey)))
 		return rc;
 	p->qpn = p->q[0].qpn;
 	for (unsigned i = 0; i < p->cfg.nproxy; i++) {
-		if ((rc = verbs_qp_open(p, i + 1, IO_VERBS_PROXY_RQ, IO_VERBS_PROXY_SQ,
-					p->cfg.proxy[i].qkey)))
-			return rc;
-		p->q[i + 1].proxy = true;
+		p->q[i + 1].kind = IO_VERBS_QP_PROXY;
 		p->q[i + 1].remote = p->cfg.proxy[i];
+		if ((rc = io_verbs_qp_open(p, i + 1, IO_VERBS_PROXY_RQ, IO_VERBS_PROXY_SQ,
+					   p->cfg.proxy[i].qkey)))
+			return rc;
 	}
 	return 0;
 }
@@ -180,9 +193,10 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 
 /*
  * Post free buffers in chains of IO_VERBS_REPOST to the QPs below their
- * depth, the relay QP first; with `all`, shorter chains too.
+ * depth, the relay QP first, never to a closing one; with `all`, shorter
+ * chains too.  The pool has a buffer for every WQE of every QP.
  */
-static void verbs_repost(struct io_verbs_port *p, bool all)
+void io_verbs_repost(struct io_verbs_port *p, bool all)
 {
 	struct ibv_recv_wr wr[IO_VERBS_REPOST], *bad;
 	struct ibv_sge sge[IO_VERBS_REPOST][2];
@@ -192,6 +206,8 @@ static void verbs_repost(struct io_verbs_port *p, bool all)
 	for (unsigned slot = 0; slot < p->nq; slot++) {
 		struct io_verbs_qp *q = &p->q[slot];
 
+		if (q->kind == IO_VERBS_QP_NONE || q->kind == IO_VERBS_QP_CLOSING)
+			continue;
 		while (p->pool.nfree >= lim && q->rq_depth - q->rq_posted >= lim) {
 			unsigned n = 0;
 
@@ -239,10 +255,9 @@ static bool verbs_gid_own(const struct io_verbs *v, const uint8_t *gid)
 
 static uint16_t verbs_mlid(const struct io_verbs_port *p, const uint8_t *mgid)
 {
-	for (unsigned i = 0; i < p->nmc; i++)
-		if (!memcmp(p->mc[i].mgid, mgid, 16))
-			return p->mc[i].mlid;
-	return 0; /* not attached: check 6 drops it as dlid */
+	int i = io_verbs_mcast_find(p, mgid);
+
+	return i < 0 ? 0 : p->mc[i].mlid; /* not attached: check 6 drops it as dlid */
 }
 
 /* One receive completion: a packet for the engine (true), or the buffer goes back. */
@@ -257,7 +272,10 @@ static bool verbs_rx_one(struct io_verbs_port *p, const struct ibv_wc *wc)
 	p->rq_posted--;
 	p->q[b->qslot].rq_posted--;
 	dgid = b->base + IO_VERBS_GRH_OFF + 24;
-	if (wc->status != IBV_WC_SUCCESS) {
+	if (p->q[b->qslot].kind == IO_VERBS_QP_CLOSING) {
+		/* flushed (IBA 10.3.1: the error state completes every WQE), or a
+		 * packet of groups it no longer has: the buffer goes back */
+	} else if (wc->status != IBV_WC_SUCCESS) {
 		p->st.rx_err++;
 	} else if (!(wc->wc_flags & IBV_WC_GRH)) {
 		p->st.rx_no_grh++; /* local to the subnet: nothing a router forwards */
@@ -322,8 +340,8 @@ static int verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned
 		ibv_req_notify_cq(p->rcq, 0);
 		got = ibv_poll_cq(p->rcq, (int)n, wc); /* what came before the arming */
 		if (got == 0) {
-			verbs_repost(p, false); /* buffers that sends gave back meanwhile */
-			io_verbs_event_idle(p); /* port state, LID, GID */
+			io_verbs_repost(p, false); /* buffers that sends gave back meanwhile */
+			io_verbs_event_idle(p);	   /* port state, LID, GID */
 		}
 	}
 	if (got < 0)
@@ -331,9 +349,11 @@ static int verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned
 	for (int i = 0; i < got; i++)
 		if (verbs_rx_one(p, &wc[i]))
 			out[k++] = &p->pool.buf[wc[i].wr_id].m;
+	if (p->nclosing)
+		io_verbs_qkey_gc(p); /* flushed Q_Key QPs go */
 	p->st.rx += k;
 	if (p->q[0].rq_posted < p->cfg.rq_depth / 2 || k < (unsigned)got)
-		verbs_repost(p, false);
+		io_verbs_repost(p, false);
 	return (int)k;
 }
 
@@ -343,7 +363,7 @@ static void verbs_rx_done(struct io_port *io, struct router_mbuf **pkts, unsigne
 
 	for (unsigned i = 0; i < n; i++)
 		io_verbs_buf_unref(&p->pool, pkts[i]->priv);
-	verbs_repost(p, false);
+	io_verbs_repost(p, false);
 }
 
 /* ---- send ---- */
@@ -459,7 +479,7 @@ static struct ibv_ah *verbs_ah_get(struct io_verbs_port *p, const struct router_
 /* The proxy QP of port `p` with this QPN, or NULL. */
 static const struct io_verbs_qp *verbs_proxy_by_qpn(const struct io_verbs_port *p, uint32_t qpn)
 {
-	for (unsigned i = 1; i < p->nq; i++)
+	for (unsigned i = 1; i < p->qkey0; i++)
 		if (p->q[i].qpn == qpn)
 			return &p->q[i];
 	return NULL;
@@ -467,13 +487,17 @@ static const struct io_verbs_qp *verbs_proxy_by_qpn(const struct io_verbs_port *
 
 /*
  * Where a copy goes and from which QP of the egress port `p`: multicast to
- * QPN 0xFFFFFF with its Q_Key from the relay QP; unicast to the remote of
+ * QPN 0xFFFFFF with its Q_Key (the WR's remote_qkey, C10-15) from the relay
+ * QP -- but a controlled Q_Key (high bit set) in a WR means "the QP's own",
+ * so that one goes from the QP whose Q_Key it is; unicast to the remote of
  * the ingress proxy QP it was sent to, from the egress proxy whose remote
  * is the packet's source (replies come back through it) or the relay QP.
- * False: unicast to no proxy, which the UD model cannot deliver.
+ * The counter of what cannot be sent: unicast to no proxy, which the UD
+ * model cannot deliver, or a controlled Q_Key no QP of the port has; NULL
+ * when it can.  Under tx_lock.
  */
-static bool verbs_tx_dest(struct io_verbs_port *p, const struct router_mbuf *m, unsigned *slot,
-			  uint32_t *qpn, uint32_t *qkey)
+static uint64_t *verbs_tx_dest(struct io_verbs_port *p, const struct router_mbuf *m, unsigned *slot,
+			       uint32_t *qpn, uint32_t *qkey)
 {
 	const uint8_t *bth = m->data + IBR_LRH_LEN + IBR_GRH_LEN, *deth = bth + IBR_BTH_LEN;
 	const struct io_verbs_buf *b = m->priv;
@@ -482,20 +506,25 @@ static bool verbs_tx_dest(struct io_verbs_port *p, const struct router_mbuf *m, 
 
 	*slot = 0;
 	if (dqp == MCAST_QPN) {
+		int s = 0;
+
 		*qpn = MCAST_QPN;
 		*qkey = ibr_deth_get_qkey((const struct ibr_deth *)deth);
-		return true;
+		if ((*qkey & IO_VERBS_QKEY_CONTROLLED) && (s = io_verbs_qkey_slot(p, *qkey)) < 0)
+			return &p->st.tx_qkey;
+		*slot = (unsigned)s;
+		return NULL;
 	}
 	if (!(in = verbs_proxy_by_qpn(&p->v->port[b->owner], dqp)))
-		return false;
+		return &p->st.tx_unicast; /* UD unicast needs a proxy QP */
 	*qpn = in->remote.qpn;
 	*qkey = in->remote.qkey;
 	src = ibr_deth_get_srcqp((const struct ibr_deth *)deth);
-	for (unsigned i = 1; i < p->nq; i++)
+	for (unsigned i = 1; i < p->qkey0; i++)
 		if (p->q[i].remote.qpn == src &&
 		    !memcmp(p->q[i].remote.gid, m->data + IBR_LRH_LEN + 8, 16))
 			*slot = i;
-	return true;
+	return NULL;
 }
 
 /* Post the chain of QP `slot`; returns how many went, unposted ones released. */
@@ -537,9 +566,8 @@ static unsigned verbs_tx_burst(struct io_port *io, const struct router_tx *tx, u
 			       uint64_t *bytes)
 {
 	struct io_verbs_port *p = (struct io_verbs_port *)io;
-	struct ibv_send_wr wr[ROUTER_BURST], *first[1 + IO_VERBS_MAX_PROXY] = { 0 },
-							*last[1 + IO_VERBS_MAX_PROXY];
-	unsigned cnt[1 + IO_VERBS_MAX_PROXY] = { 0 }, k = 0, sent = 0;
+	struct ibv_send_wr wr[ROUTER_BURST], *first[IO_VERBS_NQP] = { 0 }, *last[IO_VERBS_NQP];
+	unsigned cnt[IO_VERBS_NQP] = { 0 }, k = 0, sent = 0;
 	struct ibv_sge sge[ROUTER_BURST];
 
 	*bytes = 0;
@@ -556,10 +584,11 @@ static unsigned verbs_tx_burst(struct io_port *io, const struct router_tx *tx, u
 		uint32_t qpn, qkey;
 		struct io_verbs_qp *q;
 		struct ibv_ah *ah;
+		uint64_t *refused;
 		unsigned slot;
 
-		if (!verbs_tx_dest(p, tx[i].m, &slot, &qpn, &qkey)) {
-			p->st.tx_unicast++; /* UD unicast needs a proxy QP */
+		if ((refused = verbs_tx_dest(p, tx[i].m, &slot, &qpn, &qkey))) {
+			(*refused)++;
 			continue;
 		}
 		q = &p->q[slot];
@@ -603,18 +632,38 @@ static unsigned verbs_tx_burst(struct io_port *io, const struct router_tx *tx, u
 	return sent;
 }
 
+void io_verbs_rq_reclaim(struct io_verbs_port *p, unsigned slot)
+{
+	struct ibv_wc wc[ROUTER_BURST];
+	int got;
+
+	/* completions already queued, of any QP: the other QPs lose those packets too */
+	while ((got = ibv_poll_cq(p->rcq, ROUTER_BURST, wc)) > 0)
+		for (int i = 0; i < got; i++)
+			if (wc[i].wr_id < p->pool.nbufs) {
+				struct io_verbs_buf *b = &p->pool.buf[wc[i].wr_id];
+
+				p->q[b->qslot].rq_posted--;
+				p->rq_posted--;
+				io_verbs_pool_give(&p->pool, b);
+			}
+	for (uint32_t i = 0; i < p->pool.nbufs; i++)
+		if (p->pool.buf[i].state == IO_VERBS_BUF_POSTED && p->pool.buf[i].qslot == slot) {
+			io_verbs_pool_give(&p->pool, &p->pool.buf[i]);
+			p->rq_posted--;
+		}
+	p->q[slot].rq_posted = 0;
+}
+
 /*
  * After a send error (the QP is in the error state, IBA 10.3.1.4): once
- * every outstanding send of the QP has completed (flushed), drain the
- * receive CQ (the port's other QPs lose those packets too), reset the QP
- * (which drops its posted receives), bring it back to RTS and post again.
- * Owner thread only.
+ * every outstanding send of the QP has completed (flushed), reset the QP
+ * (which drops its posted receives, IBA 10.3.1.1), take its buffers back,
+ * bring it back to RTS and post again.  Owner thread only.
  */
 static void verbs_recover(struct io_verbs_port *p)
 {
-	struct ibv_wc wc[ROUTER_BURST];
 	bool pending = false;
-	int got;
 
 	pthread_spin_lock(&p->tx_lock);
 	verbs_reap_locked(p);
@@ -628,26 +677,13 @@ static void verbs_recover(struct io_verbs_port *p)
 			pending = true; /* flushes still to come */
 			continue;
 		}
-		while ((got = ibv_poll_cq(p->rcq, ROUTER_BURST, wc)) > 0)
-			for (int i = 0; i < got; i++)
-				if (wc[i].wr_id < p->pool.nbufs) {
-					struct io_verbs_buf *b = &p->pool.buf[wc[i].wr_id];
-
-					p->q[b->qslot].rq_posted--;
-					p->rq_posted--;
-					io_verbs_pool_give(&p->pool, b);
-				}
 		ibv_modify_qp(q->qp, &a, IBV_QP_STATE);
-		for (uint32_t i = 0; i < p->pool.nbufs; i++)
-			if (p->pool.buf[i].state == IO_VERBS_BUF_POSTED &&
-			    p->pool.buf[i].qslot == slot) {
-				io_verbs_pool_give(&p->pool, &p->pool.buf[i]);
-				p->rq_posted--;
-			}
-		q->rq_posted = 0;
+		io_verbs_rq_reclaim(p, slot);
 		q->sq_unsig = 0;
 		p->st.qp_resets++;
-		if (verbs_qp_up(p, q)) {
+		if (q->kind == IO_VERBS_QP_CLOSING) {
+			q->error = false; /* flushed and empty: io_verbs_qkey_gc destroys it */
+		} else if (verbs_qp_up(p, q)) {
 			log_warnx("verbs: %s:%u: QP 0x%06x stays down after an error",
 				  p->cfg.device, p->cfg.port_num, q->qpn);
 			pending = true;
@@ -657,7 +693,7 @@ static void verbs_recover(struct io_verbs_port *p)
 	}
 	__atomic_store_n(&p->qp_error, pending, __ATOMIC_RELAXED);
 	pthread_spin_unlock(&p->tx_lock);
-	verbs_repost(p, true);
+	io_verbs_repost(p, true);
 }
 
 /* ---- the rest of the io_port ---- */
@@ -667,7 +703,7 @@ static int verbs_fd(const struct io_port *io)
 	return ((struct ibv_comp_channel *)((const struct io_verbs_port *)io)->ch)->fd;
 }
 
-/* Attach to the groups `fib` has on the port's subnet, detach from the others. */
+/* CRC filling and the multicast groups of the new FIB (io_verbs_mcast.c). */
 static void verbs_fib_changed(struct io_port *io, const struct router_fib *fib)
 {
 	struct io_verbs_port *p = (struct io_verbs_port *)io;
@@ -675,24 +711,7 @@ static void verbs_fib_changed(struct io_port *io, const struct router_fib *fib)
 
 	p->crc_fill = r < fib->nports &&
 		      (fib->port[r].cfg.flags & (ROUTER_PORT_VCRC_CHECK | ROUTER_PORT_ICRC_CHECK));
-	for (unsigned i = 0; i < p->nmc;) {
-		const struct router_fib_mgroup *g = router_fib_mgroup_get(fib, p->mc[i].mgid);
-
-		if (g && (g->on_ports & (1u << r)) && g->mlid[r] == p->mc[i].mlid)
-			i++;
-		else
-			io_verbs_mcast_detach(p, p->mc[i].mgid); /* moves the last one here */
-	}
-	for (uint32_t i = 0; i < fib->ngroups; i++) {
-		const struct router_fib_mgroup *g = &fib->groups[i];
-		int rc;
-
-		if (!(g->on_ports & (1u << r)) || !g->mlid[r] || verbs_mlid(p, g->mgid))
-			continue;
-		if ((rc = io_verbs_mcast_attach(p, g->mgid, g->mlid[r])))
-			log_warnx("verbs: %s:%u: attach to MLID 0x%04x: %s", p->cfg.device,
-				  p->cfg.port_num, g->mlid[r], strerror(-rc));
-	}
+	io_verbs_mcast_sync(p, fib);
 }
 
 static void verbs_io_close(struct io_port *io)
@@ -743,7 +762,7 @@ struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n)
 						       IBV_ACCESS_LOCAL_WRITE)))
 				rc = -errno ? -errno : -ENOMEM;
 	for (unsigned i = 0; i < n && !rc; i++) {
-		verbs_repost(&v->port[i], true);
+		io_verbs_repost(&v->port[i], true);
 		ibv_req_notify_cq(v->port[i].rcq, 0);
 	}
 	if (rc) {
@@ -759,6 +778,9 @@ void io_verbs_close(struct io_verbs *v)
 	for (unsigned i = 0; i < v->nports; i++) {
 		struct io_verbs_port *p = &v->port[i];
 
+		/* a QP with groups attached cannot be destroyed (uverbs: EBUSY) */
+		while (p->nmc)
+			io_verbs_mcast_detach(p, p->mc[0].mgid);
 		for (unsigned k = 0; k < p->nq; k++) {
 			if (p->q[k].qp)
 				ibv_destroy_qp(p->q[k].qp);
@@ -787,43 +809,7 @@ void io_verbs_close(struct io_verbs *v)
 	free(v);
 }
 
-/* ---- multicast and events ---- */
-
-int io_verbs_mcast_attach(struct io_verbs_port *p, const uint8_t mgid[16], uint16_t mlid)
-{
-	union ibv_gid g;
-	int rc;
-
-	for (unsigned i = 0; i < p->nmc; i++)
-		if (!memcmp(p->mc[i].mgid, mgid, 16)) {
-			if (p->mc[i].mlid == mlid)
-				return 0;
-			io_verbs_mcast_detach(p, mgid); /* the SM gave the group another MLID */
-			break;
-		}
-	if (p->nmc == IO_VERBS_MAX_MCAST)
-		return -ENOSPC;
-	memcpy(g.raw, mgid, 16);
-	if ((rc = ibv_attach_mcast(p->q[0].qp, &g, mlid)))
-		return -rc;
-	memcpy(p->mc[p->nmc].mgid, mgid, 16);
-	p->mc[p->nmc++].mlid = mlid;
-	return 0;
-}
-
-int io_verbs_mcast_detach(struct io_verbs_port *p, const uint8_t mgid[16])
-{
-	for (unsigned i = 0; i < p->nmc; i++)
-		if (!memcmp(p->mc[i].mgid, mgid, 16)) {
-			union ibv_gid g;
-
-			memcpy(g.raw, mgid, 16);
-			ibv_detach_mcast(p->q[0].qp, &g, p->mc[i].mlid);
-			p->mc[i] = p->mc[--p->nmc];
-			return 0;
-		}
-	return -ENOENT;
-}
+/* ---- buffers ---- */
 
 void io_verbs_port_bufs(struct io_verbs_port *p, uint32_t *posted, uint32_t *nfree, uint32_t *held)
 {

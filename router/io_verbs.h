@@ -4,7 +4,8 @@
  * (io_verbs_pool.h) registered with every device's PD so that any port can
  * send from any port's receive buffers, a receive CQ on a completion
  * channel (the worker's epoll fd), a send CQ, and one UD "relay" QP with a
- * deep receive queue, attached to the bridged multicast groups.
+ * deep receive queue, attached to the bridged multicast groups of its Q_Key
+ * (those of other Q_Keys have QPs of their own, below).
  *
  * How the engine sees a verbs packet.  A UD receive carries the 40-byte
  * GRH and the payload (IBA 11.4.2.1); the HCA has already checked the LRH,
@@ -36,9 +37,14 @@
  * GID and QPN as the source: the limits of this model (ibrouterd(8)).
  *
  * Multicast groups: when a new FIB is published, the worker receiving from
- * the port attaches the relay QP to every group with an MLID on the port's
- * subnet and detaches it from the groups gone (joining them through the SA
- * is the control plane's work).
+ * the port attaches a QP to every group with an MLID on the port's subnet
+ * and detaches it from the groups gone (joining them through the SA is the
+ * control plane's work).  An HCA gives a UD packet only to a QP whose Q_Key
+ * is the packet's (C10-25), so a group goes to the QP of its Q_Key: the
+ * relay QP for the relay Q_Key (and groups whose Q_Key is unknown, 0), else
+ * a "Q_Key QP" the port creates for it, at most IO_VERBS_MAX_QKEY a port,
+ * and destroys when no group needs it any more (io_verbs_mcast.c).  A
+ * packet received on one says its Q_Key in the DETH the backend writes.
  *
  * Batching: one chained ibv_post_send per egress port per burst, every
  * 16th work request and the last of a burst signalled; receive buffers are
@@ -65,6 +71,12 @@
 #define IO_VERBS_MAX_PROXY 8	  /* proxy QPs per port */
 #define IO_VERBS_PROXY_RQ  64	  /* receive queue depth of a proxy QP */
 #define IO_VERBS_PROXY_SQ  256
+#define IO_VERBS_MAX_QKEY  8   /* Q_Key QPs per port: group Q_Keys other than the relay's */
+#define IO_VERBS_QKEY_RQ   128 /* receive queue depth of a Q_Key QP (buffers kept for it) */
+#define IO_VERBS_QKEY_SQ   64  /* its send queue: multicast with its controlled Q_Key */
+/* QP slots of a port: the relay QP, its proxies, then IO_VERBS_MAX_QKEY Q_Key QPs */
+#define IO_VERBS_NQP		 (1 + IO_VERBS_MAX_PROXY + IO_VERBS_MAX_QKEY)
+#define IO_VERBS_QKEY_CONTROLLED 0x80000000u /* C10-15: a WR with it sends the QP's own */
 
 /* Where the packets sent to a proxy QP go: a UD QP on another subnet. */
 struct io_verbs_proxy_cfg {
@@ -85,7 +97,18 @@ struct io_verbs_port_cfg {
 	struct io_verbs_proxy_cfg proxy[IO_VERBS_MAX_PROXY];
 };
 
-/* A UD QP of a port: q[0] the relay QP, then the proxy QPs. */
+enum io_verbs_qp_kind {
+	IO_VERBS_QP_NONE = 0, /* an empty Q_Key slot */
+	IO_VERBS_QP_RELAY,
+	IO_VERBS_QP_PROXY,
+	IO_VERBS_QP_QKEY,    /* receives the groups of one Q_Key */
+	IO_VERBS_QP_CLOSING, /* a Q_Key QP no group needs: in the error state, flushing */
+};
+
+/*
+ * A UD QP of a port: q[0] the relay QP, then the proxy QPs, then the Q_Key
+ * slots (from qkey0).  Slots are fixed once the port is open.
+ */
 struct io_verbs_qp {
 	void *qp; /* struct ibv_qp */
 	uint32_t qpn, qkey;
@@ -94,8 +117,9 @@ struct io_verbs_qp {
 	struct io_verbs_buf **sq_ring;
 	uint64_t sq_head, sq_tail;
 	uint32_t sq_unsig;
-	bool error; /* a send failed: the QP is in the error state until reset */
-	bool proxy;
+	bool error;	 /* a send failed: the QP is in the error state until reset */
+	uint8_t kind;	 /* enum io_verbs_qp_kind; Q_Key slots change under tx_lock */
+	uint32_t groups; /* multicast groups attached to it */
 	struct io_verbs_proxy_cfg remote; /* proxy: where its packets go */
 };
 
@@ -115,6 +139,10 @@ struct io_verbs_stats {
 	uint64_t recv_posts; /* ibv_post_recv calls */
 	uint64_t qp_resets;
 	uint64_t events;
+	uint64_t tx_qkey;     /* controlled Q_Key with no QP of it on the port: not sendable */
+	uint64_t mc_no_qp;    /* a group not attached: no Q_Key slot left, or no QP */
+	uint64_t qkey_qps;    /* Q_Key QPs created */
+	uint64_t qkey_closed; /* Q_Key QPs destroyed */
 };
 
 struct io_verbs;
@@ -122,6 +150,7 @@ struct io_verbs;
 struct io_verbs_mcast {
 	uint8_t mgid[16];
 	uint16_t mlid;
+	uint8_t slot; /* the QP it is attached to: 0 or a Q_Key slot */
 };
 
 struct io_verbs_port {
@@ -131,9 +160,11 @@ struct io_verbs_port {
 	struct io_verbs_port_cfg cfg;
 	struct io_verbs_dev *dev;
 	void *ch, *rcq, *scq; /* ibv_comp_channel, ibv_cq, ibv_cq (all QPs of the port) */
-	struct io_verbs_qp q[1 + IO_VERBS_MAX_PROXY];
-	unsigned nq;
-	uint32_t qpn; /* the relay QP's */
+	struct io_verbs_qp q[IO_VERBS_NQP];
+	unsigned nq;	   /* slots: 1 + proxies + IO_VERBS_MAX_QKEY */
+	unsigned qkey0;	   /* the first Q_Key slot */
+	unsigned nclosing; /* Q_Key QPs closing: the owner destroys them once flushed */
+	uint32_t qpn;	   /* the relay QP's */
 	uint16_t lid;
 	uint8_t lmc;
 	bool up;	 /* active: sends go out (read by every worker) */
@@ -149,7 +180,7 @@ struct io_verbs_port {
 	struct io_verbs_ah ah;
 	/* each QP's sq_head when the AH cache began its generation: the old one's
 	 * handles go once every send before that has completed */
-	uint64_t ah_mark[1 + IO_VERBS_MAX_PROXY];
+	uint64_t ah_mark[IO_VERBS_NQP];
 	struct io_verbs_mcast mc[IO_VERBS_MAX_MCAST];
 	unsigned nmc;
 	struct io_verbs_stats st;
@@ -164,12 +195,28 @@ void io_verbs_close(struct io_verbs *v);
 struct io_verbs_port *io_verbs_port(struct io_verbs *v, unsigned i);
 
 /*
- * Attach the relay QP to a group (IBA 10.5); its MLID also names it to the
- * engine.  The worker does it by itself for the groups a published FIB has
- * on the port (io_port fib_changed): every group with an MLID there.
+ * Attach the QP of Q_Key `qkey` to a group (IBA 10.5): the relay QP when
+ * `qkey` is its Q_Key or 0 (unknown), else the port's Q_Key QP for it,
+ * created when there is none (-ENOSPC past IO_VERBS_MAX_QKEY, counted).
+ * Its MLID also names it to the engine.  The worker does it by itself for
+ * the groups a published FIB has on the port (io_port fib_changed): every
+ * group with an MLID there.  Owner thread.
  */
+int io_verbs_mcast_attach_qkey(struct io_verbs_port *p, const uint8_t mgid[16], uint16_t mlid,
+			       uint32_t qkey);
+/* The same for a group of the relay Q_Key (or an unknown one). */
 int io_verbs_mcast_attach(struct io_verbs_port *p, const uint8_t mgid[16], uint16_t mlid);
+/* Detach; a Q_Key QP left with no group closes (destroyed once flushed). */
 int io_verbs_mcast_detach(struct io_verbs_port *p, const uint8_t mgid[16]);
+
+/* A receiving QP of a port as `show qps` lists it. */
+struct io_verbs_qp_info {
+	uint32_t qpn, qkey, groups;
+	uint8_t kind; /* enum io_verbs_qp_kind */
+};
+
+/* Up to `max` of the port's QPs in use (any thread); how many. */
+unsigned io_verbs_port_qps(struct io_verbs_port *p, struct io_verbs_qp_info *out, unsigned max);
 
 enum io_verbs_event {
 	IO_VERBS_EV_UP,

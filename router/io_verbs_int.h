@@ -1,6 +1,7 @@
 /*
  * io_verbs_int.h - private to the io_verbs*.c files that call ibv_*: the
- * devices and the set of ports (io_verbs.h shows only the ports).
+ * devices and the set of ports (io_verbs.h shows only the ports), and what
+ * those files share.
  */
 #ifndef IO_VERBS_INT_H
 #define IO_VERBS_INT_H
@@ -29,5 +30,29 @@ struct io_verbs {
  * port's state again when an event flagged it.
  */
 void io_verbs_event_idle(struct io_verbs_port *p);
+
+/*
+ * io_verbs.c, for io_verbs_mcast.c: QP `slot` of the port created with
+ * its send ring and brought to RTS (0 or -errno; on failure the slot may
+ * hold a QP to destroy); free buffers posted to the QPs below their depth
+ * (owner thread); a QP's posted receives taken back without completions
+ * (the receive CQ drained, the buffers free again) once it was reset.
+ */
+int io_verbs_qp_open(struct io_verbs_port *p, unsigned slot, uint32_t rq, uint32_t sq,
+		     uint32_t qkey);
+void io_verbs_repost(struct io_verbs_port *p, bool all);
+void io_verbs_rq_reclaim(struct io_verbs_port *p, unsigned slot);
+
+/*
+ * io_verbs_mcast.c: attach to the groups of a new FIB and detach from the
+ * others; destroy the Q_Key QPs that closed once their receives have
+ * flushed and their sends completed (owner thread).  The index in p->mc of
+ * a group, or -1; the slot of the open QP of `qkey` (the relay's or a
+ * Q_Key QP), or -1 (owner, or any thread under tx_lock).
+ */
+void io_verbs_mcast_sync(struct io_verbs_port *p, const struct router_fib *fib);
+void io_verbs_qkey_gc(struct io_verbs_port *p);
+int io_verbs_mcast_find(const struct io_verbs_port *p, const uint8_t *mgid);
+int io_verbs_qkey_slot(const struct io_verbs_port *p, uint32_t qkey);
 
 #endif

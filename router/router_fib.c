@@ -158,6 +158,7 @@ static int fib_compile_mcast(struct router_fib *fib, const struct router_rib *ri
 			g->recv_ports |= 1u << p;
 		g->mlid[p] = m->mlid;
 		g->sl[p] = m->sl;
+		g->qkey[p] = m->qkey;
 		router_bit_set(fib->port[p].mlid_bits, m->mlid - 0xC000u);
 	}
 	return 0;

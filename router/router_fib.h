@@ -78,6 +78,7 @@ struct router_fib_mgroup {
 	uint32_t recv_ports; /* ports whose subnet has receivers */
 	uint16_t mlid[ROUTER_MAX_PORTS];
 	uint8_t sl[ROUTER_MAX_PORTS];
+	uint32_t qkey[ROUTER_MAX_PORTS]; /* its Q_Key there (0: unknown); verbs attaches by it */
 };
 
 #define ROUTER_LRH_SL_KEEP (1ull << 48) /* in lrh_by_tclass[]: no SL mapped */

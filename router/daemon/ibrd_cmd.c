@@ -38,6 +38,7 @@ static const struct ibrd_cmd cmds[] = {
 	  "show osm-prefix-routes PORT" },
 	{ "show", "sa", false, ibrd_cmd_show_sa, "show sa [PORT]" },
 	{ "show", "proxies", false, ibrd_cmd_show_proxies, "show proxies [PORT]" },
+	{ "show", "qps", false, ibrd_cmd_show_qps, "show qps [PORT]" },
 	{ "sa", "resync", true, ibrd_cmd_sa_resync, "sa resync [PORT]" },
 	{ "show", "plugins", false, ibrd_cmd_show_plugins, "show plugins" },
 	/* the OpenSM plugin's opening request; checks its own credentials (ibrd_plugin.c) */

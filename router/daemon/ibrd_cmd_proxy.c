@@ -1,8 +1,11 @@
 /*
- * ibrd_cmd_proxy.c - UD unicast proxies of the verbs ports (ibrouterctl(8)):
+ * ibrd_cmd_proxy.c - the QPs of the verbs ports (ibrouterctl(8)), UD
+ * unicast proxies first:
  *   proxy add PORT GID QPN [qkey Q]   a QP on PORT stands for (GID, QPN, Q)
  *   proxy del PORT GID QPN
  *   show proxies [PORT]               the QPNs senders on PORT must use
+ *   show qps [PORT]                   every QP: relay, proxies, the Q_Key
+ *                                     QPs of the groups (io_verbs_mcast.c)
  * Proxies added here last until the daemon stops (a reload keeps them);
  * the config's proxy sections are the permanent ones (ibrd_proxy.c).  A
  * change reopens the verbs ports (io_verbs creates its QPs when it opens):
@@ -76,22 +79,34 @@ int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	return ibrd_cmd_ok(o);
 }
 
+/* "show WHAT [PORT]": the port's index, -1 for all, or -errno (answered). */
+static int show_port_arg(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	int only = -1;
+
+	if (argc > 3) {
+		ibrd_out_error(o, EINVAL, "usage: show %s [PORT]", argv[1]);
+		return -EINVAL;
+	}
+	if (argc == 3 && (only = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	return only;
+}
+
 int ibrd_cmd_show_proxies(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = { "port", "qpn", "gid", "remote_qpn", "qkey" };
-	int only = -1;
+	int only = show_port_arg(d, o, argc, argv);
 
-	if (argc > 3)
-		return ibrd_out_error(o, EINVAL, "usage: show proxies [PORT]");
-	if (argc == 3 && (only = ibrd_cmd_port(d, o, argv[2])) < 0)
-		return -ENOENT;
+	if (only < -1)
+		return only;
 	ibrd_out_table(o, cols, 5);
 	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
 		const struct io_verbs_port *p = io_verbs_port(d->verbs, k);
 
 		if (only >= 0 && p->cfg.router_port != only)
 			continue;
-		for (unsigned i = 1; i < p->nq; i++) {
+		for (unsigned i = 1; i <= p->cfg.nproxy; i++) {
 			char gs[IBR_GID_STRLEN], qs[12], rs[12], ks[12];
 			union ibr_gid g;
 
@@ -104,6 +119,38 @@ int ibrd_cmd_show_proxies(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 			ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
 			ibrd_out_str(o, rs);
 			ibrd_out_str(o, ks);
+		}
+	}
+	return ibrd_out_end(o);
+}
+
+int ibrd_cmd_show_qps(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port", "qpn", "kind", "qkey", "groups" };
+	static const char *const kinds[] = { "-", "relay", "proxy", "qkey", "closing" };
+	int only = show_port_arg(d, o, argc, argv);
+
+	if (only < -1)
+		return only;
+	ibrd_out_table(o, cols, 5);
+	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
+		struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+		struct io_verbs_qp_info qi[IO_VERBS_NQP];
+		unsigned n;
+
+		if (only >= 0 && p->cfg.router_port != only)
+			continue;
+		n = io_verbs_port_qps(p, qi, IO_VERBS_NQP);
+		for (unsigned i = 0; i < n; i++) {
+			char qs[12], ks[12];
+
+			snprintf(qs, sizeof(qs), "0x%06x", qi[i].qpn);
+			snprintf(ks, sizeof(ks), "0x%08x", qi[i].qkey);
+			ibrd_out_str(o, d->conf->port[p->cfg.router_port].name);
+			ibrd_out_str(o, qs);
+			ibrd_out_str(o, kinds[qi[i].kind < 5 ? qi[i].kind : 0]);
+			ibrd_out_str(o, ks);
+			ibrd_out_u64(o, qi[i].groups);
 		}
 	}
 	return ibrd_out_end(o);

@@ -49,6 +49,8 @@ struct fake_verbs_stats {
 	uint64_t cq_overrun;
 	uint64_t sq_full;	  /* post_send refused: send queue full */
 	uint64_t ah_busy_destroy; /* ibv_destroy_ah on an AH a held WQE still uses */
+	uint64_t qp_live;	  /* QPs created and not destroyed */
+	uint64_t rx_flushed;	  /* receive WQEs completed with a flush error (QP to ERR) */
 };
 
 /*

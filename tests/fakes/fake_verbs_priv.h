@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <sys/un.h>
 
-#define FV_MAX_QPS    16
+#define FV_MAX_QPS    32 /* a router port: relay, 8 proxies, 8 Q_Key QPs */
 #define FV_MAX_MCAST  64
 #define FV_MAX_EVENTS 64
 #define FV_PKT_MAX    8192

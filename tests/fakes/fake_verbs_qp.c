@@ -47,7 +47,27 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	q->qp.state = IBV_QPS_RESET;
 	q->qp.qp_num = d->next_qpn++;
 	d->qps[slot] = q;
+	d->st.qp_live++;
 	return &q->qp;
+}
+
+/*
+ * Entering the error state completes every posted receive WQE with a flush
+ * error (IBA 10.3.1, Error state): they come back through the receive CQ.
+ */
+static void fv_rq_flush(struct fv_dev *d, struct fv_qp *q)
+{
+	while (q->rq_count) {
+		struct fv_cqe e = { .wc = { .wr_id = q->rq[q->rq_head].wr_id,
+					    .status = IBV_WC_WR_FLUSH_ERR,
+					    .opcode = IBV_WC_RECV,
+					    .qp_num = q->qp.qp_num } };
+
+		q->rq_head = (q->rq_head + 1) % q->rq_size;
+		q->rq_count--;
+		if (fv_cq_push(d, (struct fv_cq *)q->qp.recv_cq, &e))
+			d->st.rx_flushed++;
+	}
 }
 
 int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
@@ -83,6 +103,7 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 			q->psn = attr->sq_psn & 0xFFFFFF;
 		break;
 	case IBV_QPS_ERR:
+		fv_rq_flush(fv_of(qp->context), q);
 		break;
 	default:
 		return EINVAL;
@@ -96,14 +117,14 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 	struct fv_dev *d = fv_of(qp->context);
 	struct fv_qp *q = (struct fv_qp *)qp;
 
+	/* as the kernel's uverbs: a QP still attached to a group is not destroyed */
+	for (unsigned i = 0; i < d->nmc; i++)
+		if (d->mc[i].qp == q)
+			return EBUSY;
 	for (unsigned i = 0; i < FV_MAX_QPS; i++)
 		if (d->qps[i] == q)
 			d->qps[i] = NULL;
-	for (unsigned i = 0; i < d->nmc;)
-		if (d->mc[i].qp == q)
-			d->mc[i] = d->mc[--d->nmc];
-		else
-			i++;
+	d->st.qp_live--;
 	fv_sq_retire(q, q->sq_out);
 	free(q->sq_ah);
 	free(q->rq);
@@ -304,6 +325,7 @@ static void fv_deliver(struct fv_dev *d, struct fv_qp *q, const struct ibr_pkt *
 	size_t n = IBR_GRH_LEN + p->payload_len;
 
 	if (q->qp.state == IBV_QPS_RESET || q->qp.state == IBV_QPS_INIT ||
+	    q->qp.state == IBV_QPS_ERR ||
 	    ibr_deth_get_qkey(p->deth) != q->qkey) { /* C10-25: Q_Key mismatch drops */
 		d->st.rx_filtered++;
 		return;

@@ -10,8 +10,9 @@
 #   2. unicast A->B and back, to the router's LID from an SA PathRecord
 #      (the router's prefix routes installed in OpenSM A); with verbs the
 #      senders address proxy QPs (ibrouterctl proxy add; show proxies);
-#   3. a site-scope group created in A by a host's SA join, bridged to B by
-#      the router (the verbs relay QP attached to it); a stream from A
+#   3. a site-scope group created in A by a host's SA join (the lab client's
+#      Q_Key 0xb, not the relay QP's), bridged to B by the router (with
+#      verbs a QP of the group's Q_Key attached to it); a stream from A
 #      reaches B on B's MLID; a link-local group's stream does not cross;
 #   4. Unlink of the receiving host: dropped as no_neigh; ReLink: back.
 # Each receiving host writes one JSON line a packet (ibrouter-host -j);
@@ -29,7 +30,7 @@ A2=fec0:0:0:1::10:3 B2=fec0:0:0:2::11:3
 HB2=0x0000000000110003 # B2's port GUID
 QP=0x42       # the hosts' UD QPs
 QKEY=0x1234   # the Q_Key of their unicast traffic
-MQKEY=0x0b1b  # the groups': the verbs relay QP's default Q_Key, the only one it receives (C10-25)
+MQKEY=0xb     # the groups': mad_lab_client's default, not the relay QP's (a Q_Key QP's, C10-25)
 SUMMARY_FIELDS="slid dlid dgid sl hoplimit tclass flowlabel pkey qpn qkey payload len"
 
 # hear NAME PEER ARGS...: a host bound at PEER receiving in the background
@@ -147,19 +148,21 @@ round() {
 	# ---- 3. multicast: a site-scope group bridged, a link-local one not ----
 	# B has a group of its own first, so that the bridged group's MLIDs
 	# differ in A and B (a router that kept A's would show)
-	lab_check "$BE 3: host B2 joins link-local ff12::1:9 in B" "$JOIN" join "$(lab_sock B)" HcaB2 ff12::1:9 1 qkey $MQKEY
-	lab_check "$BE 3: host A2 joins ff15::1:2 in A (creates it)" "$JOIN" join "$(lab_sock A)" HcaA2 ff15::1:2 1 qkey $MQKEY
+	lab_check "$BE 3: host B2 joins link-local ff12::1:9 in B" "$JOIN" join "$(lab_sock B)" HcaB2 ff12::1:9 1
+	lab_check "$BE 3: host A2 joins ff15::1:2 in A (creates it)" "$JOIN" join "$(lab_sock A)" HcaA2 ff15::1:2 1
 	lab_check "$BE 3: trap 66 -> the router creates the group in B" wait_for 10 bridged ff15::1:2
-	lab_check "$BE 3: host B2 joins it in B" "$JOIN" join "$(lab_sock B)" HcaB2 ff15::1:2 1 qkey $MQKEY
+	lab_check "$BE 3: host B2 joins it in B" "$JOIN" join "$(lab_sock B)" HcaB2 ff15::1:2 1
 	MA=$(mlid_of ff15::1:2 a) MB=$(mlid_of ff15::1:2 b)
 	lab_check "$BE 3: an MLID in each subnet (A $MA, B $MB)" test -n "$MA" -a -n "$MB" -a "$MA" != "$MB"
-	sleep 0.3 # a verbs worker attaches its relay QP within 100 ms of a new table
+	sleep 0.3 # a verbs worker attaches its QPs within 100 ms of a new table
+	[ "$BE" = sim ] || lab_check "verbs 3: both ports receive the group on a QP of its Q_Key $MQKEY" \
+		test "$(ctl -j show qps | grep -o '"kind":"qkey","qkey":"0x0000000b"' | wc -l)" -eq 2
 	hear b "$LAB/b.peer" -c 5 --expect-count 5 --expect-dlid "$(printf %d "$MB")" --expect-slid "$RB" \
 		--expect-sgid "$(seen_sgid $A2 "$GB")" --expect-dgid ff15::1:2 --expect-qpn 0xffffff \
 		--expect-qkey $MQKEY --expect-hoplimit 63
 	send_a --dlid "$(printf %d "$MA")" --dgid ff15::1:2 --qpn 0xffffff --qkey $MQKEY --size 100 -c 5
 	lab_check "$BE 3: a stream from A reaches B2 on B's MLID $MB" heard b 3-site
-	lab_check "$BE 3: host A2 joins link-local ff12::1:3 in A" "$JOIN" join "$(lab_sock A)" HcaA2 ff12::1:3 1 qkey $MQKEY
+	lab_check "$BE 3: host A2 joins link-local ff12::1:3 in A" "$JOIN" join "$(lab_sock A)" HcaA2 ff12::1:3 1
 	lab_check "$BE 3: the router learns it in A" wait_for 10 sh -c "'$CTL' -s '$LAB/ctl.sock' show mcast | grep -q '^ff12::1:3 *a '"
 	ML=$(mlid_of ff12::1:3 a)
 	sleep 0.3

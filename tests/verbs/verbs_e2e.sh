@@ -5,7 +5,8 @@
 # Multicast across subnets (the worker attaches the relay QPs to the groups
 # the FIB has), the UD model's source rewrite, HopLmt, drops, and UD unicast
 # through a pair of proxies (one from the config, one from ibrouterctl proxy
-# add; show proxies), across a reload and a restart.  Port a is named as
+# add; show proxies), across a reload and a restart; a group of another
+# Q_Key than the relay QP's on a QP of its own (show qps).  Port a is named as
 # rdma-core's tools name it (mlx5_0:1) and learns LID and prefix from its HCA
 # port; port b's relay QP has its own Q_Key.  HCA events come from the fake's
 # control socket (tests/fakes/README): port down and up, LID and GID change,
@@ -100,6 +101,34 @@ check "hoplmt drops counted (3)" grep -q '"reason":"hoplmt","count":3' "$T/drops
 ctl -j show counters > "$T/counters.json"
 check "counters: a received 9" grep -q '"port":"a","rx_packets":9,' "$T/counters.json"
 check "counters: b sent 6" grep -q '"port":"b","rx_packets":0,"rx_bytes":0,"tx_packets":6,' "$T/counters.json"
+
+# 3b. a group of another Q_Key (0xb, the SA's word or `qkey` here): port a
+#    receives it on a QP of that Q_Key (C10-25), created for it, while the
+#    relay QP's group still crosses; gone with the group
+check "mcast add (a, senders, Q_Key 0xb)" ctl mcast add ff15::3 port a mlid 0xc003 qkey 0xb senders
+check "mcast add (b, receivers, Q_Key 0xb)" ctl mcast add ff15::3 port b mlid 0xc004 qkey 0xb receivers
+sleep 0.3
+check "show qps a: a QP of Q_Key 0xb with one group" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show qps a | grep -q '\"kind\":\"qkey\",\"qkey\":\"0x0000000b\",\"groups\":1'"
+recv_bg b "$T/b.peer" -c 3 -t 5000 --expect-count 3 --expect-dlid 0xc004 --expect-dgid ff15::3 \
+	--expect-qpn 0xffffff --expect-qkey 0xb --expect-hoplimit 63
+send_a --slid 3 --dlid 0xc003 --sgid $A_HOST --dgid ff15::3 --qpn 0xffffff --qkey 0xb -c 3
+check "multicast A to B with Q_Key 0xb" recv_wait b
+recv_bg b "$T/b.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid ff15::1 --expect-qkey $QKEY
+send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::1 --qpn 0xffffff --qkey $QKEY -c 2
+check "the relay Q_Key's group still crosses" recv_wait b
+check "mcast del (a, Q_Key 0xb)" ctl mcast del ff15::3 port a
+# its 128 receives flush first (32 a poll, the idle worker polls every 100 ms)
+qkey_qp_gone() {
+	for _ in $(seq 1 40); do
+		ctl -j show qps a | grep -q '"qkey":"0x0000000b"' || return 0
+		sleep 0.05
+	done
+	return 1
+}
+check "show qps a: the Q_Key 0xb QP is gone" qkey_qp_gone
+check "show qps a: the relay QP stays" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show qps a | grep -q '\"kind\":\"relay\",\"qkey\":\"0x00000b1b\"'"
+check "the Q_Key QP's coming and going is logged" sh -c "grep -q 'QP 0x[0-9a-f]* receives the groups of Q_Key 0x0000000b' \"$T/ibrouterd.log\" && grep -q 'of Q_Key 0x0000000b closed: no group left' \"$T/ibrouterd.log\""
+check "mcast del (b, Q_Key 0xb)" ctl mcast del ff15::3 port b
 
 # 4. after mcast del the relay QP leaves the group: nothing more crosses
 check "mcast del (a)" ctl mcast del ff15::1 port a

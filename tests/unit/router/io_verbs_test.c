@@ -768,7 +768,7 @@ static void test_unicast_proxy_pair(void)
 	uint64_t bytes;
 	int n;
 
-	CU_ASSERT_EQUAL_FATAL(pa->nq, 2);
+	CU_ASSERT_EQUAL_FATAL(pa->qkey0, 2); /* the relay QP and one proxy */
 	CU_ASSERT_NOT_EQUAL(pa->q[1].qpn, pa->qpn);
 	host_drain();
 	fake_verbs_stats_get(devname[1], &s0);

@@ -1,0 +1,368 @@
+/*
+ * Tests for router/io_verbs_mcast.c over the fake provider (tests/fakes):
+ * the QP of each group's Q_Key (IBA C10-25), created on demand, bounded,
+ * destroyed once no group needs it with every buffer back in the pool, and
+ * the groups of a published FIB followed; a controlled Q_Key forwarded
+ * from the QP that has it (C10-15).
+ */
+#include "lib/ibr_pkt.h"
+#include "router/io_verbs.h"
+#include "router/router_rib.h"
+#include "tests/fakes/fake_verbs.h"
+#include "tests/unit/ibr_test.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define NP	   2
+#define RELAY_QK   0x0B1B
+#define CTRL_QK	   0x80010000u /* a controlled Q_Key */
+#define MLID(p, k) ((uint16_t)(0xC000 + 0x10 * (p) + (k)))
+
+static char dir[64];
+static int host[NP];
+static struct io_verbs *v;
+static const char *const devname[NP] = { "mlx5_0", "mlx5_1" };
+
+static void path(char *out, size_t n, const char *what, int i)
+{
+	snprintf(out, n, "%s/%s%d", dir, what, i);
+}
+
+/* Group k: ff15::k (site scope). */
+static void mgid_of(uint8_t g[16], int k)
+{
+	memset(g, 0, 16);
+	g[0] = 0xff;
+	g[1] = 0x15;
+	g[15] = (uint8_t)k;
+}
+
+static int setup(void)
+{
+	struct io_verbs_port_cfg cfg[NP];
+
+	snprintf(dir, sizeof(dir), "/tmp/io_verbs_mcast.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	memset(cfg, 0, sizeof(cfg));
+	for (int i = 0; i < NP; i++) {
+		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i), .sm_lid = 1 };
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		char s[108], h[108];
+
+		path(s, sizeof(s), "hca", i);
+		path(h, sizeof(h), "host", i);
+		fc.sock = s;
+		fc.peer = h;
+		fc.gid[0] = 0xfe;
+		fc.gid[1] = 0xc0;
+		fc.gid[7] = (uint8_t)(i + 1);
+		fc.gid[15] = 1;
+		if (fake_verbs_dev_add(devname[i], &fc))
+			return -1;
+		host[i] = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+		strcpy(sa.sun_path, h);
+		if (host[i] < 0 || bind(host[i], (struct sockaddr *)&sa, sizeof(sa)))
+			return -1;
+		strcpy(cfg[i].device, devname[i]);
+		cfg[i].port_num = 1;
+		cfg[i].router_port = (uint8_t)i;
+		cfg[i].rq_depth = 64;
+		cfg[i].sq_depth = 64;
+	}
+	return (v = io_verbs_open(cfg, NP)) ? 0 : -1;
+}
+
+static int teardown(void)
+{
+	char p[108];
+
+	if (v)
+		io_verbs_close(v);
+	for (int i = 0; i < NP; i++) {
+		close(host[i]);
+		path(p, sizeof(p), "host", i);
+		unlink(p);
+	}
+	fake_verbs_reset();
+	rmdir(dir);
+	return 0;
+}
+
+static struct io_verbs_port *port(int i)
+{
+	return io_verbs_port(v, (unsigned)i);
+}
+
+/* The host of subnet `i` sends `n` packets to group k with Q_Key `qkey`. */
+static void host_send(int i, int k, uint32_t qkey, int n)
+{
+	uint8_t pay[64] = { 0 }, pkt[256];
+	struct ibr_pkt_ud_params p = { .slid = 100,
+				       .dlid = MLID(i, k),
+				       .grh = true,
+				       .hoplmt = 64,
+				       .pkey = 0xFFFF,
+				       .dest_qp = 0xFFFFFF,
+				       .qkey = qkey,
+				       .src_qp = 0x42,
+				       .payload = pay,
+				       .payload_len = sizeof(pay) };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int len;
+
+	p.sgid[0] = 0xfe;
+	p.sgid[7] = (uint8_t)(i + 1);
+	p.sgid[15] = 7;
+	mgid_of(p.dgid, k);
+	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
+	CU_ASSERT_FATAL(len > 0);
+	path(sa.sun_path, sizeof(sa.sun_path), "hca", i);
+	for (int j = 0; j < n; j++)
+		CU_ASSERT(sendto(host[i], pkt, (size_t)len, 0, (struct sockaddr *)&sa,
+				 sizeof(sa)) == len);
+	fake_verbs_pump(devname[i]);
+}
+
+/* Receive on port i: how many packets; the first one's DETH Q_Key and DLID. */
+static int rx(int i, uint32_t *qkey, uint16_t *dlid)
+{
+	struct router_mbuf *m[ROUTER_BURST];
+	int n = io_port_rx_burst(&port(i)->io, m, ROUTER_BURST);
+
+	if (n > 0 && qkey)
+		*qkey = ibr_deth_get_qkey((const struct ibr_deth *)(m[0]->data + 60));
+	if (n > 0 && dlid)
+		*dlid = ibr_lrh_get_dlid((const struct ibr_lrh *)m[0]->data);
+	if (n > 0)
+		io_port_rx_done(&port(i)->io, m, (unsigned)n);
+	return n;
+}
+
+static uint64_t qps_live(int i)
+{
+	struct fake_verbs_stats s;
+
+	fake_verbs_stats_get(devname[i], &s);
+	return s.qp_live;
+}
+
+/* Closing QPs flushed and destroyed; every buffer posted to the open QPs or free. */
+static void assert_settled(int i)
+{
+	struct io_verbs_port *p = port(i);
+	uint32_t posted, nfree, held, depth = 0;
+	struct io_verbs_qp_info qi[IO_VERBS_NQP];
+	unsigned n;
+
+	/* the flushes, 32 a burst, then the garbage collection */
+	for (int k = 0; k < 64 && (p->nclosing || k < 2); k++)
+		rx(i, NULL, NULL);
+	io_verbs_port_reap(p);
+	io_verbs_port_bufs(p, &posted, &nfree, &held);
+	CU_ASSERT_EQUAL(held, 0);
+	CU_ASSERT_EQUAL(posted + nfree, p->pool.nbufs);
+	CU_ASSERT_EQUAL(p->nclosing, 0);
+	n = io_verbs_port_qps(p, qi, IO_VERBS_NQP);
+	for (unsigned k = 0; k < n; k++)
+		depth += qi[k].kind == IO_VERBS_QP_RELAY ? p->cfg.rq_depth : IO_VERBS_QKEY_RQ;
+	/* the open QPs (nearly) full -- reposts go in chains of 16 -- nothing elsewhere */
+	CU_ASSERT(posted <= depth && depth - posted < 16u * n);
+	CU_ASSERT_EQUAL(qps_live(i), n);
+}
+
+static void test_qp_per_qkey(void)
+{
+	struct io_verbs_port *p = port(0);
+	uint64_t made = p->st.qkey_qps, closed = p->st.qkey_closed;
+	uint8_t g[4][16];
+	uint32_t qk = 0;
+	uint16_t dlid = 0;
+
+	for (int k = 1; k < 4; k++)
+		mgid_of(g[k], k);
+	CU_ASSERT_EQUAL(qps_live(0), 1);
+	/* Q_Key unknown (0): the relay QP's */
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(p, g[1], MLID(0, 1), 0), 0);
+	CU_ASSERT_EQUAL(qps_live(0), 1);
+	/* Q_Key 0xb, twice: one QP */
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(p, g[2], MLID(0, 2), 0xb), 0);
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(p, g[3], MLID(0, 3), 0xb), 0);
+	CU_ASSERT_EQUAL(qps_live(0), 2);
+	CU_ASSERT_EQUAL(p->st.qkey_qps - made, 1);
+	CU_ASSERT_EQUAL(p->q[p->mc[1].slot].qkey, 0xb);
+	CU_ASSERT_EQUAL(p->q[p->mc[1].slot].groups, 2);
+	/* received with its Q_Key, which the synthesized DETH says; the relay's is filtered */
+	host_send(0, 2, 0xb, 3);
+	CU_ASSERT_EQUAL(rx(0, &qk, &dlid), 3);
+	CU_ASSERT_EQUAL(qk, 0xb);
+	CU_ASSERT_EQUAL(dlid, MLID(0, 2));
+	host_send(0, 2, RELAY_QK, 2);
+	CU_ASSERT_EQUAL(rx(0, NULL, NULL), 0);
+	host_send(0, 1, RELAY_QK, 2);
+	CU_ASSERT_EQUAL(rx(0, &qk, NULL), 2);
+	CU_ASSERT_EQUAL(qk, RELAY_QK);
+	/* the QP stays while a group needs it, then goes with its buffers back */
+	CU_ASSERT_EQUAL(io_verbs_mcast_detach(p, g[2]), 0);
+	assert_settled(0);
+	CU_ASSERT_EQUAL(qps_live(0), 2);
+	CU_ASSERT_EQUAL(io_verbs_mcast_detach(p, g[3]), 0);
+	assert_settled(0);
+	CU_ASSERT_EQUAL(qps_live(0), 1);
+	CU_ASSERT_EQUAL(p->st.qkey_closed - closed, 1);
+	host_send(0, 3, 0xb, 1);
+	CU_ASSERT_EQUAL(rx(0, NULL, NULL), 0);
+	/* the group's Q_Key changes: it moves to a QP of the new one */
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(p, g[1], MLID(0, 1), 0xc), 0);
+	CU_ASSERT_EQUAL(qps_live(0), 2);
+	CU_ASSERT_EQUAL(io_verbs_mcast_detach(p, g[1]), 0);
+	assert_settled(0);
+	CU_ASSERT_EQUAL(qps_live(0), 1);
+}
+
+static void test_qkey_limit(void)
+{
+	struct io_verbs_port *p = port(0);
+	uint64_t refused = p->st.mc_no_qp;
+	uint8_t g[16];
+
+	for (int k = 1; k <= IO_VERBS_MAX_QKEY; k++) {
+		mgid_of(g, k);
+		CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(p, g, MLID(0, k), 0x100u + (unsigned)k),
+				0);
+	}
+	CU_ASSERT_EQUAL(qps_live(0), 1 + IO_VERBS_MAX_QKEY);
+	assert_settled(0); /* the pool had a buffer for every one */
+	mgid_of(g, 9);
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(p, g, MLID(0, 9), 0x109), -ENOSPC);
+	CU_ASSERT_EQUAL(p->st.mc_no_qp - refused, 1);
+	CU_ASSERT_EQUAL(p->nmc, IO_VERBS_MAX_QKEY);
+	/* one of the eight Q_Keys again, or the relay's: no new QP needed */
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(p, g, MLID(0, 9), 0x101), 0);
+	mgid_of(g, 10);
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(p, g, MLID(0, 10), RELAY_QK), 0);
+	while (p->nmc)
+		io_verbs_mcast_detach(p, p->mc[0].mgid);
+	assert_settled(0);
+	CU_ASSERT_EQUAL(qps_live(0), 1);
+}
+
+/* A FIB with group ff15::1 on both ports, of Q_Key `qkey` on port 0, or none. */
+static struct router_fib *fib_with(uint32_t qkey)
+{
+	struct router_rib rib;
+	struct router_fib *fib;
+
+	router_rib_init(&rib);
+	for (int i = 0; i < NP; i++) {
+		struct router_port rp;
+		struct router_mcast m = { .key.port = (uint8_t)i, .mlid = MLID(i, 1) };
+		char name[8];
+
+		snprintf(name, sizeof(name), "p%d", i);
+		router_port_defaults(&rp, name);
+		router_rib_port_add(&rib, &rp);
+		mgid_of(m.key.mgid, 1);
+		m.qkey = i ? 0xb : qkey;
+		if (qkey)
+			router_rib_mcast_add(&rib, &m);
+	}
+	fib = router_rib_compile(&rib);
+	router_rib_free(&rib);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fib);
+	return fib;
+}
+
+static void test_fib_follows(void)
+{
+	struct io_verbs_port *p = port(0);
+	struct router_fib *f1 = fib_with(0xb), *f2 = fib_with(0xc), *f0 = fib_with(0);
+	uint32_t qk = 0;
+
+	io_port_fib_changed(&p->io, f1);
+	CU_ASSERT_EQUAL(qps_live(0), 2);
+	host_send(0, 1, 0xb, 2);
+	CU_ASSERT_EQUAL(rx(0, &qk, NULL), 2);
+	CU_ASSERT_EQUAL(qk, 0xb);
+	io_port_fib_changed(&p->io, f2); /* the SM's record says another Q_Key */
+	assert_settled(0);
+	CU_ASSERT_EQUAL(qps_live(0), 2);
+	host_send(0, 1, 0xb, 1);
+	CU_ASSERT_EQUAL(rx(0, NULL, NULL), 0);
+	host_send(0, 1, 0xc, 1);
+	CU_ASSERT_EQUAL(rx(0, &qk, NULL), 1);
+	CU_ASSERT_EQUAL(qk, 0xc);
+	io_port_fib_changed(&p->io, f0); /* the group is gone */
+	assert_settled(0);
+	CU_ASSERT_EQUAL(qps_live(0), 1);
+	CU_ASSERT_EQUAL(p->nmc, 0);
+	router_fib_free(f0);
+	router_fib_free(f1);
+	router_fib_free(f2);
+}
+
+/* Forward one packet received on port 0 to port 1's MLID of group 1. */
+static unsigned forward_one(void)
+{
+	struct router_mbuf *m[ROUTER_BURST];
+	struct router_tx t;
+	uint64_t bytes;
+	unsigned sent;
+
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(&port(0)->io, m, ROUTER_BURST), 1);
+	t.m = m[0];
+	memcpy(t.hdr, m[0]->data, ROUTER_HDR_LEN);
+	ibr_lrh_set_dlid((struct ibr_lrh *)t.hdr, MLID(1, 1));
+	t.hdr[15]--; /* HopLmt */
+	sent = io_port_tx_burst(&port(1)->io, &t, 1, &bytes);
+	io_port_rx_done(&port(0)->io, m, 1);
+	io_verbs_port_reap(port(1));
+	return sent;
+}
+
+static void test_controlled_qkey_sent_from_its_qp(void)
+{
+	uint8_t g[16], buf[512];
+	struct ibr_pkt pk;
+	uint64_t refused = port(1)->st.tx_qkey;
+	ssize_t n;
+
+	mgid_of(g, 1);
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(port(0), g, MLID(0, 1), CTRL_QK), 0);
+	/* port 1 has no QP of that Q_Key yet: a WR cannot send it (C10-15) */
+	host_send(0, 1, CTRL_QK, 1);
+	CU_ASSERT_EQUAL(forward_one(), 0);
+	CU_ASSERT_EQUAL(port(1)->st.tx_qkey - refused, 1);
+	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(port(1), g, MLID(1, 1), CTRL_QK), 0);
+	host_send(0, 1, CTRL_QK, 1);
+	CU_ASSERT_EQUAL(forward_one(), 1);
+	n = recv(host[1], buf, sizeof(buf), MSG_DONTWAIT);
+	CU_ASSERT_FATAL(n > 0);
+	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
+	CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), CTRL_QK);
+	CU_ASSERT_EQUAL(ibr_lrh_get_dlid(pk.lrh), MLID(1, 1));
+	for (int i = 0; i < NP; i++) {
+		io_verbs_mcast_detach(port(i), g);
+		assert_settled(i);
+		CU_ASSERT_EQUAL(qps_live(i), 1);
+	}
+}
+
+static CU_TestInfo tests[] = {
+	{ "a QP per Q_Key, gone with its last group", test_qp_per_qkey },
+	{ "at most IO_VERBS_MAX_QKEY Q_Key QPs", test_qkey_limit },
+	{ "the groups of a published FIB", test_fib_follows },
+	{ "a controlled Q_Key sent from its QP", test_controlled_qkey_sent_from_its_qp },
+	CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+	return ibr_test_run_fixture("io_verbs_mcast", tests, setup, teardown);
+}
