@@ -10,33 +10,22 @@
 #include "router/router_worker.h"
 #include "tests/fakes/fake_verbs.h"
 #include "tests/unit/ibr_test.h"
+#include "tests/unit/router/io_verbs_fix.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #define NP   3
 #define QKEY 0x0B1B
 
-static char dir[64];
-static int host[NP];
-static struct io_verbs *v;
+static struct vfix fx;
 static struct router_rib rib;
 static struct router_pub pub;
 static struct router_worker w;
-static const char *const devname[NP] = { "mlx5_0", "mlx5_1", "mlx5_2" };
 /* ff18::1 is bridged; ff12::1 is link-local; ff18::2 is attached but unknown to the FIB */
 static const uint8_t g_site[16] = { 0xff, 0x18, [15] = 1 };
 static const uint8_t g_link[16] = { 0xff, 0x12, [15] = 1 };
 static const uint8_t g_none[16] = { 0xff, 0x18, [15] = 2 };
-
-static void path(char *out, size_t n, const char *what, int i)
-{
-	snprintf(out, n, "%s/%s%d", dir, what, i);
-}
 
 static void rib_fill(void)
 {
@@ -66,48 +55,20 @@ static void rib_fill(void)
 
 static int setup(void)
 {
-	struct io_verbs_port_cfg cfg[NP];
 	struct io_port *ports[NP];
 
-	snprintf(dir, sizeof(dir), "/tmp/io_verbs_fwd.XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	memset(cfg, 0, sizeof(cfg));
-	for (int i = 0; i < NP; i++) {
-		char s[108], h[108];
-		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i) };
-		struct sockaddr_un sa = { .sun_family = AF_UNIX };
-
-		path(s, sizeof(s), "hca", i);
-		path(h, sizeof(h), "host", i);
-		fc.sock = s;
-		fc.peer = h;
-		fc.gid[0] = 0xfe;
-		fc.gid[1] = 0xc0;
-		fc.gid[7] = (uint8_t)(i + 1);
-		fc.gid[15] = 1;
-		if (fake_verbs_dev_add(devname[i], &fc))
-			return -1;
-		host[i] = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-		strcpy(sa.sun_path, h);
-		if (host[i] < 0 || bind(host[i], (struct sockaddr *)&sa, sizeof(sa)))
-			return -1;
-		strcpy(cfg[i].device, devname[i]);
-		cfg[i].port_num = 1;
-		cfg[i].router_port = (uint8_t)i;
-		cfg[i].rq_depth = 128;
-	}
-	if (!(v = io_verbs_open(cfg, NP)))
+	/* no SM LID; the send queues of the default depth */
+	if (vfix_prepare(&fx, "io_verbs_fwd", NP, 0, 128, 0) || vfix_open(&fx))
 		return -1;
 	for (int i = 0; i < NP; i++) {
-		struct io_verbs_port *p = io_verbs_port(v, (unsigned)i);
+		struct io_verbs_port *p = io_verbs_port(fx.v, (unsigned)i);
 
 		if (io_verbs_mcast_attach(p, g_site, (uint16_t)(0xC001 + i)))
 			return -1;
 		ports[i] = &p->io;
 	}
-	if (io_verbs_mcast_attach(io_verbs_port(v, 0), g_link, 0xC00A) ||
-	    io_verbs_mcast_attach(io_verbs_port(v, 0), g_none, 0xC00B))
+	if (io_verbs_mcast_attach(io_verbs_port(fx.v, 0), g_link, 0xC00A) ||
+	    io_verbs_mcast_attach(io_verbs_port(fx.v, 0), g_none, 0xC00B))
 		return -1;
 	rib_fill();
 	if (router_pub_init(&pub, 1) || router_pub_publish(&pub, router_rib_compile(&rib)))
@@ -118,20 +79,11 @@ static int setup(void)
 
 static int teardown(void)
 {
-	char p[108];
-
 	router_worker_fini(&w);
 	router_pub_offline(&pub, 0);
 	router_pub_destroy(&pub);
 	router_rib_free(&rib);
-	io_verbs_close(v);
-	for (int i = 0; i < NP; i++) {
-		close(host[i]);
-		path(p, sizeof(p), "host", i);
-		unlink(p);
-	}
-	fake_verbs_reset();
-	rmdir(dir);
+	vfix_close(&fx);
 	return 0;
 }
 
@@ -149,19 +101,13 @@ static void host_send(int i, const uint8_t mgid[16], uint16_t mlid, uint8_t hopl
 				       .src_qp = 0x42,
 				       .payload = pay,
 				       .payload_len = sizeof(pay) };
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int len;
 
 	memset(pay, 0x5A, sizeof(pay));
-	p.sgid[0] = 0xfe;
-	p.sgid[1] = 0xc0;
-	p.sgid[7] = (uint8_t)(i + 1);
-	p.sgid[15] = 7;
+	vfix_gid(p.sgid, i + 1, 7);
 	memcpy(p.dgid, mgid, 16);
 	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
-	path(sa.sun_path, sizeof(sa.sun_path), "hca", i);
-	CU_ASSERT_EQUAL(sendto(host[i], pkt, (size_t)len, 0, (struct sockaddr *)&sa, sizeof(sa)),
-			len);
+	vfix_host_send(&fx, i, pkt, (size_t)len);
 }
 
 static void test_mcast_across_subnets(void)
@@ -172,7 +118,7 @@ static void test_mcast_across_subnets(void)
 	host_send(0, g_site, 0xC001, 64);
 	CU_ASSERT_EQUAL(router_worker_poll(&w, 64), 1);
 	for (int i = 1; i < NP; i++) {
-		ssize_t n = recv(host[i], buf, sizeof(buf), MSG_DONTWAIT);
+		int n = vfix_host_recv(&fx, i, buf, sizeof(buf));
 
 		CU_ASSERT_FATAL(n > 0);
 		CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
@@ -182,7 +128,7 @@ static void test_mcast_across_subnets(void)
 		CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), g_site, 16), 0);
 		/* UD model: the source is the router's egress port (ibrouterd(8), LIMITS) */
 		CU_ASSERT_EQUAL(
-			memcmp(ibr_grh_sgid(pk.grh), io_verbs_port(v, (unsigned)i)->gid, 16), 0);
+			memcmp(ibr_grh_sgid(pk.grh), io_verbs_port(fx.v, (unsigned)i)->gid, 16), 0);
 		CU_ASSERT_EQUAL(pk.payload_len, 100);
 		CU_ASSERT_EQUAL(pk.payload[99], 0x5A);
 	}
@@ -199,14 +145,14 @@ static void test_engine_checks(void)
 {
 	struct fake_verbs_stats s0, s1;
 
-	CU_ASSERT_EQUAL(io_verbs_port(v, 0)->nmc, 1);
-	fake_verbs_stats_get(devname[0], &s0);
+	CU_ASSERT_EQUAL(io_verbs_port(fx.v, 0)->nmc, 1);
+	fake_verbs_stats_get(vfix_dev[0], &s0);
 	host_send(0, g_site, 0xC001, 1);
 	host_send(0, g_link, 0xC00A, 64);
 	host_send(0, g_none, 0xC00B, 64);
 	CU_ASSERT_EQUAL(router_worker_poll(&w, 64), 1);
 	CU_ASSERT_EQUAL(w.counters.drop[0][ROUTER_DROP_HOPLMT], 1);
-	fake_verbs_stats_get(devname[0], &s1);
+	fake_verbs_stats_get(vfix_dev[0], &s1);
 	CU_ASSERT_EQUAL(s1.rx_filtered - s0.rx_filtered, 2);
 }
 
@@ -227,12 +173,12 @@ static void test_fib_change_attaches(void)
 	CU_ASSERT_EQUAL(router_pub_publish(&pub, router_rib_compile(&rib)), 0);
 	router_pub_online(&pub, 0);
 	CU_ASSERT_EQUAL(router_worker_poll(&w, 64), 0);
-	CU_ASSERT_EQUAL(io_verbs_port(v, 0)->nmc, 2);
-	CU_ASSERT_EQUAL(io_verbs_port(v, 2)->nmc, 2);
+	CU_ASSERT_EQUAL(io_verbs_port(fx.v, 0)->nmc, 2);
+	CU_ASSERT_EQUAL(io_verbs_port(fx.v, 2)->nmc, 2);
 	host_send(0, g_none, 0xC00B, 64);
 	CU_ASSERT_EQUAL(router_worker_poll(&w, 64), 1);
-	CU_ASSERT(recv(host[2], buf, sizeof(buf), MSG_DONTWAIT) > 0);
-	CU_ASSERT(recv(host[1], buf, sizeof(buf), MSG_DONTWAIT) < 0);
+	CU_ASSERT(vfix_host_recv(&fx, 2, buf, sizeof(buf)) > 0);
+	CU_ASSERT(vfix_host_recv(&fx, 1, buf, sizeof(buf)) < 0);
 }
 
 /* Never back into the ingress subnet; the pools come back whole. */
@@ -242,18 +188,9 @@ static void test_pools_restored(void)
 
 	host_send(1, g_site, 0xC002, 64);
 	CU_ASSERT_EQUAL(router_worker_poll(&w, 64), 1);
-	CU_ASSERT(recv(host[1], buf, sizeof(buf), MSG_DONTWAIT) < 0);
-	CU_ASSERT(recv(host[2], buf, sizeof(buf), MSG_DONTWAIT) > 0);
-	for (int i = 0; i < NP; i++)
-		io_verbs_port_reap(io_verbs_port(v, (unsigned)i));
-	for (int i = 0; i < NP; i++) {
-		struct io_verbs_port *p = io_verbs_port(v, (unsigned)i);
-		uint32_t posted, nfree, held;
-
-		io_verbs_port_bufs(p, &posted, &nfree, &held);
-		CU_ASSERT_EQUAL(held, 0);
-		CU_ASSERT_EQUAL(posted + nfree, p->pool.nbufs);
-	}
+	CU_ASSERT(vfix_host_recv(&fx, 1, buf, sizeof(buf)) < 0);
+	CU_ASSERT(vfix_host_recv(&fx, 2, buf, sizeof(buf)) > 0);
+	vfix_pools_check(&fx);
 }
 
 static CU_TestInfo tests[] = {

@@ -10,29 +10,18 @@
 #include "router/router_rib.h"
 #include "tests/fakes/fake_verbs.h"
 #include "tests/unit/ibr_test.h"
+#include "tests/unit/router/io_verbs_fix.h"
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #define NP	   2
 #define RELAY_QK   0x0B1B
 #define CTRL_QK	   0x80010000u /* a controlled Q_Key */
 #define MLID(p, k) ((uint16_t)(0xC000 + 0x10 * (p) + (k)))
 
-static char dir[64];
-static int host[NP];
-static struct io_verbs *v;
-static const char *const devname[NP] = { "mlx5_0", "mlx5_1" };
-
-static void path(char *out, size_t n, const char *what, int i)
-{
-	snprintf(out, n, "%s/%s%d", dir, what, i);
-}
+static struct vfix fx;
 
 /* Group k: ff15::k (site scope). */
 static void mgid_of(uint8_t g[16], int k)
@@ -45,59 +34,20 @@ static void mgid_of(uint8_t g[16], int k)
 
 static int setup(void)
 {
-	struct io_verbs_port_cfg cfg[NP];
-
-	snprintf(dir, sizeof(dir), "/tmp/io_verbs_mcast.XXXXXX");
-	if (!mkdtemp(dir))
+	if (vfix_prepare(&fx, "io_verbs_mcast", NP, 1, 64, 64))
 		return -1;
-	memset(cfg, 0, sizeof(cfg));
-	for (int i = 0; i < NP; i++) {
-		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i), .sm_lid = 1 };
-		struct sockaddr_un sa = { .sun_family = AF_UNIX };
-		char s[108], h[108];
-
-		path(s, sizeof(s), "hca", i);
-		path(h, sizeof(h), "host", i);
-		fc.sock = s;
-		fc.peer = h;
-		fc.gid[0] = 0xfe;
-		fc.gid[1] = 0xc0;
-		fc.gid[7] = (uint8_t)(i + 1);
-		fc.gid[15] = 1;
-		if (fake_verbs_dev_add(devname[i], &fc))
-			return -1;
-		host[i] = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-		strcpy(sa.sun_path, h);
-		if (host[i] < 0 || bind(host[i], (struct sockaddr *)&sa, sizeof(sa)))
-			return -1;
-		strcpy(cfg[i].device, devname[i]);
-		cfg[i].port_num = 1;
-		cfg[i].router_port = (uint8_t)i;
-		cfg[i].rq_depth = 64;
-		cfg[i].sq_depth = 64;
-	}
-	return (v = io_verbs_open(cfg, NP)) ? 0 : -1;
+	return vfix_open(&fx);
 }
 
 static int teardown(void)
 {
-	char p[108];
-
-	if (v)
-		io_verbs_close(v);
-	for (int i = 0; i < NP; i++) {
-		close(host[i]);
-		path(p, sizeof(p), "host", i);
-		unlink(p);
-	}
-	fake_verbs_reset();
-	rmdir(dir);
+	vfix_close(&fx);
 	return 0;
 }
 
 static struct io_verbs_port *port(int i)
 {
-	return io_verbs_port(v, (unsigned)i);
+	return io_verbs_port(fx.v, (unsigned)i);
 }
 
 /* The host of subnet `i` sends `n` packets to group k with Q_Key `qkey`. */
@@ -114,7 +64,6 @@ static void host_send(int i, int k, uint32_t qkey, int n)
 				       .src_qp = 0x42,
 				       .payload = pay,
 				       .payload_len = sizeof(pay) };
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int len;
 
 	p.sgid[0] = 0xfe;
@@ -123,11 +72,9 @@ static void host_send(int i, int k, uint32_t qkey, int n)
 	mgid_of(p.dgid, k);
 	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
 	CU_ASSERT_FATAL(len > 0);
-	path(sa.sun_path, sizeof(sa.sun_path), "hca", i);
 	for (int j = 0; j < n; j++)
-		CU_ASSERT(sendto(host[i], pkt, (size_t)len, 0, (struct sockaddr *)&sa,
-				 sizeof(sa)) == len);
-	fake_verbs_pump(devname[i]);
+		vfix_host_send(&fx, i, pkt, (size_t)len);
+	fake_verbs_pump(vfix_dev[i]);
 }
 
 /* Receive on port i: how many packets; the first one's DETH Q_Key and DLID. */
@@ -149,7 +96,7 @@ static uint64_t qps_live(int i)
 {
 	struct fake_verbs_stats s;
 
-	fake_verbs_stats_get(devname[i], &s);
+	fake_verbs_stats_get(vfix_dev[i], &s);
 	return s.qp_live;
 }
 
@@ -331,7 +278,7 @@ static void test_controlled_qkey_sent_from_its_qp(void)
 	uint8_t g[16], buf[512];
 	struct ibr_pkt pk;
 	uint64_t refused = port(1)->st.tx_qkey;
-	ssize_t n;
+	int n;
 
 	mgid_of(g, 1);
 	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(port(0), g, MLID(0, 1), CTRL_QK), 0);
@@ -342,7 +289,7 @@ static void test_controlled_qkey_sent_from_its_qp(void)
 	CU_ASSERT_EQUAL(io_verbs_mcast_attach_qkey(port(1), g, MLID(1, 1), CTRL_QK), 0);
 	host_send(0, 1, CTRL_QK, 1);
 	CU_ASSERT_EQUAL(forward_one(), 1);
-	n = recv(host[1], buf, sizeof(buf), MSG_DONTWAIT);
+	n = vfix_host_recv(&fx, 1, buf, sizeof(buf));
 	CU_ASSERT_FATAL(n > 0);
 	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
 	CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), CTRL_QK);

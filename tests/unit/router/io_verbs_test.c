@@ -7,14 +7,13 @@
 #include "router/io_verbs.h"
 #include "tests/fakes/fake_verbs.h"
 #include "tests/unit/ibr_test.h"
+#include "tests/unit/router/io_verbs_fix.h"
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <unistd.h>
 
 #define NP	 3
 #define MLID_A	 0xC001
@@ -23,70 +22,28 @@
 #define HOST_QPN 0x42
 #define QKEY	 0x0B1B
 
-static char dir[64];
-static int host[NP];
-static struct io_verbs *v;
-static const char *const devname[NP] = { "mlx5_0", "mlx5_1", "mlx5_2" };
+static struct vfix fx;
 static const uint8_t mgid[16] = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01 };
-
-static void path(char *out, size_t n, const char *what, int i)
-{
-	snprintf(out, n, "%s/%s%d", dir, what, i);
-}
-
-static void gid_of(uint8_t gid[16], int subnet, int iid)
-{
-	memset(gid, 0, 16);
-	gid[0] = 0xfe;
-	gid[1] = 0xc0;
-	gid[7] = (uint8_t)subnet;
-	gid[15] = (uint8_t)iid;
-}
 
 static int setup(void)
 {
-	struct io_verbs_port_cfg cfg[NP];
+	struct io_verbs_port_cfg *cfg = fx.cfg;
 
-	snprintf(dir, sizeof(dir), "/tmp/io_verbs_test.XXXXXX");
-	if (!mkdtemp(dir))
+	if (vfix_prepare(&fx, "io_verbs_test", NP, 1, 256, 256))
 		return -1;
-	memset(cfg, 0, sizeof(cfg));
-	for (int i = 0; i < NP; i++) {
-		char s[108], h[108];
-		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i), .sm_lid = 1 };
-		struct sockaddr_un sa = { .sun_family = AF_UNIX };
-
-		path(s, sizeof(s), "hca", i);
-		path(h, sizeof(h), "host", i);
-		fc.sock = s;
-		fc.peer = h;
-		gid_of(fc.gid, i + 1, 1); /* the router's GID on subnet i + 1 */
-		if (fake_verbs_dev_add(devname[i], &fc))
-			return -1;
-		host[i] = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-		strcpy(sa.sun_path, h);
-		if (host[i] < 0 || bind(host[i], (struct sockaddr *)&sa, sizeof(sa)))
-			return -1;
-		strcpy(cfg[i].device, devname[i]);
-		cfg[i].port_num = 1;
-		cfg[i].router_port = (uint8_t)i;
-		cfg[i].rq_depth = 256;
-		cfg[i].sq_depth = 256;
-	}
 	cfg[2].ah_cap = 16; /* 12 AHs a generation: test_ah_eviction */
 	/* a pair of proxies: host 7 on subnet 1 <-> host 7 on subnet 2, both QPN HOST_QPN */
 	cfg[0].nproxy = cfg[1].nproxy = 1;
-	gid_of(cfg[0].proxy[0].gid, 2, 7);
+	vfix_gid(cfg[0].proxy[0].gid, 2, 7);
 	cfg[0].proxy[0].qpn = HOST_QPN;
 	cfg[0].proxy[0].qkey = 0x1234;
-	gid_of(cfg[1].proxy[0].gid, 1, 7);
+	vfix_gid(cfg[1].proxy[0].gid, 1, 7);
 	cfg[1].proxy[0].qpn = HOST_QPN;
 	cfg[1].proxy[0].qkey = 0x4321;
-	v = io_verbs_open(cfg, NP);
-	if (!v)
+	if (vfix_open(&fx))
 		return -1;
 	for (int i = 0; i < NP; i++)
-		if (io_verbs_mcast_attach(io_verbs_port(v, (unsigned)i), mgid,
+		if (io_verbs_mcast_attach(io_verbs_port(fx.v, (unsigned)i), mgid,
 					  (uint16_t)(MLID_A + i)))
 			return -1;
 	return 0;
@@ -94,17 +51,7 @@ static int setup(void)
 
 static int teardown(void)
 {
-	char p[108];
-
-	if (v)
-		io_verbs_close(v);
-	for (int i = 0; i < NP; i++) {
-		close(host[i]);
-		path(p, sizeof(p), "host", i);
-		unlink(p);
-	}
-	fake_verbs_reset();
-	rmdir(dir);
+	vfix_close(&fx);
 	return 0;
 }
 
@@ -128,19 +75,16 @@ static void host_send(int i, const uint8_t dgid[16], uint16_t dlid, uint32_t dqp
 				       .payload_len = paylen,
 				       .opcode = imm ? IBR_BTH_OP_UD_SEND_ONLY_IMM : 0,
 				       .immdt = 0xA5A5A5A5 };
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int len;
 
 	memset(pay, tag, paylen);
-	gid_of(p.sgid, i + 1, 7);
+	vfix_gid(p.sgid, i + 1, 7);
 	if (dgid)
 		memcpy(p.dgid, dgid, 16);
 	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
 	CU_ASSERT_FATAL(len > 0);
-	path(sa.sun_path, sizeof(sa.sun_path), "hca", i);
-	CU_ASSERT_EQUAL(sendto(host[i], pkt, (size_t)len, 0, (struct sockaddr *)&sa, sizeof(sa)),
-			len);
-	fake_verbs_pump(devname[i]); /* the wire queues 10 datagrams at most */
+	vfix_host_send(&fx, i, pkt, (size_t)len);
+	fake_verbs_pump(vfix_dev[i]); /* the wire queues 10 datagrams at most */
 }
 
 static void host_send_mcast(int i, size_t paylen, uint8_t tag)
@@ -148,40 +92,9 @@ static void host_send_mcast(int i, size_t paylen, uint8_t tag)
 	host_send(i, mgid, (uint16_t)(MLID_A + i), 0xFFFFFF, QKEY, paylen, tag, false);
 }
 
-static int host_recv(int i, uint8_t *buf, size_t n)
-{
-	ssize_t r = recv(host[i], buf, n, MSG_DONTWAIT);
-
-	return r < 0 ? -errno : (int)r;
-}
-
-static void host_drain(void)
-{
-	uint8_t b[8192];
-
-	for (int i = 0; i < NP; i++)
-		while (host_recv(i, b, sizeof(b)) > 0)
-			;
-}
-
 static struct io_port *port(int i)
 {
-	return &io_verbs_port(v, (unsigned)i)->io;
-}
-
-/* Every buffer of every port posted or free, none held. */
-static void assert_pools_restored(void)
-{
-	for (int i = 0; i < NP; i++)
-		io_verbs_port_reap(io_verbs_port(v, (unsigned)i));
-	for (int i = 0; i < NP; i++) {
-		struct io_verbs_port *p = io_verbs_port(v, (unsigned)i);
-		uint32_t posted, nfree, held;
-
-		io_verbs_port_bufs(p, &posted, &nfree, &held);
-		CU_ASSERT_EQUAL(held, 0);
-		CU_ASSERT_EQUAL(posted + nfree, p->pool.nbufs);
-	}
+	return &io_verbs_port(fx.v, (unsigned)i)->io;
 }
 
 /* The copy the engine would make for `port`: LRH to the egress MLID, HopLmt - 1. */
@@ -223,7 +136,7 @@ static void test_rx_synthesizes_a_packet(void)
 	CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), QKEY);
 	CU_ASSERT_EQUAL(ibr_grh_get_flowlabel(pk.grh), 0x12345);
 	CU_ASSERT_EQUAL(ibr_grh_get_hoplmt(pk.grh), 64);
-	gid_of(g, 1, 7);
+	vfix_gid(g, 1, 7);
 	CU_ASSERT_EQUAL(memcmp(ibr_grh_sgid(pk.grh), g, 16), 0);
 	CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), mgid, 16), 0);
 	CU_ASSERT_EQUAL(pk.payload_len, 100);
@@ -239,18 +152,18 @@ static void test_rx_synthesizes_a_packet(void)
 	CU_ASSERT_EQUAL(pk.payload_len, 33);
 	CU_ASSERT_EQUAL(pk.payload[32], 0x22);
 	io_port_rx_done(port(0), m, 1);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 static void test_rx_drops(void)
 {
-	struct io_verbs_port *p = io_verbs_port(v, 0);
+	struct io_verbs_port *p = io_verbs_port(fx.v, 0);
 	struct io_verbs_stats before = p->st;
 	struct router_mbuf *m[ROUTER_BURST];
 	struct fake_verbs_stats fs0, fs1;
 	uint8_t other[16];
 
-	fake_verbs_stats_get(devname[0], &fs0);
+	fake_verbs_stats_get(vfix_dev[0], &fs0);
 	/* a group the relay QP is not attached to: the HCA filters it */
 	memcpy(other, mgid, 16);
 	other[15] = 9;
@@ -262,15 +175,15 @@ static void test_rx_drops(void)
 	host_send(0, NULL, 10, p->qpn, QKEY, 10, 1, false);
 	CU_ASSERT_EQUAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	io_port_rx_done(port(0), m, 1);
-	fake_verbs_stats_get(devname[0], &fs1);
+	fake_verbs_stats_get(vfix_dev[0], &fs1);
 	CU_ASSERT_EQUAL(fs1.rx_filtered - fs0.rx_filtered, 2);
 	CU_ASSERT_EQUAL(p->st.rx_no_grh - before.rx_no_grh, 1);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 static void test_rx_own_sgid_dropped(void)
 {
-	struct io_verbs_port *p = io_verbs_port(v, 0);
+	struct io_verbs_port *p = io_verbs_port(fx.v, 0);
 	uint64_t own = p->st.rx_own_sgid;
 	struct router_mbuf *m[ROUTER_BURST];
 	uint8_t pkt[512];
@@ -284,21 +197,18 @@ static void test_rx_own_sgid_dropped(void)
 				       .src_qp = 5,
 				       .payload = "x",
 				       .payload_len = 1 };
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int len;
 
 	/* the fake cannot block loopback (no ibv_create_qp_ex): the SGID check is the guard */
 	CU_ASSERT_FALSE(p->lb_blocked);
 	/* a packet carrying the router's own GID on subnet 2 (its port 1): a loop */
-	memcpy(u.sgid, io_verbs_port(v, 1)->gid, 16);
+	memcpy(u.sgid, io_verbs_port(fx.v, 1)->gid, 16);
 	memcpy(u.dgid, mgid, 16);
 	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &u);
-	path(sa.sun_path, sizeof(sa.sun_path), "hca", 0);
-	CU_ASSERT_EQUAL(sendto(host[0], pkt, (size_t)len, 0, (struct sockaddr *)&sa, sizeof(sa)),
-			len);
+	vfix_host_send(&fx, 0, pkt, (size_t)len);
 	CU_ASSERT_EQUAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 0);
 	CU_ASSERT_EQUAL(p->st.rx_own_sgid - own, 1);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 /* One received buffer sent on two ports without a copy; it comes back after both sends. */
@@ -312,7 +222,7 @@ static void test_mcast_fanout_zero_copy(void)
 	struct io_verbs_buf *b;
 	int n;
 
-	host_drain();
+	vfix_host_drain(&fx);
 	host_send_mcast(0, 200, 0x33);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	b = m[0]->priv;
@@ -324,7 +234,7 @@ static void test_mcast_fanout_zero_copy(void)
 	/* the fake completes at once; until reaped the sends hold the buffer */
 	CU_ASSERT_EQUAL(atomic_load(&b->refs), 2);
 	for (int i = 1; i <= 2; i++) {
-		n = host_recv(i, buf, sizeof(buf));
+		n = vfix_host_recv(&fx, i, buf, sizeof(buf));
 		CU_ASSERT_FATAL(n > 0);
 		CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
 		CU_ASSERT_EQUAL(ibr_pkt_crc_check(&pk), IBR_PKT_ERR_OK); /* the HCA's CRCs */
@@ -332,9 +242,9 @@ static void test_mcast_fanout_zero_copy(void)
 		CU_ASSERT_EQUAL(ibr_lrh_get_slid(pk.lrh), 10 + i); /* the router's LID */
 		CU_ASSERT_EQUAL(ibr_bth_get_destqp(pk.bth), 0xFFFFFF);
 		CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), QKEY);
-		CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), io_verbs_port(v, (unsigned)i)->qpn);
+		CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), io_verbs_port(fx.v, (unsigned)i)->qpn);
 		CU_ASSERT_EQUAL(
-			memcmp(ibr_grh_sgid(pk.grh), io_verbs_port(v, (unsigned)i)->gid, 16), 0);
+			memcmp(ibr_grh_sgid(pk.grh), io_verbs_port(fx.v, (unsigned)i)->gid, 16), 0);
 		CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), mgid, 16), 0);
 		CU_ASSERT_EQUAL(ibr_grh_get_hoplmt(pk.grh), 63);
 		CU_ASSERT_EQUAL(ibr_grh_get_flowlabel(pk.grh), 0x12345);
@@ -342,25 +252,25 @@ static void test_mcast_fanout_zero_copy(void)
 		CU_ASSERT_EQUAL(pk.payload_len, 200);
 		CU_ASSERT_EQUAL(pk.payload[199], 0x33);
 	}
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 	CU_ASSERT_EQUAL(atomic_load(&b->refs), 0);
 }
 
 /* A burst of 32 becomes one ibv_post_send, two CQEs, one AH; receives re-posted in chains. */
 static void test_batching_and_ah_cache(void)
 {
-	struct io_verbs_port *pb = io_verbs_port(v, 1);
+	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t[ROUTER_BURST];
 	struct fake_verbs_stats a0, a1, b0, b1;
 	uint64_t bytes, misses = pb->ah.misses;
 	int n;
 
-	host_drain();
+	vfix_host_drain(&fx);
 	for (int i = 0; i < ROUTER_BURST; i++)
 		host_send_mcast(0, 64, (uint8_t)i);
-	fake_verbs_stats_get(devname[0], &a0);
-	fake_verbs_stats_get(devname[1], &b0);
+	fake_verbs_stats_get(vfix_dev[0], &a0);
+	fake_verbs_stats_get(vfix_dev[1], &b0);
 	n = io_port_rx_burst(port(0), m, ROUTER_BURST);
 	CU_ASSERT_EQUAL_FATAL(n, ROUTER_BURST);
 	for (int i = 0; i < n; i++)
@@ -370,8 +280,8 @@ static void test_batching_and_ah_cache(void)
 	/* the sends completed: reaped, their buffers go back at A's next (idle) burst */
 	io_verbs_port_reap(pb);
 	CU_ASSERT_EQUAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 0);
-	fake_verbs_stats_get(devname[0], &a1);
-	fake_verbs_stats_get(devname[1], &b1);
+	fake_verbs_stats_get(vfix_dev[0], &a1);
+	fake_verbs_stats_get(vfix_dev[1], &b1);
 	CU_ASSERT_EQUAL(b1.post_send_calls - b0.post_send_calls, 1);
 	CU_ASSERT_EQUAL(b1.send_wrs - b0.send_wrs, ROUTER_BURST);
 	CU_ASSERT_EQUAL(b1.wire_tx + b1.wire_full - b0.wire_tx - b0.wire_full, ROUTER_BURST);
@@ -388,22 +298,22 @@ static void test_batching_and_ah_cache(void)
 	tx_set_flow(&t[0], 7);
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 1, &bytes), 1);
 	io_port_rx_done(port(0), m, 1);
-	fake_verbs_stats_get(devname[1], &b1);
+	fake_verbs_stats_get(vfix_dev[1], &b1);
 	CU_ASSERT_EQUAL(b1.ah_created, 2);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 /* Sends that fail put the QP in error; it is reset, nothing is lost, traffic resumes. */
 static void test_fault_send_error(void)
 {
-	struct io_verbs_port *pb = io_verbs_port(v, 1);
+	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t[ROUTER_BURST];
 	uint64_t bytes, resets = pb->st.qp_resets;
 	int n;
 
-	host_drain();
-	fake_verbs_fault_send_error(devname[1], 3);
+	vfix_host_drain(&fx);
+	fake_verbs_fault_send_error(vfix_dev[1], 3);
 	for (int i = 0; i < 8; i++)
 		host_send_mcast(0, 64, (uint8_t)i);
 	n = io_port_rx_burst(port(0), m, ROUTER_BURST);
@@ -417,16 +327,16 @@ static void test_fault_send_error(void)
 	/* the egress port's owner recovers in its next burst */
 	CU_ASSERT_EQUAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 0);
 	CU_ASSERT_EQUAL(pb->st.qp_resets - resets, 1);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 	/* traffic flows again */
-	host_drain();
+	vfix_host_drain(&fx);
 	host_send_mcast(0, 64, 9);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	t[0] = tx_for(m[0], MLID_B);
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 1, &bytes), 1);
 	io_port_rx_done(port(0), m, 1);
-	CU_ASSERT(host_recv(1, (uint8_t[8192]){ 0 }, 8192) > 0);
-	assert_pools_restored();
+	CU_ASSERT(vfix_host_recv(&fx, 1, (uint8_t[8192]){ 0 }, 8192) > 0);
+	vfix_pools_check(&fx);
 }
 
 static void test_fault_rq_exhausted(void)
@@ -435,16 +345,16 @@ static void test_fault_rq_exhausted(void)
 	struct fake_verbs_stats s0, s1;
 	int n;
 
-	fake_verbs_stats_get(devname[0], &s0);
-	fake_verbs_fault_rq_exhausted(devname[0], 5);
+	fake_verbs_stats_get(vfix_dev[0], &s0);
+	fake_verbs_fault_rq_exhausted(vfix_dev[0], 5);
 	for (int i = 0; i < 10; i++)
 		host_send_mcast(0, 64, (uint8_t)i);
 	n = io_port_rx_burst(port(0), m, ROUTER_BURST);
 	CU_ASSERT_EQUAL(n, 5);
 	io_port_rx_done(port(0), m, (unsigned)n);
-	fake_verbs_stats_get(devname[0], &s1);
+	fake_verbs_stats_get(vfix_dev[0], &s1);
 	CU_ASSERT_EQUAL(s1.rx_no_wqe - s0.rx_no_wqe, 5);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 static int events[8];
@@ -458,13 +368,13 @@ static void on_event(void *ctx, struct io_verbs_port *p, enum io_verbs_event ev)
 
 static void test_port_down_up(void)
 {
-	struct io_verbs_port *pb = io_verbs_port(v, 1);
+	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t;
 	uint64_t bytes;
 
-	host_drain();
-	CU_ASSERT_EQUAL(fake_verbs_port_set(devname[1], false), 0);
+	vfix_host_drain(&fx);
+	CU_ASSERT_EQUAL(fake_verbs_port_set(vfix_dev[1], false), 0);
 	CU_ASSERT_EQUAL(io_verbs_async_poll(pb, on_event, NULL), 1);
 	CU_ASSERT_EQUAL(events[IO_VERBS_EV_DOWN], 1);
 	CU_ASSERT_FALSE(pb->up);
@@ -473,9 +383,9 @@ static void test_port_down_up(void)
 	t = tx_for(m[0], MLID_B);
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 0);
 	io_port_rx_done(port(0), m, 1);
-	assert_pools_restored();
-	CU_ASSERT_EQUAL(fake_verbs_port_set(devname[1], true), 0);
-	CU_ASSERT_EQUAL(fake_verbs_event(devname[1], IBV_EVENT_LID_CHANGE), 0);
+	vfix_pools_check(&fx);
+	CU_ASSERT_EQUAL(fake_verbs_port_set(vfix_dev[1], true), 0);
+	CU_ASSERT_EQUAL(fake_verbs_event(vfix_dev[1], IBV_EVENT_LID_CHANGE), 0);
 	CU_ASSERT_EQUAL(io_verbs_async_poll(pb, on_event, NULL), 2);
 	CU_ASSERT_EQUAL(events[IO_VERBS_EV_UP], 1);
 	CU_ASSERT_EQUAL(events[IO_VERBS_EV_LID], 1);
@@ -485,12 +395,12 @@ static void test_port_down_up(void)
 	t = tx_for(m[0], MLID_B);
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 1);
 	io_port_rx_done(port(0), m, 1);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 	/* the owning worker's idle burst reads the events by itself */
-	CU_ASSERT_EQUAL(fake_verbs_port_set(devname[1], false), 0);
+	CU_ASSERT_EQUAL(fake_verbs_port_set(vfix_dev[1], false), 0);
 	CU_ASSERT_EQUAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 0);
 	CU_ASSERT_FALSE(pb->up);
-	CU_ASSERT_EQUAL(fake_verbs_port_set(devname[1], true), 0);
+	CU_ASSERT_EQUAL(fake_verbs_port_set(vfix_dev[1], true), 0);
 	CU_ASSERT_EQUAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 0);
 	CU_ASSERT_TRUE(pb->up);
 }
@@ -520,9 +430,9 @@ static void ctl_send(int i, const char *cmd)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char s[96];
 
-	path(s, sizeof(s), "hca", i);
+	vfix_path(&fx, s, sizeof(s), "hca", i);
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s%s", s, FAKE_VERBS_CTL_SUFFIX);
-	CU_ASSERT_EQUAL(sendto(host[i], cmd, strlen(cmd), 0, (struct sockaddr *)&sa, sizeof(sa)),
+	CU_ASSERT_EQUAL(sendto(fx.host[i], cmd, strlen(cmd), 0, (struct sockaddr *)&sa, sizeof(sa)),
 			(ssize_t)strlen(cmd));
 }
 
@@ -533,13 +443,13 @@ static void ctl_send(int i, const char *cmd)
  */
 static void test_async_owner(void)
 {
-	struct io_verbs_port *pc = io_verbs_port(v, 2);
+	struct io_verbs_port *pc = io_verbs_port(fx.v, 2);
 	struct router_mbuf *m[ROUTER_BURST];
 	uint8_t g[16];
 	int before[8];
 
 	memcpy(before, events, sizeof(events));
-	io_verbs_async_owner(v, true);
+	io_verbs_async_owner(fx.v, true);
 	ctl_send(2, "lid 0x33");
 	ctl_send(2, "bogus command");
 	ctl_send(2, "gid fec0::9:0:0:0:1");
@@ -553,7 +463,7 @@ static void test_async_owner(void)
 	CU_ASSERT_EQUAL(events[IO_VERBS_EV_SM] - before[IO_VERBS_EV_SM], 1);
 	CU_ASSERT_EQUAL(events[IO_VERBS_EV_DOWN] - before[IO_VERBS_EV_DOWN], 1);
 	CU_ASSERT_EQUAL(pc->lid, 0x33);
-	gid_of(g, 9, 1);
+	vfix_gid(g, 9, 1);
 	CU_ASSERT_EQUAL(memcmp(pc->gid, g, 16), 0);
 	CU_ASSERT_FALSE(pc->up);
 	CU_ASSERT_FALSE(pc->refresh);
@@ -561,24 +471,24 @@ static void test_async_owner(void)
 	ctl_send(2, "up");
 	CU_ASSERT_EQUAL(io_verbs_async_poll(pc, NULL, NULL), 1);
 	CU_ASSERT_TRUE(pc->up); /* `p` itself is read at once */
-	CU_ASSERT_EQUAL(fake_verbs_port_lid(devname[2], 12), 0);
-	gid_of(g, 3, 1);
-	CU_ASSERT_EQUAL(fake_verbs_port_gid(devname[2], g), 0);
+	CU_ASSERT_EQUAL(fake_verbs_port_lid(vfix_dev[2], 12), 0);
+	vfix_gid(g, 3, 1);
+	CU_ASSERT_EQUAL(fake_verbs_port_gid(vfix_dev[2], g), 0);
 	CU_ASSERT_EQUAL(io_verbs_async_poll(pc, NULL, NULL), 2);
 	CU_ASSERT_EQUAL(pc->lid, 12);
-	io_verbs_async_owner(v, false);
+	io_verbs_async_owner(fx.v, false);
 }
 
 /* Unicast without a proxy mapping cannot be relayed (counted, buffer back). */
 static void test_unicast_refused(void)
 {
-	struct io_verbs_port *pa = io_verbs_port(v, 0), *pb = io_verbs_port(v, 1);
+	struct io_verbs_port *pa = io_verbs_port(fx.v, 0), *pb = io_verbs_port(fx.v, 1);
 	uint64_t before = pb->st.tx_unicast, bytes;
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t;
 	uint8_t g[16];
 
-	gid_of(g, 2, 7);
+	vfix_gid(g, 2, 7);
 	host_send(0, g, 10, pa->qpn, QKEY, 16, 1, false);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	CU_ASSERT_EQUAL(ibr_bth_get_destqp((const struct ibr_bth *)(m[0]->data + 48)), pa->qpn);
@@ -586,7 +496,7 @@ static void test_unicast_refused(void)
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 0);
 	CU_ASSERT_EQUAL(pb->st.tx_unicast - before, 1);
 	io_port_rx_done(port(0), m, 1);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 /* The completion channel's fd wakes a sleeper when the wire has packets. */
@@ -604,7 +514,7 @@ static void test_fd_readable(void)
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(2), m, ROUTER_BURST), 1);
 	io_port_rx_done(port(2), m, 1);
 	CU_ASSERT_EQUAL(io_port_rx_burst(port(2), m, ROUTER_BURST), 0); /* re-arms */
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 static void *ah_gone[64];
@@ -681,7 +591,7 @@ static void test_ah_table(void)
  */
 static void test_ah_eviction(void)
 {
-	struct io_verbs_port *pc = io_verbs_port(v, 2);
+	struct io_verbs_port *pc = io_verbs_port(fx.v, 2);
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t[ROUTER_BURST];
 	struct fake_verbs_stats s0, s;
@@ -690,9 +600,9 @@ static void test_ah_eviction(void)
 	bool drained_late = false;
 	uint8_t buf[8192];
 
-	host_drain();
+	vfix_host_drain(&fx);
 	io_verbs_port_reap(pc);
-	fake_verbs_stats_get(devname[2], &s0);
+	fake_verbs_stats_get(vfix_dev[2], &s0);
 	for (int round = 0; round < 12; round++) {
 		bool draining = io_verbs_ah_draining(&pc->ah);
 
@@ -707,17 +617,17 @@ static void test_ah_eviction(void)
 		io_port_rx_done(port(0), m, 8);
 		/* a generation began in this burst: its old handles wait for the sends */
 		if (!draining && io_verbs_ah_draining(&pc->ah)) {
-			fake_verbs_stats_get(devname[2], &s);
+			fake_verbs_stats_get(vfix_dev[2], &s);
 			drained_late = s.ah_live > 12;
 		}
-		fake_verbs_stats_get(devname[2], &s);
+		fake_verbs_stats_get(vfix_dev[2], &s);
 		CU_ASSERT(s.ah_live <= 24);
 		CU_ASSERT_EQUAL(s.ah_busy_destroy, 0);
-		while (host_recv(2, buf, sizeof(buf)) > 0)
+		while (vfix_host_recv(&fx, 2, buf, sizeof(buf)) > 0)
 			got++;
 	}
 	io_verbs_port_reap(pc);
-	fake_verbs_stats_get(devname[2], &s);
+	fake_verbs_stats_get(vfix_dev[2], &s);
 	CU_ASSERT_EQUAL(sent, 96);
 	CU_ASSERT_EQUAL(got, 96);
 	CU_ASSERT_EQUAL(pc->st.tx_no_ah - no_ah, 0);
@@ -727,7 +637,7 @@ static void test_ah_eviction(void)
 	CU_ASSERT_TRUE(drained_late);
 	CU_ASSERT_FALSE(io_verbs_ah_draining(&pc->ah)); /* the last sends completed */
 	CU_ASSERT(s.ah_live <= 12);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 static void test_pool_refs(void)
@@ -759,7 +669,7 @@ static void test_pool_refs(void)
  */
 static void test_unicast_proxy_pair(void)
 {
-	struct io_verbs_port *pa = io_verbs_port(v, 0), *pb = io_verbs_port(v, 1);
+	struct io_verbs_port *pa = io_verbs_port(fx.v, 0), *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
 	struct fake_verbs_stats s0, s1;
 	struct router_tx t;
@@ -770,9 +680,9 @@ static void test_unicast_proxy_pair(void)
 
 	CU_ASSERT_EQUAL_FATAL(pa->qkey0, 2); /* the relay QP and one proxy */
 	CU_ASSERT_NOT_EQUAL(pa->q[1].qpn, pa->qpn);
-	host_drain();
-	fake_verbs_stats_get(devname[1], &s0);
-	gid_of(g, 2, 7);
+	vfix_host_drain(&fx);
+	fake_verbs_stats_get(vfix_dev[1], &s0);
+	vfix_gid(g, 2, 7);
 	host_send(0, g, 10, pa->q[1].qpn, 0x1234, 77, 0x44, false);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	CU_ASSERT_EQUAL(ibr_bth_get_destqp((const struct ibr_bth *)(m[0]->data + 48)),
@@ -781,7 +691,7 @@ static void test_unicast_proxy_pair(void)
 	t = tx_for(m[0], 20);
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 1);
 	io_port_rx_done(port(0), m, 1);
-	n = host_recv(1, buf, sizeof(buf));
+	n = vfix_host_recv(&fx, 1, buf, sizeof(buf));
 	CU_ASSERT_FATAL(n > 0);
 	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
 	CU_ASSERT_EQUAL(ibr_lrh_get_dlid(pk.lrh), 20);
@@ -790,22 +700,22 @@ static void test_unicast_proxy_pair(void)
 	CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), pb->q[1].qpn); /* the paired proxy */
 	CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), g, 16), 0);
 	CU_ASSERT_EQUAL(pk.payload_len, 77);
-	fake_verbs_stats_get(devname[1], &s1);
+	fake_verbs_stats_get(vfix_dev[1], &s1);
 	CU_ASSERT_EQUAL(s1.post_send_calls - s0.post_send_calls, 1);
 	/* the reply, to the source QPN B saw */
-	gid_of(g, 1, 7);
+	vfix_gid(g, 1, 7);
 	host_send(1, g, 11, pb->q[1].qpn, 0x4321, 5, 0x55, false);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 1);
 	t = tx_for(m[0], 30);
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(0), &t, 1, &bytes), 1);
 	io_port_rx_done(port(1), m, 1);
-	n = host_recv(0, buf, sizeof(buf));
+	n = vfix_host_recv(&fx, 0, buf, sizeof(buf));
 	CU_ASSERT_FATAL(n > 0);
 	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
 	CU_ASSERT_EQUAL(ibr_bth_get_destqp(pk.bth), HOST_QPN);
 	CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), 0x4321);
 	CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), pa->q[1].qpn);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 /*
@@ -821,7 +731,7 @@ static void test_send_queue_never_fills(void)
 	unsigned sent = 0;
 	uint64_t bytes;
 
-	fake_verbs_stats_get(devname[2], &s0);
+	fake_verbs_stats_get(vfix_dev[2], &s0);
 	for (int round = 0; round < 20; round++) {
 		int n;
 
@@ -833,13 +743,13 @@ static void test_send_queue_never_fills(void)
 			t[i] = tx_for(m[i], MLID_C);
 		sent += io_port_tx_burst(port(2), t, (unsigned)n, &bytes);
 		io_port_rx_done(port(0), m, (unsigned)n);
-		host_drain();
+		vfix_host_drain(&fx);
 	}
-	fake_verbs_stats_get(devname[2], &s1);
+	fake_verbs_stats_get(vfix_dev[2], &s1);
 	CU_ASSERT_EQUAL(sent, 20 * ROUTER_BURST);
 	CU_ASSERT_EQUAL(s1.sq_full - s0.sq_full, 0);
 	CU_ASSERT_EQUAL(s1.post_send_calls - s0.post_send_calls, 20);
-	assert_pools_restored();
+	vfix_pools_check(&fx);
 }
 
 static CU_TestInfo tests[] = {
