@@ -471,15 +471,11 @@ static void ibrd_conf_close_port(struct ibrd_conf_ctx *ctx, void *obj, struct ib
 	if (p->mad == IBRD_MAD_NONE && p->data != IBRD_DATA_NONE && p->sa_client)
 		ibrd_conf_err(ctx, kl[IBRD_PK_SA_CLIENT], m->label, "sa-client",
 			      "true needs a MAD transport (mad is none)");
-	/* no SM to set them, but a verbs port learns both from its HCA port */
-	if (p->mad != IBRD_MAD_NONE || p->data == IBRD_DATA_NONE || p->data == IBRD_DATA_VERBS)
-		return;
-	if (!p->rp.lid)
-		ibrd_conf_err(ctx, m->line, m->label, "lid",
-			      "missing (required with mad = none: no SM assigns one)");
-	if (!p->rp.prefix)
-		ibrd_conf_err(ctx, m->line, m->label, "subnet-prefix",
-			      "missing (required with mad = none: no SM sets one)");
+	/* no SM to set them, but a verbs port learns both from its HCA port, and
+	 * the OpenSM plugin may tell them: ibrd_conf_finish_ports() decides,
+	 * once the learning section is known */
+	m->no_ids = p->mad == IBRD_MAD_NONE && p->data == IBRD_DATA_SIM &&
+		    (!p->rp.lid || !p->rp.prefix);
 }
 
 static void ibrd_conf_close_route(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m)

@@ -69,6 +69,16 @@ static void ibrd_conf_finish_ports(struct ibrd_conf_ctx *ctx)
 			p->sa_client = c->sa_client;
 		if (p->mad == IBRD_MAD_NONE)
 			p->sa_client = false;
+		/* with mad = none no SM sets LID and prefix through us: the config
+		 * must, unless the OpenSM plugin tells them */
+		if (m->no_ids && !c->osm_plugin && !p->rp.lid)
+			ibrd_conf_err(ctx, m->line, m->label, "lid",
+				      "missing (required with mad = none: no SM assigns one, "
+				      "and osm-plugin is off)");
+		if (m->no_ids && !c->osm_plugin && !p->rp.prefix)
+			ibrd_conf_err(ctx, m->line, m->label, "subnet-prefix",
+				      "missing (required with mad = none: no SM sets one, "
+				      "and osm-plugin is off)");
 		if (site < 0)
 			ibrd_conf_err(ctx, m->key_line[IBRD_PK_SITE], m->label, "site",
 				      "more than %d sites", IBRD_MAX_SITES);

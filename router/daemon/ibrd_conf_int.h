@@ -190,6 +190,7 @@ struct ibrd_conf_meta {
 	int line;		     /* of the opening brace; 0: not given */
 	bool bad;		     /* the title is wrong, or the section is given twice */
 	bool failed;		     /* something in the section is wrong */
+	bool no_ids;		     /* port, mad = none: closed without lid or subnet-prefix */
 	char label[IBRD_LABEL_MAX];  /* "port \"a\"", "router", "" at the top */
 	int key_line[IBRD_KEYS_MAX]; /* of each key's first value; 0: not given */
 };

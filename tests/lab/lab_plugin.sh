@@ -83,8 +83,8 @@ router {
 # Port a is not attached to ibsim at all: an attached, stopped daemon would
 # leave OpenSM's SMInfo to its IsSM port unanswered, and ibsim never times
 # out (LAB.md), which would stall OpenSM A in step 7 for a reason that is
-# not the plugin's.  Its LID and prefix here are wrong on purpose: the
-# plugin corrects them.
+# not the plugin's.  It names no LID and no prefix: with osm-plugin on,
+# the plugin tells them (ibrouterd.conf(5)).
 port "a" {
 	data = sim
 	sim-socket = "$LAB/a.sock"
@@ -92,8 +92,6 @@ port "a" {
 	# ibsim's router node stands for this port: its GUID, as OpenSM knows it
 	port-guid = 0x300001
 	mad = none
-	lid = 0x99
-	subnet-prefix = fec0:0:0:99::
 }
 port "b" {
 	data = sim
