@@ -30,34 +30,15 @@
 #include "lib/ibr_log.h"
 #include "lib/ibr_mad.h"
 #include "lib/ibr_sa.h"
+#include "tests/lab/lab_check.h"
 
 #include <errno.h>
 #include <infiniband/mad.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int npass, nfail;
-
-static void check(bool ok, const char *fmt, ...) IBR_PRINTF(2, 3);
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (ok)
-		npass++;
-	else
-		nfail++;
-}
 
 struct result {
 	bool done;
@@ -114,21 +95,21 @@ static int lab_ibsim_ctl(struct mad_transport *tp, uint64_t *guid)
 
 	/* (arguments are evaluated in no fixed order: query first, then check) */
 	rc = mad_ibsim_get_nodeinfo(tp, ni);
-	check(rc == 0 && mad_get_field(ni, 0, IB_NODE_TYPE_F) == 3,
-	      "GET_NODEINFO: NodeType %u (Router)", mad_get_field(ni, 0, IB_NODE_TYPE_F));
+	lab_check(rc == 0 && mad_get_field(ni, 0, IB_NODE_TYPE_F) == 3,
+		  "GET_NODEINFO: NodeType %u (Router)", mad_get_field(ni, 0, IB_NODE_TYPE_F));
 	*guid = mad_get_field64(ni, 0, IB_NODE_GUID_F);
-	check(*guid == 0x300000, "GET_NODEINFO: NodeGUID 0x%llx (rtguid)",
-	      (unsigned long long)*guid);
+	lab_check(*guid == 0x300000, "GET_NODEINFO: NodeGUID 0x%llx (rtguid)",
+		  (unsigned long long)*guid);
 	rc = mad_ibsim_get_portinfo(tp, 0, pi);
-	check(rc == 0 && mad_get_field(pi, 0, IB_PORT_LOCAL_PORT_F) == 1,
-	      "GET_PORTINFO: LocalPortNum %u, LID %u", mad_get_field(pi, 0, IB_PORT_LOCAL_PORT_F),
-	      mad_get_field(pi, 0, IB_PORT_LID_F));
+	lab_check(rc == 0 && mad_get_field(pi, 0, IB_PORT_LOCAL_PORT_F) == 1,
+		  "GET_PORTINFO: LocalPortNum %u, LID %u",
+		  mad_get_field(pi, 0, IB_PORT_LOCAL_PORT_F), mad_get_field(pi, 0, IB_PORT_LID_F));
 	rc = mad_ibsim_get_port(tp, &lid, &state);
-	check(rc == 0 && lid == mad_get_field(pi, 0, IB_PORT_LID_F),
-	      "GET_PORT: LID %u state %u agrees with PortInfo", lid, state);
+	lab_check(rc == 0 && lid == mad_get_field(pi, 0, IB_PORT_LID_F),
+		  "GET_PORT: LID %u state %u agrees with PortInfo", lid, state);
 	rc = mad_ibsim_get_gid(tp, gid);
-	check(rc == 0 && ibr_mad_ld64(gid + 8) == *guid, "GET_GID: 0x%016llx:%016llx",
-	      (unsigned long long)ibr_mad_ld64(gid), (unsigned long long)ibr_mad_ld64(gid + 8));
+	lab_check(rc == 0 && ibr_mad_ld64(gid + 8) == *guid, "GET_GID: 0x%016llx:%016llx",
+		  (unsigned long long)ibr_mad_ld64(gid), (unsigned long long)ibr_mad_ld64(gid + 8));
 	return 0;
 }
 
@@ -153,59 +134,62 @@ static int lab_ibsim(const char *sock, const char *node, const char *node2)
 	uint64_t guid = 0;
 
 	c = chan_open(sock, node, 1, &tp);
-	check(c != NULL, "attach at \"%s\" (client %u)", node, c ? mad_ibsim_client_id(tp) : 0);
+	lab_check(c != NULL, "attach at \"%s\" (client %u)", node, c ? mad_ibsim_client_id(tp) : 0);
 	if (!c)
 		return 1;
 	lab_ibsim_ctl(tp, &guid);
 	if (node2) {
 		c2 = chan_open(sock, node2, 2, &tp2);
-		check(c2 != NULL && mad_ibsim_client_id(tp2) != mad_ibsim_client_id(tp) &&
-			      mad_chan_fd(c2) != mad_chan_fd(c),
-		      "second attachment at \"%s\" in the same process (client %u)", node2,
-		      c2 ? mad_ibsim_client_id(tp2) : 0);
+		lab_check(c2 != NULL && mad_ibsim_client_id(tp2) != mad_ibsim_client_id(tp) &&
+				  mad_chan_fd(c2) != mad_chan_fd(c),
+			  "second attachment at \"%s\" in the same process (client %u)", node2,
+			  c2 ? mad_ibsim_client_id(tp2) : 0);
 	}
 	/* hop-0 DR NodeInfo Get: ibsim's SMA of our own node answers (14.2.2) */
 	ibr_mad_build_dr_smp(m, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL, 0);
-	check(mad_chan_send_request(c, m, &dr, NULL, on_result, &res, NULL) == 0,
-	      "DR NodeInfo Get sent");
+	lab_check(mad_chan_send_request(c, m, &dr, NULL, on_result, &res, NULL) == 0,
+		  "DR NodeInfo Get sent");
 	if (c2) {
 		ibr_mad_build_dr_smp(m, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL,
 				     0);
 		mad_chan_send_request(c2, m, &dr, NULL, on_result, &res2, NULL);
 	}
 	run_until(c, &res.done, 2000);
-	check(res.done && res.status == 0 && ibr_mad_method(res.mad) == IBR_MAD_METHOD_GET_RESP &&
-		      ibr_smp_dr_status(res.mad) == 0,
-	      "DR NodeInfo GetResp (status %d, MAD status 0x%x)", res.status,
-	      ibr_smp_dr_status(res.mad));
-	check(mad_get_field(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F) == 3 &&
-		      mad_get_field64(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_GUID_F) == guid,
-	      "NodeInfo over the wire: NodeType %u, NodeGUID 0x%llx",
-	      mad_get_field(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F),
-	      (unsigned long long)mad_get_field64(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_GUID_F));
+	lab_check(res.done && res.status == 0 &&
+			  ibr_mad_method(res.mad) == IBR_MAD_METHOD_GET_RESP &&
+			  ibr_smp_dr_status(res.mad) == 0,
+		  "DR NodeInfo GetResp (status %d, MAD status 0x%x)", res.status,
+		  ibr_smp_dr_status(res.mad));
+	lab_check(mad_get_field(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F) == 3 &&
+			  mad_get_field64(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_GUID_F) == guid,
+		  "NodeInfo over the wire: NodeType %u, NodeGUID 0x%llx",
+		  mad_get_field(res.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F),
+		  (unsigned long long)mad_get_field64(res.mad + IBR_SMP_DATA_OFFS, 0,
+						      IB_NODE_GUID_F));
 	if (c2) {
 		run_until(c2, &res2.done, 2000);
-		check(res2.done && res2.status == 0 &&
-			      mad_get_field(res2.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F) == 1,
-		      "the second port's NodeInfo: NodeType %u (CA), on its own fd",
-		      mad_get_field(res2.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F));
+		lab_check(res2.done && res2.status == 0 &&
+				  mad_get_field(res2.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F) ==
+					  1,
+			  "the second port's NodeInfo: NodeType %u (CA), on its own fd",
+			  mad_get_field(res2.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F));
 	}
-	check(!port_issm(tp) && mad_chan_set_issm(c, true) == 0 && port_issm(tp),
-	      "IsSM set after the agents (PortInfo CapabilityMask)");
+	lab_check(!port_issm(tp) && mad_chan_set_issm(c, true) == 0 && port_issm(tp),
+		  "IsSM set after the agents (PortInfo CapabilityMask)");
 	/* a LID-routed SMP to a LID that does not exist: bounced, retried, timed out */
 	memset(&res, 0, sizeof(res));
 	ibr_mad_build_get(m, IBR_MGMT_CLASS_SUBN_LID, IBR_SMP_ATTR_NODE_INFO, 0, 0);
 	mad_chan_send_request(c, m, &nowhere, &quick, on_result, &res, NULL);
 	run_until(c, &res.done, 2000);
-	check(res.done && res.status == -ETIMEDOUT &&
-		      mad_chan_stats(c)->drop[MAD_CHAN_DROP_TRANSPORT_STATUS] >= 1,
-	      "Get to an unknown LID: bounced by ibsim (%llu), then -ETIMEDOUT",
-	      (unsigned long long)mad_chan_stats(c)->drop[MAD_CHAN_DROP_TRANSPORT_STATUS]);
+	lab_check(res.done && res.status == -ETIMEDOUT &&
+			  mad_chan_stats(c)->drop[MAD_CHAN_DROP_TRANSPORT_STATUS] >= 1,
+		  "Get to an unknown LID: bounced by ibsim (%llu), then -ETIMEDOUT",
+		  (unsigned long long)mad_chan_stats(c)->drop[MAD_CHAN_DROP_TRANSPORT_STATUS]);
 	mad_chan_destroy(c);
 	mad_chan_destroy(c2);
 	/* detaching cleared IsSM (LAB.md: it would outlive us otherwise) */
 	c3 = chan_open(sock, node, 3, &tp3);
-	check(c3 && !port_issm(tp3), "after detach, IsSM is clear again");
+	lab_check(c3 && !port_issm(tp3), "after detach, IsSM is clear again");
 	mad_chan_destroy(c3);
 	return 0;
 }
@@ -234,7 +218,7 @@ static int lab_sa(const char *sock, const char *node)
 	uint8_t state = 0;
 	int rc;
 
-	check(c != NULL, "attach at \"%s\"", node);
+	lab_check(c != NULL, "attach at \"%s\"", node);
 	if (!c)
 		return 1;
 	for (int i = 0; i < 200 && (lid == 0 || state < 4); i++) {
@@ -243,17 +227,17 @@ static int lab_sa(const char *sock, const char *node)
 	}
 	mad_ibsim_get_portinfo(tp, 0, pi);
 	sm_lid = (uint16_t)mad_get_field(pi, 0, IB_PORT_SMLID_F);
-	check(lid != 0 && sm_lid != 0, "OpenSM gave the port LID %u (state %u), SM LID %u", lid,
-	      state, sm_lid);
+	lab_check(lid != 0 && sm_lid != 0, "OpenSM gave the port LID %u (state %u), SM LID %u", lid,
+		  state, sm_lid);
 	rc = sa_table(c, sm_lid, IBR_SA_ATTR_NODE_RECORD, &res);
-	check(rc == -EMSGSIZE && res.len == IBR_MAD_SIZE && ibr_sa_attr_offset(res.mad) == 14,
-	      "NodeRecord GetTable: truncated by umad2sim detected (status %d, %zu bytes, "
-	      "AttributeOffset %u)",
-	      rc, res.len, ibr_sa_attr_offset(res.mad));
+	lab_check(rc == -EMSGSIZE && res.len == IBR_MAD_SIZE && ibr_sa_attr_offset(res.mad) == 14,
+		  "NodeRecord GetTable: truncated by umad2sim detected (status %d, %zu bytes, "
+		  "AttributeOffset %u)",
+		  rc, res.len, ibr_sa_attr_offset(res.mad));
 	rc = sa_table(c, sm_lid, IBR_SA_ATTR_PORT_INFO_RECORD, &res);
-	check(rc == -EMSGSIZE && ibr_sa_attr_offset(res.mad) == 9,
-	      "PortInfoRecord GetTable: truncated detected (status %d, AttributeOffset %u)", rc,
-	      ibr_sa_attr_offset(res.mad));
+	lab_check(rc == -EMSGSIZE && ibr_sa_attr_offset(res.mad) == 9,
+		  "PortInfoRecord GetTable: truncated detected (status %d, AttributeOffset %u)", rc,
+		  ibr_sa_attr_offset(res.mad));
 	/* the fallback: one NodeRecord by LID with a plain Get (15.2.5.2) */
 	memset(&res, 0, sizeof(res));
 	ibr_mad_build_sa(m, IBR_MAD_METHOD_GET, IBR_SA_ATTR_NODE_RECORD, 1 /* LID */, 0, 0);
@@ -261,20 +245,20 @@ static int lab_sa(const char *sock, const char *node)
 	mad_chan_send_request(c, m, &(struct mad_addr){ .lid = sm_lid, .qpn = 1 }, NULL, on_result,
 			      &res, NULL);
 	run_until(c, &res.done, 3000);
-	check(res.done && res.status == 0 && ibr_mad_status(res.mad) == 0 &&
-		      mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_TYPE_F) == 3 &&
-		      mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_LID_F) == lid,
-	      "per-record fallback: NodeRecord Get for LID %u: NodeType %u (status %d, MAD "
-	      "status 0x%x, RMPP flags %u)",
-	      lid, mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_TYPE_F), res.status,
-	      ibr_mad_status(res.mad), ibr_rmpp_flags(res.mad));
+	lab_check(res.done && res.status == 0 && ibr_mad_status(res.mad) == 0 &&
+			  mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_TYPE_F) == 3 &&
+			  mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_LID_F) == lid,
+		  "per-record fallback: NodeRecord Get for LID %u: NodeType %u (status %d, MAD "
+		  "status 0x%x, RMPP flags %u)",
+		  lid, mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_TYPE_F), res.status,
+		  ibr_mad_status(res.mad), ibr_rmpp_flags(res.mad));
 	/* IsSM: OpenSM discovers an SM here and sends SMInfo; the default responder answers */
-	check(mad_chan_set_issm(c, true) == 0, "IsSM set after the agents");
+	lab_check(mad_chan_set_issm(c, true) == 0, "IsSM set after the agents");
 	for (int i = 0; i < 150 && mad_chan_stats(c)->default_replies == 0; i++)
 		run_until(c, NULL, 100);
-	check(mad_chan_stats(c)->default_replies >= 1,
-	      "%llu unsolicited MADs from OpenSM answered by the default responder",
-	      (unsigned long long)mad_chan_stats(c)->default_replies);
+	lab_check(mad_chan_stats(c)->default_replies >= 1,
+		  "%llu unsolicited MADs from OpenSM answered by the default responder",
+		  (unsigned long long)mad_chan_stats(c)->default_replies);
 	mad_chan_destroy(c);
 	return 0;
 }
@@ -408,6 +392,5 @@ int main(int argc, char **argv)
 			argv[0], argv[0], argv[0]);
 		return 2;
 	}
-	printf("client: %d passed, %d failed\n", npass, nfail);
-	return nfail ? 1 : 0;
+	return lab_check_report() ? 1 : 0;
 }

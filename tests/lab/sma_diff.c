@@ -45,36 +45,17 @@
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
 #include "lib/ibr_mad.h"
+#include "tests/lab/lab_check.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <infiniband/mad.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DATA IBR_SMP_DATA_SIZE /* attribute bytes in an SMP */
-
-static int npass, nfail;
-
-static void check(bool ok, const char *fmt, ...) IBR_PRINTF(2, 3);
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (ok)
-		npass++;
-	else
-		nfail++;
-}
 
 /* libibmad's getters take non-const buffers and never write through them. */
 static uint32_t fget(const uint8_t *buf, enum MAD_FIELDS f)
@@ -157,7 +138,8 @@ static int ibsim_get(struct mad_chan *c, const struct drpath *path, const char *
 		       res.status, st);
 		return -1;
 	}
-	check(ok, "ibsim: %s Get along DR path %s: GetResp, status 0x%04x", what, path->text, st);
+	lab_check(ok, "ibsim: %s Get along DR path %s: GetResp, status 0x%04x", what, path->text,
+		  st);
 	if (!ok)
 		return -1;
 	memcpy(data, res.mad + IBR_SMP_DATA_OFFS, DATA);
@@ -193,7 +175,7 @@ static int ours_smp(struct ours *o, const char *what, uint8_t method, uint16_t a
 	if (data)
 		memcpy(req + IBR_SMP_DATA_OFFS, data, DATA);
 	if (sma_process(o->sma, &rx, req, sizeof(req), rep, &tx, &why) != SMA_REPLY) {
-		check(false, "ours: %s: no reply (dropped: %s)", what, sma_drop_text(why));
+		lab_check(false, "ours: %s: no reply (dropped: %s)", what, sma_drop_text(why));
 		return -1;
 	}
 	st = ibr_smp_dr_status(rep);
@@ -206,10 +188,10 @@ static int ours_smp(struct ours *o, const char *what, uint8_t method, uint16_t a
 	      ibr_smp_dr_slid(rep) == IBR_LID_PERMISSIVE &&
 	      ibr_smp_dr_dlid(rep) == IBR_LID_PERMISSIVE && tx.port == o->port &&
 	      tx.dlid == IBR_LID_PERMISSIVE && tx.slid == IBR_LID_PERMISSIVE;
-	check(hdr && st == want,
-	      "ours: %s: GetResp with status 0x%04x (want 0x%04x), TID/AttrID/AttrMod echoed, "
-	      "D bit set, reply to the permissive LID%s",
-	      what, st, want, hdr ? "" : " [header wrong]");
+	lab_check(hdr && st == want,
+		  "ours: %s: GetResp with status 0x%04x (want 0x%04x), TID/AttrID/AttrMod echoed, "
+		  "D bit set, reply to the permissive LID%s",
+		  what, st, want, hdr ? "" : " [header wrong]");
 	if (out)
 		memcpy(out, rep + IBR_SMP_DATA_OFFS, DATA);
 	return st;
@@ -277,8 +259,8 @@ static void cmp_field(char cls, const char *attr, enum MAD_FIELDS f, const uint8
 		printf("\n");
 		return;
 	}
-	check(memcmp(vi, vo, DATA) == 0, "(%c) %s.%s: ibsim=%s ours=%s", cls, attr,
-	      mad_field_name(f), si, so);
+	lab_check(memcmp(vi, vo, DATA) == 0, "(%c) %s.%s: ibsim=%s ours=%s", cls, attr,
+		  mad_field_name(f), si, so);
 }
 
 /*
@@ -310,9 +292,10 @@ static void layout_check(const char *who, const char *attr, const uint8_t *data,
 	if (!strict && resv)
 		printf("# layout: %s %s has non-zero reserved bits (%u bytes, first at byte %u)\n",
 		       who, attr, resv, first_resv);
-	check(bad == 0 && (!strict || resv == 0),
-	      "layout: %s %s: all %zu libibmad fields decode (%u without a decoder)%s", who, attr,
-	      n, bad, strict ? (resv ? ", reserved bits NOT zero" : ", reserved bits zero") : "");
+	lab_check(bad == 0 && (!strict || resv == 0),
+		  "layout: %s %s: all %zu libibmad fields decode (%u without a decoder)%s", who,
+		  attr, n, bad,
+		  strict ? (resv ? ", reserved bits NOT zero" : ", reserved bits zero") : "");
 }
 
 /* ---- SMA events: what the daemon would learn from the replay ---- */
@@ -385,7 +368,7 @@ static int read_ibsim(const char *sock, const char *host, const struct drpath *p
 	uint32_t port;
 	int rc = 0;
 
-	check(c != NULL, "attached natively to ibsim \"%s\" at \"%s\"", sock, host);
+	lab_check(c != NULL, "attached natively to ibsim \"%s\" at \"%s\"", sock, host);
 	if (!c)
 		return -1;
 	rc |= ibsim_get(c, path, "NodeInfo", IBR_SMP_ATTR_NODE_INFO, 0, false, ib->ni);
@@ -448,25 +431,26 @@ static void replay(struct ours *o, const struct attrs *ib)
 		 IBR_MAD_METHOD_SET, IBR_SMP_ATTR_PORT_INFO, o->port, pi, 0, out);
 	/* the M_Key is now the one OpenSM set: it sends it from here on (14.2.4) */
 	o->mkey = fget64(ib->pi, IB_PORT_MKEY_F);
-	check(fget(out, IB_PORT_STATE_F) == SMA_PORT_INIT,
-	      "ours: after the NOP Set the port is still Init (%u)", fget(out, IB_PORT_STATE_F));
+	lab_check(fget(out, IB_PORT_STATE_F) == SMA_PORT_INIT,
+		  "ours: after the NOP Set the port is still Init (%u)",
+		  fget(out, IB_PORT_STATE_F));
 	/* 14.2.5.6: Active only from Armed: a Set of Active from Init is invalid */
 	mad_set_field(pi, 0, IB_PORT_STATE_F, SMA_PORT_ACTIVE);
 	ours_smp(o, "PortInfo Set Active straight from Init refused (0x001C)", IBR_MAD_METHOD_SET,
 		 IBR_SMP_ATTR_PORT_INFO, o->port, pi, IBR_MAD_STATUS_INVALID_FIELD, out);
-	check(fget(out, IB_PORT_STATE_F) == SMA_PORT_INIT,
-	      "ours: the refused Set changed nothing: PortState Init (%u)",
-	      fget(out, IB_PORT_STATE_F));
+	lab_check(fget(out, IB_PORT_STATE_F) == SMA_PORT_INIT,
+		  "ours: the refused Set changed nothing: PortState Init (%u)",
+		  fget(out, IB_PORT_STATE_F));
 	mad_set_field(pi, 0, IB_PORT_STATE_F, SMA_PORT_ARMED);
 	ours_smp(o, "PortInfo Set PortState Armed (from Init)", IBR_MAD_METHOD_SET,
 		 IBR_SMP_ATTR_PORT_INFO, o->port, pi, 0, out);
-	check(fget(out, IB_PORT_STATE_F) == SMA_PORT_ARMED, "ours: now Armed (%u)",
-	      fget(out, IB_PORT_STATE_F));
+	lab_check(fget(out, IB_PORT_STATE_F) == SMA_PORT_ARMED, "ours: now Armed (%u)",
+		  fget(out, IB_PORT_STATE_F));
 	mad_set_field(pi, 0, IB_PORT_STATE_F, SMA_PORT_ACTIVE);
 	ours_smp(o, "PortInfo Set PortState Active (from Armed)", IBR_MAD_METHOD_SET,
 		 IBR_SMP_ATTR_PORT_INFO, o->port, pi, 0, out);
-	check(fget(out, IB_PORT_STATE_F) == SMA_PORT_ACTIVE, "ours: now Active (%u)",
-	      fget(out, IB_PORT_STATE_F));
+	lab_check(fget(out, IB_PORT_STATE_F) == SMA_PORT_ACTIVE, "ours: now Active (%u)",
+		  fget(out, IB_PORT_STATE_F));
 }
 
 static size_t field_range(enum MAD_FIELDS *out, size_t max, enum MAD_FIELDS first,
@@ -536,9 +520,9 @@ static void compare(const struct attrs *ib, const struct attrs *ours, const stru
 			cls = 'b';
 		cmp_field(cls, "PortInfo", pf[i], ib->pi, ours->pi, pre->pi);
 	}
-	check(fget(ours->pi, IB_PORT_STATE_F) == SMA_PORT_ACTIVE &&
-		      fget(ib->pi, IB_PORT_STATE_F) == SMA_PORT_ACTIVE,
-	      "(b) PortInfo.LinkState is Active on both");
+	lab_check(fget(ours->pi, IB_PORT_STATE_F) == SMA_PORT_ACTIVE &&
+			  fget(ib->pi, IB_PORT_STATE_F) == SMA_PORT_ACTIVE,
+		  "(b) PortInfo.LinkState is Active on both");
 
 	/*
 	 * PKeyTable block 0 (14.2.5.7): 32 big-endian 16-bit P_Keys.  libibmad
@@ -557,9 +541,9 @@ static void compare(const struct attrs *ib, const struct attrs *ours, const stru
 			pk_same++;
 			continue;
 		}
-		check(a == b, "(b) PKeyTable[0].P_Key[%u]: ibsim=0x%04x ours=0x%04x", i, a, b);
+		lab_check(a == b, "(b) PKeyTable[0].P_Key[%u]: ibsim=0x%04x ours=0x%04x", i, a, b);
 	}
-	check(true, "(b) PKeyTable[0]: the other %u P_Keys are 0 on both", pk_same);
+	lab_check(true, "(b) PKeyTable[0]: the other %u P_Keys are 0 on both", pk_same);
 
 	/* GUIDInfo block 0 (14.2.5.5): GUID 0 is the port GUID (a); the rest are alias GUIDs */
 	if (ib->has_guid) {
@@ -568,10 +552,10 @@ static void compare(const struct attrs *ib, const struct attrs *ours, const stru
 			uint64_t b = mad_get_field64((void *)ours->guid, 8 * i, IB_GUID_GUID0_F);
 
 			if (i == 0)
-				check(a == b && a == fget64(ib->ni, IB_NODE_PORT_GUID_F),
-				      "(a) GUIDInfo[0].GUID0 (the PortGUID): ibsim=0x%016llx "
-				      "ours=0x%016llx",
-				      (unsigned long long)a, (unsigned long long)b);
+				lab_check(a == b && a == fget64(ib->ni, IB_NODE_PORT_GUID_F),
+					  "(a) GUIDInfo[0].GUID0 (the PortGUID): ibsim=0x%016llx "
+					  "ours=0x%016llx",
+					  (unsigned long long)a, (unsigned long long)b);
 			else
 				printf("# choice: GUIDInfo[0].GUID%d ibsim=0x%016llx "
 				       "ours=0x%016llx\n",
@@ -641,31 +625,33 @@ static int run(const char *sock, const char *host, const char *path_s)
 	}
 	if (read_ibsim(sock, host, &path, &ib))
 		return -1;
-	check(fget(ib.ni, IB_NODE_TYPE_F) == IB_NODE_ROUTER &&
-		      fget(ib.pi, IB_PORT_STATE_F) == SMA_PORT_ACTIVE &&
-		      fget(ib.pi, IB_PORT_LID_F) != 0,
-	      "ibsim: the node is a Router, its port Active with LID %u: OpenSM configured it",
-	      fget(ib.pi, IB_PORT_LID_F));
+	lab_check(fget(ib.ni, IB_NODE_TYPE_F) == IB_NODE_ROUTER &&
+			  fget(ib.pi, IB_PORT_STATE_F) == SMA_PORT_ACTIVE &&
+			  fget(ib.pi, IB_PORT_LID_F) != 0,
+		  "ibsim: the node is a Router, its port Active with LID %u: OpenSM configured it",
+		  fget(ib.pi, IB_PORT_LID_F));
 
 	o.sma = ours_new(&ib, &ev, &o.port);
-	check(o.sma != NULL, "ours: sma_new() with NodeGUID 0x%llx, PortGUID 0x%llx, port %u",
-	      (unsigned long long)fget64(ib.ni, IB_NODE_GUID_F),
-	      (unsigned long long)fget64(ib.ni, IB_NODE_PORT_GUID_F), o.port);
+	lab_check(o.sma != NULL, "ours: sma_new() with NodeGUID 0x%llx, PortGUID 0x%llx, port %u",
+		  (unsigned long long)fget64(ib.ni, IB_NODE_GUID_F),
+		  (unsigned long long)fget64(ib.ni, IB_NODE_PORT_GUID_F), o.port);
 	if (!o.sma)
 		return -1;
-	check(sma_port_set_link(o.sma, o.port, true, ibr_now_ns()) == 0, "ours: link up");
+	lab_check(sma_port_set_link(o.sma, o.port, true, ibr_now_ns()) == 0, "ours: link up");
 	printf("# ours before OpenSM's Sets:\n");
 	get_ours(&o, &pre);
-	check(fget(pre.pi, IB_PORT_STATE_F) == SMA_PORT_INIT,
-	      "ours: the port is Init after link up (%u)", fget(pre.pi, IB_PORT_STATE_F));
+	lab_check(fget(pre.pi, IB_PORT_STATE_F) == SMA_PORT_INIT,
+		  "ours: the port is Init after link up (%u)", fget(pre.pi, IB_PORT_STATE_F));
 
 	printf("# OpenSM's Sets, replayed:\n");
 	replay(&o, &ib);
-	check(ev.lid == fget(ib.pi, IB_PORT_LID_F) &&
-		      ev.prefix == fget64(ib.pi, IB_PORT_GID_PREFIX_F) &&
-		      ev.sm_lid == fget(ib.pi, IB_PORT_SMLID_F) && strcmp(ev.states, "2,3,4") == 0,
-	      "ours: events for the daemon: LID %u, GidPrefix 0x%016llx, SM LID %u, PortState %s",
-	      ev.lid, (unsigned long long)ev.prefix, ev.sm_lid, ev.states);
+	lab_check(
+		ev.lid == fget(ib.pi, IB_PORT_LID_F) &&
+			ev.prefix == fget64(ib.pi, IB_PORT_GID_PREFIX_F) &&
+			ev.sm_lid == fget(ib.pi, IB_PORT_SMLID_F) &&
+			strcmp(ev.states, "2,3,4") == 0,
+		"ours: events for the daemon: LID %u, GidPrefix 0x%016llx, SM LID %u, PortState %s",
+		ev.lid, (unsigned long long)ev.prefix, ev.sm_lid, ev.states);
 
 	printf("# ours after OpenSM's Sets:\n");
 	get_ours(&o, &ours);
@@ -678,13 +664,15 @@ static int run(const char *sock, const char *host, const char *path_s)
 
 int main(int argc, char **argv)
 {
+	int failed;
+
 	log_init("sma_diff", true, getenv("LAB_DEBUG") ? LOG_DEBUG : LOG_WARNING);
 	if (argc != 4) {
 		fprintf(stderr, "usage: %s SOCKNAME HOST PATH (e.g. ibsim HcaA2 1,3)\n", argv[0]);
 		return 2;
 	}
 	if (run(argv[1], argv[2], argv[3]))
-		check(false, "the comparison could not run");
-	printf("client: %d passed, %d failed\n", npass, nfail);
-	return nfail > 100 ? 100 : nfail;
+		lab_check(false, "the comparison could not run");
+	failed = lab_check_report();
+	return failed > 100 ? 100 : failed;
 }
