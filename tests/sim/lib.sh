@@ -26,6 +26,26 @@ check() { # check "what" command...
 	if "$@" > "$T/last.out" 2>&1; then ok "$what"; else fail "$what"; sed 's/^/    /' "$T/last.out"; fi
 }
 
+# What every router config of these tests ends with: one host known in each
+# subnet (A: GUID 0x100001, LID 3; B: GUID 0x110001, LID 5), the control
+# socket and the PID file in $T.
+conf_tail() {
+	cat <<EOC
+neighbour "0x0000000000100001" {
+	port = "a"
+	lid = 3
+}
+neighbour "0x0000000000110001" {
+	port = "b"
+	lid = 5
+}
+control {
+	socket = "$T/ctl.sock"
+}
+pid-file = "$T/ibrouterd.pid"
+EOC
+}
+
 # The two-subnet sim config: port a (LID 1) on fec0:0:0:1::/64, port b (LID 0x10)
 # on fec0:0:0:2::/64, one host known in each subnet.
 write_conf() {
@@ -48,20 +68,9 @@ port "b" {
 	lid = 0x10
 	subnet-prefix = "fec0:0:0:2::"
 }
-neighbour "0x0000000000100001" {
-	port = "a"
-	lid = 3
-}
-neighbour "0x0000000000110001" {
-	port = "b"
-	lid = 5
-}
-control {
-	socket = "$T/ctl.sock"
-}
-pid-file = "$T/ibrouterd.pid"
 ${EXTRA_CONF:-}
 EOC
+	conf_tail >> "$T/ibrouterd.conf"
 }
 
 start_router() {

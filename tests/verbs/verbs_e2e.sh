@@ -54,19 +54,8 @@ proxy "$B_HOST" {
 	qkey = 0x1234
 }
 ${EXTRA_CONF:-}
-neighbour "0x0000000000100001" {
-	port = "a"
-	lid = 3
-}
-neighbour "0x0000000000110001" {
-	port = "b"
-	lid = 5
-}
-control {
-	socket = "$T/ctl.sock"
-}
-pid-file = "$T/ibrouterd.pid"
 EOC
+	conf_tail >> "$T/ibrouterd.conf"
 }
 
 start_router || exit 1
