@@ -657,7 +657,8 @@ struct eng_crc {
 
 static void eng_crc_flush(struct eng_crc *crc)
 {
-	ibr_vcrc_update_n(crc->job, crc->n);
+	if (crc->n) /* none with CRC offload on every egress port */
+		ibr_vcrc_update_n(crc->job, crc->n);
 	crc->n = 0;
 }
 
