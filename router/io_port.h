@@ -13,6 +13,7 @@
 
 #include "router/router_engine.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct io_port;
@@ -49,6 +50,14 @@ struct io_port_ops {
 
 struct io_port {
 	const struct io_port_ops *ops;
+	/*
+	 * Set by the backend, from the receiving worker's thread (in rx_burst),
+	 * to have fib_changed called again with the current FIB: the worker
+	 * clears it and calls fib_changed before the port's next burst
+	 * (io_verbs: a Q_Key QP finished closing while a group waited for its
+	 * slot).  Read once per port and round: nothing next to a burst.
+	 */
+	bool fib_again;
 };
 
 static inline int io_port_rx_burst(struct io_port *p, struct router_mbuf **out, unsigned n)

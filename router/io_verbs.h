@@ -169,6 +169,7 @@ struct io_verbs_port {
 	uint8_t lmc;
 	bool up;	 /* active: sends go out (read by every worker) */
 	bool refresh;	 /* an event: the owner reads state, LID and GID again */
+	bool mc_waiting; /* the last FIB has a group no Q_Key slot was free for */
 	bool lb_blocked; /* the HCA blocks self multicast loopback */
 	uint8_t gid[16];
 	uint16_t pkey[16];

@@ -17,8 +17,9 @@
  * (IBA 10.3.1); the owner takes those buffers back as their completions
  * come (io_verbs.c), reaps its sends, and destroys it when it has no
  * receive posted and no send in flight (io_verbs_qkey_gc).  Until then its
- * slot is not reused: a group refused meanwhile for want of a slot is
- * attached at the next FIB.
+ * slot is not reused: a group refused meanwhile for want of a slot waits,
+ * and once the slot is free the port asks its worker for the FIB again
+ * (io_port.fib_again), which attaches it.
  *
  * The owning worker does all of it; only the kind of a Q_Key slot changes
  * under tx_lock, as any worker sending a controlled Q_Key picks its QP
@@ -131,6 +132,8 @@ void io_verbs_qkey_gc(struct io_verbs_port *p)
 			continue;
 		qkey_slot_free(p, s);
 		p->nclosing--;
+		if (p->mc_waiting)
+			p->io.fib_again = true; /* the group refused for want of it gets it */
 		p->st.qkey_closed++;
 		log_info("verbs: %s:%u: QP 0x%06x of Q_Key 0x%08x closed: no group left",
 			 p->cfg.device, p->cfg.port_num, qpn, qkey);
@@ -201,6 +204,7 @@ void io_verbs_mcast_sync(struct io_verbs_port *p, const struct router_fib *fib)
 {
 	uint8_t r = p->cfg.router_port;
 
+	p->mc_waiting = false;
 	for (unsigned i = 0; i < p->nmc;) {
 		const struct router_fib_mgroup *g = router_fib_mgroup_get(fib, p->mc[i].mgid);
 
@@ -218,14 +222,16 @@ void io_verbs_mcast_sync(struct io_verbs_port *p, const struct router_fib *fib)
 		    io_verbs_mcast_find(p, g->mgid) >= 0)
 			continue;
 		rc = io_verbs_mcast_attach_qkey(p, g->mgid, g->mlid[r], g->qkey[r]);
-		if (rc == -ENOSPC && p->nmc < IO_VERBS_MAX_MCAST)
+		if (rc == -ENOSPC && p->nmc < IO_VERBS_MAX_MCAST) {
+			p->mc_waiting = true;
 			log_warnx("verbs: %s:%u: MLID 0x%04x not attached: no QP left for its "
 				  "Q_Key 0x%08x (%d Q_Keys a port besides the relay QP's)",
 				  p->cfg.device, p->cfg.port_num, g->mlid[r], g->qkey[r],
 				  IO_VERBS_MAX_QKEY);
-		else if (rc)
+		} else if (rc) {
 			log_warnx("verbs: %s:%u: attach to MLID 0x%04x: %s", p->cfg.device,
 				  p->cfg.port_num, g->mlid[r], strerror(-rc));
+		}
 	}
 }
 

@@ -122,6 +122,10 @@ unsigned router_worker_poll(struct router_worker *w, unsigned budget)
 
 			if (!w->port[p] || !(w->rx_ports & (1u << p)))
 				continue;
+			if (__builtin_expect(w->port[p]->fib_again, 0)) {
+				w->port[p]->fib_again = false;
+				io_port_fib_changed(w->port[p], fib);
+			}
 			n = worker_burst(w, fib, p);
 			total += n;
 			more |= n == ROUTER_BURST;

@@ -8,11 +8,13 @@
 #include "lib/ibr_pkt.h"
 #include "router/io_verbs.h"
 #include "router/router_rib.h"
+#include "router/router_worker.h"
 #include "tests/fakes/fake_verbs.h"
 #include "tests/unit/ibr_test.h"
 #include "tests/unit/router/io_verbs_fix.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -254,6 +256,93 @@ static void test_fib_follows(void)
 	router_fib_free(f2);
 }
 
+/* A FIB with groups ff15::first..last on port 0, group k of Q_Key 0x100 + k. */
+static struct router_fib *fib_groups(int first, int last)
+{
+	struct router_rib rib;
+	struct router_fib *fib;
+
+	router_rib_init(&rib);
+	for (int i = 0; i < NP; i++) {
+		struct router_port rp;
+		char name[8];
+
+		snprintf(name, sizeof(name), "p%d", i);
+		router_port_defaults(&rp, name);
+		router_rib_port_add(&rib, &rp);
+	}
+	for (int k = first; k <= last; k++) {
+		struct router_mcast m = { .key.port = 0, .mlid = MLID(0, k), .qkey = 0x100u + k };
+
+		mgid_of(m.key.mgid, k);
+		router_rib_mcast_add(&rib, &m);
+	}
+	fib = router_rib_compile(&rib);
+	router_rib_free(&rib);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fib);
+	return fib;
+}
+
+/* Whether group ff15::k is attached on port p. */
+static bool attached(const struct io_verbs_port *p, int k)
+{
+	uint8_t g[16];
+
+	mgid_of(g, k);
+	for (unsigned i = 0; i < p->nmc; i++)
+		if (!memcmp(p->mc[i].mgid, g, 16))
+			return true;
+	return false;
+}
+
+/*
+ * A group refused for want of a Q_Key slot gets the slot a closing QP leaves
+ * once that QP is gone, through its worker, with no new FIB published.
+ */
+static void test_refused_group_gets_freed_slot(void)
+{
+	struct io_verbs_port *p = port(0);
+	struct io_port *ports[NP] = { &port(0)->io, &port(1)->io };
+	uint64_t refused = p->st.mc_no_qp;
+	struct router_worker w;
+	struct router_pub pub;
+	const int last = IO_VERBS_MAX_QKEY + 1;
+	int k;
+
+	CU_ASSERT_EQUAL_FATAL(router_pub_init(&pub, 1), 0);
+	CU_ASSERT_EQUAL(router_pub_publish(&pub, fib_groups(1, last)), 0);
+	router_pub_online(&pub, 0);
+	CU_ASSERT_EQUAL_FATAL(router_worker_init(&w, 0, &pub, ports, NP, 1u), 0);
+	router_worker_poll(&w, 1);
+	CU_ASSERT_EQUAL(p->nmc, IO_VERBS_MAX_QKEY);
+	CU_ASSERT_EQUAL(p->st.mc_no_qp - refused, 1);
+	CU_ASSERT_FALSE(attached(p, last));
+	/* group 1 leaves: its QP closes, the slot is not free before it is gone */
+	router_pub_offline(&pub, 0);
+	CU_ASSERT_EQUAL(router_pub_publish(&pub, fib_groups(2, last)), 0);
+	router_pub_online(&pub, 0);
+	router_worker_poll(&w, 1);
+	CU_ASSERT_EQUAL(p->nclosing, 1);
+	CU_ASSERT_FALSE(attached(p, last));
+	for (k = 0; k < 64 && !attached(p, last); k++)
+		router_worker_poll(&w, 1); /* the flushes, the QP destroyed, the FIB again */
+	CU_ASSERT(attached(p, last));
+	CU_ASSERT_EQUAL(p->nmc, IO_VERBS_MAX_QKEY);
+	CU_ASSERT_EQUAL(qps_live(0), 1 + IO_VERBS_MAX_QKEY);
+	CU_ASSERT_FALSE(p->io.fib_again);
+	host_send(0, last, 0x100u + last, 2);
+	for (k = 0; k < 8 && w.counters.rx_pkts[0] < 2; k++)
+		router_worker_poll(&w, 64);
+	CU_ASSERT_EQUAL(w.counters.rx_pkts[0], 2);
+	router_worker_fini(&w);
+	router_pub_offline(&pub, 0);
+	router_pub_destroy(&pub);
+	while (p->nmc)
+		io_verbs_mcast_detach(p, p->mc[0].mgid);
+	assert_settled(0);
+	CU_ASSERT_EQUAL(qps_live(0), 1);
+}
+
 /* Forward one packet received on port 0 to port 1's MLID of group 1. */
 static unsigned forward_one(void)
 {
@@ -305,6 +394,7 @@ static CU_TestInfo tests[] = {
 	{ "a QP per Q_Key, gone with its last group", test_qp_per_qkey },
 	{ "at most IO_VERBS_MAX_QKEY Q_Key QPs", test_qkey_limit },
 	{ "the groups of a published FIB", test_fib_follows },
+	{ "a refused group gets the slot a closing QP frees", test_refused_group_gets_freed_slot },
 	{ "a controlled Q_Key sent from its QP", test_controlled_qkey_sent_from_its_qp },
 	CU_TEST_INFO_NULL,
 };
