@@ -79,13 +79,24 @@ lab_sm() {
 	return 1
 }
 
+# lab_rtr_guid NAME: the port GUID of router node RtrNAME as ibsim gives it
+# (it answers that node's NodeInfo itself), read over the directed route
+# 0,1,3 from host HcaNAME2; empty if the read failed.
+lab_rtr_guid() {
+	lab_run "$1" "Hca${1}2" smpquery -D nodeinfo 0,1,3 2>/dev/null |
+		awk -F. '/^PortGuid:/ { print $NF }'
+}
+
 # lab_router_conf FILE NAME [LEARNING] [DATA]: an ibrouterd config named NAME
 # whose ports a and b are attached at router nodes RtrA and RtrB of subnets A
 # and B (the native ibsim transport, the SA client on); no LID, prefix or
-# neighbour: all learned.  LEARNING goes into its learning section; control
-# socket $LAB/ctl.sock.  DATA sim (default): sim data sockets
-# $LAB/{a,b}.{sock,peer}; verbs: HCA ports $(lab_hca a) and $(lab_hca b),
-# which the fake provider puts on those same sockets (lab_fake_hcas).
+# neighbour: all learned.  Each port's GUID is its router node's (ibsim
+# answers the node's NodeInfo, our SMA its SMInfo: with two GUIDs OpenSM
+# logs ERR 2F19 "Unexpected SM port GUID"), so ibsim must be up.  LEARNING
+# goes into its learning section; control socket $LAB/ctl.sock.  DATA sim
+# (default): sim data sockets $LAB/{a,b}.{sock,peer}; verbs: HCA ports
+# $(lab_hca a) and $(lab_hca b), which the fake provider puts on those same
+# sockets (lab_fake_hcas).
 lab_router_conf() {
 	{
 		printf 'router {\n\tname = "%s"\n\tnode-guid = 0x0002c90300000100\n}\n' "$2"
@@ -97,6 +108,8 @@ lab_router_conf() {
 				printf 'port "%s" {\n\tdata = sim\n\tsim-socket = "%s"\n\tsim-peer = "%s"\n' \
 					$lrc_p "$LAB/$lrc_p.sock" "$LAB/$lrc_p.peer"
 			fi
+			lrc_g=$(lab_rtr_guid $lrc_s)
+			[ -z "$lrc_g" ] || printf '\tport-guid = %s\n' "$lrc_g"
 			printf '\tmad = ibsim\n\tibsim-socket = "%s"\n\tibsim-node = "Rtr%s"\n}\n' \
 				"$(lab_sock $lrc_s)" $lrc_s
 		done

@@ -97,6 +97,8 @@ port "b" {
 	data = sim
 	sim-socket = "$LAB/b.sock"
 	sim-peer = "$LAB/b.peer"
+	# the GUID ibsim gives the node (no OpenSM ERR 2F19: lab_router_conf)
+	port-guid = $(lab_rtr_guid B)
 	mad = ibsim
 	ibsim-socket = "$(lab_sock B)"
 	ibsim-node = "RtrB"
@@ -243,6 +245,7 @@ lab_check "8: lab withdraws it too" ctl route del fec0:0:0:5::/64
 lab_check "8: PathRecord to $C5 fails" wait_for 10 pr_is $C5 ""
 
 lab_check "the daemon is still running" kill -0 "$RPID"
+lab_check "OpenSM B knows the router port by one GUID (no ERR 2F19)" sh -c "! grep -q 'ERR 2F19' '$LAB/B/sm/osm.log'"
 if [ "$lab_fail" -ne 0 ]; then
 	echo "--- ibrouterd log"; tail -30 "$LAB/r.log"
 	echo "--- OpenSM A log (plugin)"; grep -i 'ibrouter-osm\|plugin' "$OSMLOG" | tail -30

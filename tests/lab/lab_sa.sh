@@ -99,6 +99,7 @@ lab_check "vendor SMP RouterInfo (0xFFD0) from the SM's node HcaA1 reaches our S
 "$JOIN" smp "$(lab_sock A)" HcaA1 1,3 0xffd1 0 > "$LAB/nh.out" 2>&1
 lab_check "vendor SMP NextHopTable (0xFFD1) lists subnet B's prefix" grep -q "status 0x0000 data .*fec0000000000002" "$LAB/nh.out"
 lab_check "OpenSM's SMInfo Gets to the router port are answered (no SMInfo timeouts in its log)" sh -c "! grep -qi 'sminfo.*time' '$LAB/A/sm/osm.log'"
+lab_check "and carry the GUID OpenSM knows the port by (no ERR 2F19 in A or B)" sh -c "! grep -q 'ERR 2F19' '$LAB/A/sm/osm.log' '$LAB/B/sm/osm.log'"
 
 # ---- 4. Unlink / ReLink of a host port: traps 65 and 64 ----
 ups_b() { grep -c "SUBNET UP" "$LAB/B/sm/osm.log"; }
