@@ -39,8 +39,11 @@
 
 /*
  * Packets in the pool, of either size: the engine reads the head and the tail
- * line of each (the redraw writes those two and no other), 128 KB that stay
- * in L2 as the lines of freshly received packets would.
+ * line of each, and the redraw writes those two and no other, 128 KB that
+ * stay in L2.  That is how the verbs backend hands packets to the engine: it
+ * writes each one's LRH, BTH and DETH and zeroes its CRC fields
+ * (io_verbs_synth.c) while the HCA's DMA wrote the payload, which no core
+ * reads.
  */
 #define POOL 1024
 
@@ -128,12 +131,11 @@ static void pool_crcs_prepare(struct pool *pl, uint32_t wire_len)
  * A new route for every packet's DGID.  Only what changes is written: the
  * DGID's prefix, the ICRC and the VCRC, the CRCs updated from the change alone
  * (they are linear: crc(A ^ D) = crc(A) ^ crc(D) ^ crc(0...0), D being zero
- * but for the 8 changed bytes), so the payload is never read.  That is how
- * received packets meet the engine: an HCA writes them by DMA and the
- * router's core reads their head and tail lines only.  (Recomputing both
- * CRCs over whole packets here streamed every payload byte through the
- * core's caches before each pass, a cost of this benchmark's setup that no
- * forwarding core pays: it showed as 3-4 ns more per 4 KiB packet.)
+ * but for the 8 changed bytes), so the payload is never read (see POOL).
+ * Recomputing both CRCs over whole packets here, as this benchmark once did,
+ * streamed every payload byte through the core's caches before each pass:
+ * 3-4 ns more per 4 KiB packet, the cost of a receive path that copies
+ * packets through the core (io_sim's recvmmsg: sim_e2e_256 has it).
  */
 static void pool_redraw(struct pool *pl)
 {
