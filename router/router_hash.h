@@ -8,7 +8,7 @@
  * Linear probing at a load factor of at most 1/2, multiply-shift hashing.
  * Entries are 16 bytes, four to a cache line; a lookup costs one cache miss
  * when the table is cold, which the engine hides by prefetching a whole burst
- * (router_hash_home, router_hash_prefetch) before looking any key up; tables
+ * (each key's home slot, router_hash_slot) before looking any key up; tables
  * of 2 MiB and more sit on transparent huge pages, so that the miss is not
  * also a TLB miss.
  */
@@ -46,13 +46,6 @@ static inline void router_hash_prefetch(const struct router_hash *h, uint64_t ke
 {
 	if (h->ent)
 		__builtin_prefetch(&h->ent[router_hash_slot(h, key)]);
-}
-
-/* The slot where a probe for `key` starts (NULL for an empty map): prefetch it early. */
-static inline const struct router_hash_ent *router_hash_home(const struct router_hash *h,
-							     uint64_t key)
-{
-	return h->ent ? &h->ent[router_hash_slot(h, key)] : NULL;
 }
 
 /* The value stored for `key`, or 0. */
