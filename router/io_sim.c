@@ -143,7 +143,7 @@ int io_sim_rx_burst(struct io_sim_port *p, struct router_mbuf **out, unsigned n)
  * Wait a little for the peer to make room, until `deadline` (ns).  The socket
  * is not connected (a connected datagram socket refuses packets from anyone
  * but its peer, and the peer may restart), so POLLOUT cannot tell when the
- * peer's queue drains: back off from 20 us up to 1 ms instead.
+ * peer's queue drains: back off instead (io_sim_backoff_us).
  */
 static bool sim_wait_room(struct io_sim_port *p, uint64_t *deadline, unsigned *backoff_us)
 {
@@ -153,7 +153,7 @@ static bool sim_wait_room(struct io_sim_port *p, uint64_t *deadline, unsigned *b
 		*deadline = now + (uint64_t)p->hol_ms * 1000000u;
 	if (now >= *deadline)
 		return false;
-	*backoff_us = *backoff_us ? (*backoff_us * 2 > 1000 ? 1000 : *backoff_us * 2) : 20;
+	*backoff_us = io_sim_backoff_us(*backoff_us);
 	usleep(*backoff_us);
 	return true;
 }

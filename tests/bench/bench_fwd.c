@@ -358,6 +358,7 @@ static void *e2e_relay(void *arg)
 	struct router_mbuf *m[ROUTER_BURST];
 	struct mmsghdr msg[ROUTER_BURST];
 	struct iovec iov[ROUTER_BURST];
+	unsigned backoff;
 
 	memset(msg, 0, sizeof(msg));
 	while (!atomic_load(&e->h.stop)) {
@@ -375,25 +376,23 @@ static void *e2e_relay(void *arg)
 			msg[i].msg_hdr.msg_iovlen = 1;
 		}
 		/*
-		 * Every packet out, waiting for room the way the router's io_sim
-		 * does (non-blocking sends, sleeps of 20 us doubling to 1 ms), so
-		 * that the two differ only in the processing (until the run stops: the
-		 * receiver no longer drains).  A relay dropping on
-		 * EAGAIN measured ~110k against ~140k pkt/s for the router; one
-		 * blocking in sendmmsg ~84-104k against ~110-131k in the same runs
-		 * (perhaps a wakeup for every few packets the receiver takes).
+		 * Every packet out, waiting for room as io_sim_tx_burst does
+		 * (io_sim_backoff_us), so that the relay and the router differ only
+		 * in the processing; until the run stops and the receiver no longer
+		 * drains.  A relay dropping on EAGAIN measured ~110k against ~140k
+		 * pkt/s for the router; one blocking in sendmmsg ~84-104k against
+		 * ~110-131k in the same runs.
 		 */
-		for (int sent = 0, backoff = 0; sent < n && !atomic_load(&e->h.stop);) {
+		backoff = 0;
+		for (int sent = 0; sent < n && !atomic_load(&e->h.stop);) {
 			int r = sendmmsg(e->rb.fd, msg + sent, (unsigned)(n - sent), MSG_DONTWAIT);
 
-			if (r > 0) {
+			if (r > 0)
 				sent += r;
-			} else if (errno == EAGAIN) {
-				backoff = backoff ? (backoff * 2 > 1000 ? 1000 : backoff * 2) : 20;
-				usleep((useconds_t)backoff);
-			} else if (errno != EINTR) {
+			else if (errno == EAGAIN)
+				usleep(backoff = io_sim_backoff_us(backoff));
+			else if (errno != EINTR)
 				break;
-			}
 		}
 	}
 	return NULL;
