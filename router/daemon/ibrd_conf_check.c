@@ -280,7 +280,7 @@ static void ibrd_conf_check_refs(struct ibrd_conf_ctx *ctx)
  */
 static void ibrd_conf_check_proxies(struct ibrd_conf_ctx *ctx)
 {
-	static const char *const data[] = { "none", "sim", "verbs" };
+	const char *const *data = ibrd_conf_keys[IBRD_SECT_PORT].keys[IBRD_PK_DATA].words;
 	struct ibrd_conf *c = ctx->c;
 	unsigned n[ROUTER_MAX_PORTS] = { 0 };
 
