@@ -4,9 +4,10 @@
 #   1. before any SM has configured port b, the SMA takes the Set (IBA: M_Key
 #      0, any Set goes), but the RIB refuses port b a prefix that is port a's
 #      connected prefix: both connected routes stay, traffic flows both ways;
-#   2. once an SM (a DR Set from b's wire, MasterSMLID 1) has configured port
-#      b, the same Set from LID 5 is refused by the SMA's Set policy (no reply,
-#      counted in show sma), while a Set from the SM's LID is answered.
+#   2. an SM (a DR Set from b's wire, MasterSMLID 1) configures port b;
+#   3. the same Set from LID 5 is now refused by the SMA's Set policy (no
+#      reply, counted in show sma): routes and traffic as before;
+#   4. a Set from the SM's LID is answered; 5. sma release forgets the SM.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
@@ -50,5 +51,32 @@ routes_intact "1"
 check "1: the refusal is logged" \
 	grep -q 'port b: subnet prefix fec0:0:0:1:: refused: it is port a' "$T/ibrouterd.log"
 traffic "1"
+
+# 2. an SM configures port b (a directed-route Set naming MasterSMLID 1):
+#    the port is bound to it
+smp_b portinfo set-smlid 1 set-lid 0x10 set-prefix $PFX_B > "$T/set2.txt" 2>&1
+check "2: the SM's directed-route Set is answered" grep -q '^# portinfo: status 0x0000' "$T/set2.txt"
+ctl -j show sma b > "$T/sma2.json"
+check "2: show sma: b is bound to its master SM, LID 1, by directed route" \
+	grep -q '"port":"b","policy":"master-sm","mkey_set":false,"sm_lid":"0x0001","master_sm":"directed-route","sm_hops":0,"sets_refused":0' "$T/sma2.json"
+
+# 3. the attack again: refused by the SMA (no reply), counted, nothing changes
+smp_b portinfo slid 5 dlid 0x10 set-prefix $PFX_A > "$T/set3.txt" 2>&1
+check "3: the host's Set gets no reply" grep -q '^ibrouter-host: smp set: Connection timed out' "$T/set3.txt"
+ctl -j show sma b > "$T/sma3.json"
+check "3: show sma: the refusal is counted, b's GidPrefix unchanged" \
+	grep -q '"sm_lid":"0x0001","master_sm":"directed-route","sm_hops":0,"sets_refused":1,"mkey_violations":0,"gid_prefix":"fec0:0:0:2::"' "$T/sma3.json"
+check "3: the refusal is logged" grep -q 'sma: port 2: Set of attribute 0x0015 refused' "$T/ibrouterd.log"
+routes_intact "3"
+traffic "3"
+
+# 4. the same LID-routed Set from the SM's LID is answered
+smp_b portinfo slid 1 dlid 0x10 set-prefix $PFX_B > "$T/set4.txt" 2>&1
+check "4: a Set from the SM's SLID is answered" grep -q '^# portinfo: status 0x0000' "$T/set4.txt"
+
+# 5. sma release: the port forgets its SM (for an SM that moved)
+ctl sma release b > /dev/null
+check "5: sma release b: no master SM" sh -c \
+	"\"$CTL\" -s \"$T/ctl.sock\" -j show sma b | grep -q '\"master_sm\":\"none\"'"
 
 finish
