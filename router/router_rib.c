@@ -90,7 +90,25 @@ int router_rib_route_add(struct router_rib *rib, const struct router_route *r)
 	rec.key.source = r->key.source;
 	rec.nh = r->nh;
 	rec.metric = r->metric;
+	if (rec.key.source == ROUTER_SRC_CONNECTED) {
+		const struct router_route *cur = router_tab_find(&rib->routes, &rec.key);
+
+		/* one subnet prefix, one port: never take another port's */
+		if (cur && cur->nh.port != rec.nh.port)
+			return -EEXIST;
+	}
 	return router_tab_put(&rib->routes, &rec) < 0 ? -ENOMEM : 0;
+}
+
+uint64_t router_rib_connected_prefix(const struct router_rib *rib, uint8_t port)
+{
+	const struct router_route *r;
+	uint32_t pos = 0;
+
+	while ((r = router_tab_next(&rib->routes, &pos)))
+		if (r->key.source == ROUTER_SRC_CONNECTED && r->nh.port == port)
+			return r->key.prefix;
+	return 0;
 }
 
 int router_rib_route_del(struct router_rib *rib, uint64_t prefix, uint8_t plen, uint8_t source)

@@ -96,8 +96,15 @@ int router_rib_port_set(struct router_rib *rib, uint32_t idx, const struct route
 /* Index of the port called `name`, or -ENOENT. */
 int router_rib_port_find(const struct router_rib *rib, const char *name);
 
-/* Routes: add replaces the route with the same prefix, length and source. */
+/*
+ * Routes: add replaces the route with the same prefix, length and source,
+ * except that a connected route never replaces another port's: -EEXIST
+ * (a subnet prefix belongs to one port; the daemon decides what the
+ * refused port keeps).
+ */
 int router_rib_route_add(struct router_rib *rib, const struct router_route *r);
+/* The prefix of port `port`'s connected route, or 0 when it has none. */
+uint64_t router_rib_connected_prefix(const struct router_rib *rib, uint8_t port);
 int router_rib_route_del(struct router_rib *rib, uint64_t prefix, uint8_t plen, uint8_t source);
 int router_rib_neigh_add(struct router_rib *rib, const struct router_neigh *n);
 int router_rib_neigh_del(struct router_rib *rib, uint8_t port, uint64_t guid, uint8_t source);

@@ -55,6 +55,12 @@ enum sma_port_state {
 
 /* ---- configuration (from ibrouterd.conf; copied by sma_new()) ---- */
 
+/* Who may Set the port's attributes (sma_policy.c has the rules). */
+enum sma_set_policy {
+	SMA_SET_MASTER_SM = 0, /* the port's master SM only (or under its M_Key) */
+	SMA_SET_OPEN,	       /* IBA's M_Key rule alone: with M_Key 0, anyone */
+};
+
 struct sma_port_cfg {
 	uint64_t guid;		/* port GUID: non-zero, unique */
 	uint32_t capmask;	/* PortInfo:CapabilityMask; 0 = SMA_CAP_DEFAULT */
@@ -62,6 +68,13 @@ struct sma_port_cfg {
 	uint8_t vl_cap;		/* VLCap, 1..5 (VL0, VL0-1, ..., VL0-14); 0 = 1 */
 	uint16_t partition_cap; /* P_Key entries, 1..SMA_MAX_PKEYS; 0 = 32 */
 	uint8_t guid_cap;	/* GUIDCap, 1..SMA_MAX_GUIDS; 0 = 8 */
+	uint8_t set_policy;	/* enum sma_set_policy */
+	/*
+	 * The M_Key the port starts with (0: none), with M_KeyProtectBits 1 so
+	 * that Gets do not show it (14.2.4.1): every Set must carry it until the
+	 * SM changes it.  The SM's own key (OpenSM's m_key).
+	 */
+	uint64_t mkey;
 };
 
 struct sma_node_cfg {
@@ -189,6 +202,7 @@ struct sma_event {
 	X(DR_RETURNING, "dr-returning", "a returning (D=1) request: for an SM, not the SMA") \
 	X(DR_REPLY, "dr-reply", "the reply breaks the send rules (14.2.2.2)")                \
 	X(MKEY, "mkey", "M_Key check failed (14.2.4)")                                       \
+	X(SET_POLICY, "set-policy", "a Set not from the port's master SM (sma_policy.c)")    \
 	X(TRAP_REPRESS, "trap-repress", "TrapRepress consumed (no reply by definition)")
 
 enum sma_drop {
@@ -265,8 +279,20 @@ struct sma_port_view {
 	uint8_t sl2vl[16];
 	unsigned int nguids;
 	uint64_t guids[SMA_MAX_GUIDS];
+	/* the Set policy: the master SM the port is bound to, refused Sets */
+	uint8_t set_policy; /* enum sma_set_policy */
+	bool sm_bound;	    /* to the sender of the PortInfo Set that named sm_bound_lid */
+	bool sm_dr;	    /* ... which came by directed route, sm_hops hops */
+	uint16_t sm_bound_lid;
+	uint8_t sm_hops;
+	uint64_t sets_refused;
 };
 int sma_port_get(const struct sma *s, unsigned int port, struct sma_port_view *v);
+/*
+ * Forget the port's master SM (sma_policy.c): the next PortInfo Set that
+ * names a MasterSMLID binds the port to its sender.  For an SM that moved.
+ */
+int sma_port_release(struct sma *s, unsigned int port);
 
 const struct sma_counters *sma_counters_get(const struct sma *s);
 const char *sma_drop_name(enum sma_drop why);

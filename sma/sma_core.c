@@ -89,6 +89,8 @@ static int sma_cfg_check(struct sma_node_cfg *c)
 			p->partition_cap = 32;
 		if (!p->guid_cap)
 			p->guid_cap = 8;
+		if (p->set_policy > SMA_SET_OPEN)
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -113,6 +115,7 @@ struct sma *sma_new(const struct sma_node_cfg *cfg, const struct sma_ops *ops)
 	if (ops)
 		s->ops = *ops;
 	s->log_rl = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(10, 20);
+	s->policy_rl = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 10);
 	for (unsigned int i = 0; i < s->cfg.num_ports; i++) {
 		struct sma_port *p = &s->ports[i];
 
@@ -175,7 +178,19 @@ int sma_port_set_link(struct sma *s, unsigned int port, bool up, uint64_t now_ns
 		if (sma_fget(p->pi, IB_PORT_PHYS_STATE_F) != SMA_PHYS_DISABLED)
 			sma_fset(p->pi, IB_PORT_PHYS_STATE_F, SMA_PHYS_POLLING);
 		sma_port_state_set(s, p, SMA_PORT_DOWN);
+		/* the link may come back in another subnet, under another SM */
+		sma_policy_release(p);
 	}
+	return 0;
+}
+
+int sma_port_release(struct sma *s, unsigned int port)
+{
+	struct sma_port *p = sma_port_lookup(s, port);
+
+	if (!p)
+		return -EINVAL;
+	sma_policy_release(p);
 	return 0;
 }
 
@@ -223,6 +238,12 @@ int sma_port_get(const struct sma *s, unsigned int port, struct sma_port_view *v
 	memcpy(v->sl2vl, p->sl2vl, sizeof(v->sl2vl));
 	v->nguids = p->guid_cap;
 	memcpy(v->guids, p->guids, sizeof(v->guids));
+	v->set_policy = s->cfg.ports[port - 1].set_policy;
+	v->sm_bound = p->sm_bound;
+	v->sm_dr = p->sm_dr;
+	v->sm_bound_lid = p->sm_bound_lid;
+	v->sm_hops = p->sm_hops;
+	v->sets_refused = p->sets_refused;
 	return 0;
 }
 
@@ -341,7 +362,13 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
 	/* Send has no response; a Trap is for an SM (its TrapRepress is an SM's to send) */
 	if (!ibr_mad_response_method(method) || method == IBR_MAD_METHOD_TRAP)
 		return sma_discard(s, rx, SMA_DROP_NO_RESPONSE_METHOD, why);
+	if (method == IBR_MAD_METHOD_SET && !sma_policy_set_ok(s, p, reply, rx)) {
+		sma_policy_refused(s, p, reply, rx);
+		return sma_discard(s, rx, SMA_DROP_SET_POLICY, why);
+	}
 	st = sma_execute(s, p, m, reply, mk == SMA_MKEY_PASS, rx->now_ns);
+	if (method == IBR_MAD_METHOD_SET && st == IBR_MAD_STATUS_OK)
+		sma_policy_bind(p, reply);
 	/* TID, AttributeID, AttributeModifier and the DR fields are the request's */
 	ibr_mad_build_response(reply, reply, IBR_MAD_SIZE, st);
 	if (dr && !sma_dr_reply(reply, p->num, &dr_why))

@@ -34,6 +34,12 @@ struct sma_port {
 	uint64_t guids[SMA_MAX_GUIDS];
 	bool lease_running; /* M_Key lease timer, 14.2.4.2 */
 	uint64_t lease_deadline_ns;
+	/* the master SM this port is bound to, and how its Sets came (sma_policy.c) */
+	bool sm_bound, sm_dr;
+	uint16_t sm_bound_lid, sm_dr_slid;
+	uint8_t sm_hops;
+	uint8_t sm_path[2 * IBR_SMP_MAX_HOPS]; /* InitialPath[1..hops], ReturnPath[1..hops] */
+	uint64_t sets_refused;
 };
 
 struct sma {
@@ -42,6 +48,7 @@ struct sma {
 	struct sma_port ports[SMA_MAX_PORTS];
 	struct sma_counters cnt;
 	struct ibr_ratelimit log_rl;
+	struct ibr_ratelimit policy_rl; /* refused Sets: a warning each, rate-limited */
 };
 
 /* What an attribute handler is given and gives back. */
@@ -115,5 +122,17 @@ enum sma_mkey_result {
 enum sma_mkey_result sma_mkey_check(struct sma *s, struct sma_port *p, const uint8_t *mad,
 				    const struct sma_rx *rx);
 void sma_mkey_lease_run(struct sma_port *p, uint64_t now_ns);
+/* The trap 256 event for an SMP that failed a check (mad: after the DR receive rules). */
+void sma_mkey_trap(struct sma *s, struct sma_port *p, const uint8_t *mad, const struct sma_rx *rx);
+
+/* sma_policy.c: the Set policy (smp: the request after the DR receive rules) */
+bool sma_policy_set_ok(struct sma *s, struct sma_port *p, const uint8_t *smp,
+		       const struct sma_rx *rx);
+/* A refused Set: counted, logged (rate-limited), trap 256 asked for. */
+void sma_policy_refused(struct sma *s, struct sma_port *p, const uint8_t *smp,
+			const struct sma_rx *rx);
+/* After a Set with status 0: bind the port to the SM a PortInfo Set named. */
+void sma_policy_bind(struct sma_port *p, const uint8_t *smp);
+void sma_policy_release(struct sma_port *p);
 
 #endif

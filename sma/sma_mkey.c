@@ -31,8 +31,7 @@ void sma_mkey_lease_run(struct sma_port *p, uint64_t now_ns)
 	}
 }
 
-static void sma_mkey_trap(struct sma *s, struct sma_port *p, const uint8_t *mad,
-			  const struct sma_rx *rx)
+void sma_mkey_trap(struct sma *s, struct sma_port *p, const uint8_t *mad, const struct sma_rx *rx)
 {
 	struct sma_event ev = { .type = SMA_EV_TRAP_BAD_MKEY, .port = p->num };
 	struct sma_trap_mkey *t = &ev.trap;

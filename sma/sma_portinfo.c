@@ -50,6 +50,11 @@ void sma_portinfo_init(struct sma *s, struct sma_port *p, const struct sma_port_
 	sma_fset(pi, IB_PORT_VL_ARBITRATION_LOW_CAP_F, 8);
 	sma_fset(pi, IB_PORT_GUID_CAP_F, cfg->guid_cap);
 	sma_fset(pi, IB_PORT_RESP_TIME_VAL_F, 8); /* 4.096 us * 2^8: about 1 ms */
+	if (cfg->mkey) {
+		/* a configured M_Key (sma_policy.c), hidden from Gets without it */
+		sma_fset64(pi, IB_PORT_MKEY_F, cfg->mkey);
+		sma_fset(pi, IB_PORT_MKEY_PROT_BITS_F, 1);
+	}
 	(void)s;
 }
 

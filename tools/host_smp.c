@@ -1,8 +1,10 @@
 /*
  * host_smp.c - "ibrouter-host ... smp": the host speaks as a subnet manager
  * would to the router port at the other end of its wire: a directed-route
- * SMP with hop count 0 (IBA 14.2.2: the permissive LID, VL15, QP0), and the
- * reply decoded with libibmad's dumpers, as smpquery(8) prints it.
+ * SMP with hop count 0 (IBA 14.2.2: the permissive LID, VL15, QP0), or with
+ * `slid` a LID-routed one (class 0x01, 14.2.1.1) from that LID, carrying
+ * `mkey` if given, and the reply decoded with libibmad's dumpers, as
+ * smpquery(8) prints it.
  */
 #include "tools/host_smp.h"
 
@@ -31,13 +33,18 @@ static const struct smp_attr attrs[] = {
 	{ "routerinfo", IBR_SMP_ATTR_ROUTER_INFO, NULL },
 };
 
+/* How the SMPs are addressed: LRH SLID and DLID (permissive for a directed route). */
+struct smp_addr {
+	uint16_t slid, dlid;
+};
+
 /* Send one SMP and wait for the GetResp with its TID; the reply MAD into `resp`. */
 static int smp_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int timeout_ms,
-		    const uint8_t *mad, uint8_t *resp)
+		    const struct smp_addr *a, const uint8_t *mad, uint8_t *resp)
 {
 	struct ibr_pkt_ud_params p = { .vl = IBR_VL15,
-				       .slid = IBR_LID_PERMISSIVE,
-				       .dlid = IBR_LID_PERMISSIVE,
+				       .slid = a->slid,
+				       .dlid = a->dlid,
 				       .pkey = IBR_PKEY_DEFAULT,
 				       .payload = mad,
 				       .payload_len = IBR_MAD_SIZE };
@@ -106,10 +113,11 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 	     char **argv)
 {
 	const struct smp_attr *a = NULL;
+	struct smp_addr ad = { IBR_LID_PERMISSIVE, IBR_LID_PERMISSIVE };
 	uint8_t mad[IBR_MAD_SIZE], resp[IBR_MAD_SIZE];
-	uint64_t tid = (uint64_t)time(NULL) << 16;
+	uint64_t tid = (uint64_t)time(NULL) << 16, mkey = 0;
 	uint32_t mod = 0;
-	bool set = false;
+	bool set = false, lid_routed = false;
 	int rc;
 
 	for (size_t i = 0; argc > 0 && i < sizeof(attrs) / sizeof(attrs[0]); i++)
@@ -117,28 +125,44 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 			a = &attrs[i];
 	if (!a) {
 		fprintf(stderr, "ibrouter-host: smp nodeinfo|nodedesc|portinfo|pkeys|routerinfo "
-				"[mod N] [set-lid L] [set-lmc M] [set-prefix P] [set-smlid L]\n");
+				"[mod N] [slid L [dlid L]] [mkey K] [set-lid L] [set-lmc M] "
+				"[set-prefix P] [set-smlid L]\n");
 		return 2;
 	}
 	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "mod"))
-			mod = (uint32_t)strtoul(argv[i + 1], NULL, 0);
-		else if (!strncmp(argv[i], "set-", 4) && a->id == IBR_SMP_ATTR_PORT_INFO)
+		unsigned long long v = strtoull(argv[i + 1], NULL, 0);
+
+		if (!strcmp(argv[i], "mod")) {
+			mod = (uint32_t)v;
+		} else if (!strcmp(argv[i], "slid") && v && v < IBR_LID_PERMISSIVE) {
+			ad.slid = (uint16_t)v;
+			lid_routed = true;
+		} else if (!strcmp(argv[i], "dlid") && v && v < IBR_LID_PERMISSIVE) {
+			ad.dlid = (uint16_t)v;
+		} else if (!strcmp(argv[i], "mkey")) {
+			mkey = v;
+		} else if (!strncmp(argv[i], "set-", 4) && a->id == IBR_SMP_ATTR_PORT_INFO) {
 			set = true;
-		else
-			return fprintf(stderr, "ibrouter-host: smp: unexpected '%s'\n", argv[i]), 2;
+		} else {
+			fprintf(stderr, "ibrouter-host: smp: unexpected '%s'\n", argv[i]);
+			return 2;
+		}
 	}
 	if (timeout_ms <= 0)
 		timeout_ms = 1000;
-	ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, a->id, mod, ++tid, 0, NULL, 0);
-	if ((rc = smp_call(fd, peer, peerlen, timeout_ms, mad, resp)))
+	if (lid_routed) /* to the router port's LID, or the permissive LID (14.2.1.1) */
+		ibr_mad_build(mad, IBR_MGMT_CLASS_SUBN_LID, IBR_MAD_METHOD_GET, a->id, mod, ++tid);
+	else
+		ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, a->id, mod, ++tid, 0, NULL, 0);
+	ibr_smp_set_mkey(mad, mkey);
+	if ((rc = smp_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp)))
 		return fprintf(stderr, "ibrouter-host: smp: %s\n", strerror(-rc)), 1;
 	if (set) {
 		memcpy(mad + IBR_SMP_DATA_OFFS, resp + IBR_SMP_DATA_OFFS, 64);
 		smp_portinfo_edit(mad + IBR_SMP_DATA_OFFS, argc - 1, argv + 1);
 		ibr_mad_set_method(mad, IBR_MAD_METHOD_SET);
 		ibr_mad_set_tid(mad, ++tid);
-		if ((rc = smp_call(fd, peer, peerlen, timeout_ms, mad, resp)))
+		if ((rc = smp_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp)))
 			return fprintf(stderr, "ibrouter-host: smp set: %s\n", strerror(-rc)), 1;
 	}
 	smp_print(a, resp);

@@ -22,6 +22,8 @@
 
 enum ibrd_data { IBRD_DATA_NONE, IBRD_DATA_SIM, IBRD_DATA_VERBS };
 enum ibrd_mad { IBRD_MAD_NONE, IBRD_MAD_UMAD, IBRD_MAD_IBSIM };
+/* Who may Set the port's SMA attributes (sma-set-policy; sma/sma_policy.c). */
+enum ibrd_sma_policy { IBRD_SMA_MASTER_SM, IBRD_SMA_OPEN };
 
 struct ibrd_conf_port {
 	char name[ROUTER_PORT_NAME];
@@ -38,7 +40,9 @@ struct ibrd_conf_port {
 	char ibsim_node[IBRD_NAME_MAX];	  /* the Rt node the port attaches at */
 	uint8_t ibsim_port;
 	char site[IBRD_NAME_MAX];
-	bool sa_client; /* learn this subnet from its SA */
+	bool sa_client;		/* learn this subnet from its SA */
+	uint8_t sma_set_policy; /* enum ibrd_sma_policy */
+	uint64_t sma_mkey;	/* the M_Key its SMA starts with (0: none); a secret */
 	/* everything the forwarding core uses: LID, LMC, prefix, GUID, MTU, maps, P_Keys, flags */
 	struct router_port rp;
 };

@@ -539,6 +539,7 @@ static bool ibrd_conf_when_ibsim(const void *o)
 static const char *const ibrd_conf_w_data[] = { "none", "sim", "verbs", NULL };
 static const char *const ibrd_conf_w_mad[] = { "none", "umad", "ibsim", NULL };
 static const char *const ibrd_conf_w_rpf[] = { "off", "loose", "strict", NULL };
+static const char *const ibrd_conf_w_sma_policy[] = { "master-sm", "open", NULL };
 
 #define C struct ibrd_conf
 static const struct ibrd_conf_key ibrd_conf_k_router[] = {
@@ -586,6 +587,9 @@ static const struct ibrd_conf_key ibrd_conf_k_port[] = {
 	[IBRD_PK_RPF] = KEY("rpf", enum, P, rp.rpf, .words = ibrd_conf_w_rpf),
 	[IBRD_PK_SA_CLIENT] = KEY("sa-client", boolean, P, sa_client),
 	[IBRD_PK_UP] = KEY("up", flag, P, rp.flags, .max = ROUTER_PORT_UP),
+	[IBRD_PK_SMA_SET_POLICY] = KEY("sma-set-policy", enum, P, sma_set_policy,
+				       .words = ibrd_conf_w_sma_policy),
+	[IBRD_PK_SMA_MKEY] = KEY_HEX("sma-mkey", P, sma_mkey, 0, UINT64_MAX),
 };
 
 #define R struct ibrd_conf_route

@@ -4,11 +4,15 @@
  * answered with sma_process(), and the reply goes back out of the same port
  * as a whole packet (LRH on VL15, BTH, DETH, the MAD, ICRC, VCRC).  What
  * the SM sets (LID, LMC, GidPrefix) reaches the forwarding tables as RIB
- * changes: the next forwarded packet carries the new SLID.
+ * changes: the next forwarded packet carries the new SLID.  Who may Set
+ * (sma-set-policy, sma-mkey) is the SMA's (sma/sma_policy.c); show sma and
+ * sma release are its control commands.
  */
 #include "router/daemon/ibrd.h"
+#include "router/daemon/ibrd_cmd.h"
 
 #include "lib/ibr_crc.h"
+#include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
 #include "lib/ibr_mad.h"
 #include "lib/ibr_pkt.h"
@@ -127,8 +131,14 @@ int ibrd_sma_start(struct ibrd *d)
 	cfg.system_image_guid = d->conf->system_image_guid;
 	snprintf(cfg.node_desc, sizeof(cfg.node_desc), "%s", d->conf->node_desc);
 	cfg.num_ports = d->conf->nports;
-	for (unsigned i = 0; i < d->conf->nports; i++)
-		cfg.ports[i].guid = d->conf->port[i].rp.guid;
+	for (unsigned i = 0; i < d->conf->nports; i++) {
+		const struct ibrd_conf_port *cp = &d->conf->port[i];
+
+		cfg.ports[i].guid = cp->rp.guid;
+		cfg.ports[i].set_policy = cp->sma_set_policy == IBRD_SMA_OPEN ? SMA_SET_OPEN
+									      : SMA_SET_MASTER_SM;
+		cfg.ports[i].mkey = cp->sma_mkey;
+	}
 	if (!(d->sma = sma_new(&cfg, &ops)))
 		return -errno;
 	for (unsigned i = 0; i < d->conf->nports; i++)
@@ -215,4 +225,56 @@ void ibrd_sma_event(struct ibrd *d)
 		if (ibrd_state_publish(d))
 			log_warnx("sma: cannot publish the new tables");
 	}
+}
+
+/* show sma [PORT]: each port's Set policy, its master SM, the Sets refused. */
+int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port",	    "policy",	       "mkey_set",
+					    "sm_lid",	    "master_sm",       "sm_hops",
+					    "sets_refused", "mkey_violations", "gid_prefix" };
+	int port = -1;
+
+	if (argc > 3)
+		return ibrd_out_error(o, EINVAL, "usage: show sma [PORT]");
+	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	if (!d->sma)
+		return ibrd_out_error(o, ENOENT, "no SMA");
+	ibrd_out_table(o, cols, 9);
+	for (uint32_t i = 0; i < d->rib.nports; i++) {
+		struct sma_port_view v;
+		union ibr_gid g;
+		char gs[IBR_GID_STRLEN], ls[8];
+
+		if ((port >= 0 && (uint32_t)port != i) || sma_port_get(d->sma, i + 1, &v))
+			continue;
+		g = ibr_gid_make(v.gid_prefix, 0);
+		ibrd_out_str(o, d->rib.port[i].name);
+		ibrd_out_str(o, v.set_policy == SMA_SET_OPEN ? "open" : "master-sm");
+		ibrd_out_bool(o, v.mkey != 0); /* never the key itself */
+		snprintf(ls, sizeof(ls), "0x%04x", v.sm_lid);
+		ibrd_out_str(o, ls);
+		ibrd_out_str(o, !v.sm_bound ? "none" : v.sm_dr ? "directed-route" : "lid-routed");
+		ibrd_out_u64(o, v.sm_dr ? v.sm_hops : 0);
+		ibrd_out_u64(o, v.sets_refused);
+		ibrd_out_u64(o, v.mkey_violations);
+		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+	}
+	return ibrd_out_end(o);
+}
+
+/* sma release PORT: forget the port's master SM (one that moved, sma_policy.c). */
+int ibrd_cmd_sma_release(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	int port;
+
+	if (argc != 3)
+		return ibrd_out_error(o, EINVAL, "usage: sma release PORT");
+	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	if (!d->sma || sma_port_release(d->sma, (unsigned)port + 1))
+		return ibrd_out_error(o, ENOENT, "port %s has no SMA", argv[2]);
+	log_info("sma: port %s: master SM released by a control command", argv[2]);
+	return ibrd_cmd_ok(o);
 }

@@ -5,6 +5,7 @@
  */
 #include "router/daemon/ibrd.h"
 
+#include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
 
 #include <errno.h>
@@ -95,14 +96,30 @@ static int state_statics(struct ibrd *d, const struct ibrd_conf *c, bool add)
 	return rc;
 }
 
-/* The connected route of a port: its subnet prefix, delivered directly. */
+/*
+ * The connected route of a port: its subnet prefix, delivered directly.
+ * A subnet prefix is one port's: a port whose new prefix is already
+ * another port's connected prefix (an SMP Set, the SA, the plugin, its
+ * HCA's GID or a reload said so) is refused, rate-limited in the log; the
+ * refused port keeps the connected prefix it had, or has none (prefix 0)
+ * if it had none, and the first port keeps its route.  Link-local
+ * prefixes (fe80::/10, every subnet's default, never routed: IBA 4.1.1)
+ * get no route, so they may be shared.
+ */
 void ibrd_state_connected(struct ibrd *d, uint32_t idx)
 {
-	const struct router_port *p = &d->rib.port[idx];
+	static struct ibr_ratelimit rl = IBR_RATELIMIT_INIT(1, 10);
+	struct router_port *p = &d->rib.port[idx];
+	uint64_t old = router_rib_connected_prefix(&d->rib, (uint8_t)idx);
 	struct router_route r;
+	union ibr_gid g;
+	int rc;
 
 	router_rib_flush(&d->rib, ROUTER_SRC_CONNECTED, (int)idx);
-	if (!p->prefix || d->vdown[idx]) /* none while its HCA port's link is down */
+	g = ibr_gid_make(p->prefix, 0);
+	if (!p->prefix || ibr_gid_is_link_local(&g))
+		return;
+	if (d->vdown[idx]) /* none while its HCA port's link is down */
 		return;
 	memset(&r, 0, sizeof(r));
 	r.key.prefix = p->prefix;
@@ -110,7 +127,23 @@ void ibrd_state_connected(struct ibrd *d, uint32_t idx)
 	r.key.source = ROUTER_SRC_CONNECTED;
 	r.nh.port = (uint8_t)idx;
 	r.nh.kind = ROUTER_NH_DIRECT;
-	if (router_rib_route_add(&d->rib, &r))
+	rc = router_rib_route_add(&d->rib, &r);
+	if (rc == -EEXIST) {
+		const struct router_route *owner = router_tab_find(&d->rib.routes, &r.key);
+		union ibr_gid k = ibr_gid_make(old, 0);
+		char gs[IBR_GID_STRLEN], ks[IBR_GID_STRLEN];
+
+		if (ibr_ratelimit_ok(&rl, ibr_now_ns()))
+			log_warnx("router: port %s: subnet prefix %s refused: it is port %s's; "
+				  "%s kept",
+				  p->name, ibr_gid_ntop(&g, gs, sizeof(gs)),
+				  d->rib.port[owner->nh.port].name,
+				  old ? ibr_gid_ntop(&k, ks, sizeof(ks)) : "no prefix");
+		p->prefix = old;
+		r.key.prefix = old;
+		rc = old ? router_rib_route_add(&d->rib, &r) : 0;
+	}
+	if (rc)
 		log_warnx("router: port %s: cannot add its connected route", p->name);
 }
 

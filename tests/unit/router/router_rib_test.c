@@ -121,6 +121,35 @@ static void test_preference_and_replace(void)
 	router_rib_free(&rib);
 }
 
+/*
+ * A subnet prefix is one port's: port b's connected route for port a's
+ * prefix is refused (-EEXIST) and a's route stays; a port replaces its own;
+ * other sources may still name the prefix on another port.
+ */
+static void test_connected_conflict(void)
+{
+	const uint64_t pa = 0xfec0000000000001ull, pb = 0xfec0000000000002ull;
+	struct router_rib rib;
+
+	rib_two_ports(&rib);
+	CU_ASSERT_EQUAL(route(&rib, pa, 64, ROUTER_SRC_CONNECTED, 0, ROUTER_NH_DIRECT, 0), 0);
+	CU_ASSERT_EQUAL(route(&rib, pb, 64, ROUTER_SRC_CONNECTED, 1, ROUTER_NH_DIRECT, 0), 0);
+	CU_ASSERT_EQUAL(route(&rib, pa, 64, ROUTER_SRC_CONNECTED, 1, ROUTER_NH_DIRECT, 0), -EEXIST);
+	CU_ASSERT_EQUAL(lookup(&rib, pa).port, 0);
+	CU_ASSERT_EQUAL(lookup(&rib, pb).port, 1);
+	CU_ASSERT_EQUAL(router_rib_connected_prefix(&rib, 0), pa);
+	CU_ASSERT_EQUAL(router_rib_connected_prefix(&rib, 1), pb);
+	/* the owner re-adds its own; a static route may point elsewhere */
+	CU_ASSERT_EQUAL(route(&rib, pa, 64, ROUTER_SRC_CONNECTED, 0, ROUTER_NH_DIRECT, 0), 0);
+	CU_ASSERT_EQUAL(route(&rib, pa, 64, ROUTER_SRC_STATIC, 1, ROUTER_NH_ROUTER, 9), 0);
+	CU_ASSERT_EQUAL(lookup(&rib, pa).port, 0);
+	/* once a's route is gone, b may take the prefix */
+	router_rib_flush(&rib, ROUTER_SRC_CONNECTED, 0);
+	CU_ASSERT_EQUAL(router_rib_connected_prefix(&rib, 0), 0);
+	CU_ASSERT_EQUAL(route(&rib, pa, 64, ROUTER_SRC_CONNECTED, 1, ROUTER_NH_DIRECT, 0), 0);
+	router_rib_free(&rib);
+}
+
 static void test_neighbours(void)
 {
 	struct router_rib rib;
@@ -307,6 +336,7 @@ static CU_TestInfo tests[] = {
 	{ "longest prefix match and default route", test_longest_prefix },
 	{ "invalid routes rejected", test_bad_routes },
 	{ "source preference, replace, withdraw, flush", test_preference_and_replace },
+	{ "a connected prefix is one port's", test_connected_conflict },
 	{ "neighbours by source", test_neighbours },
 	{ "multicast groups and MLID bitmaps", test_mcast },
 	{ "MGIDs with colliding folded keys", test_mcast_fold_collision },

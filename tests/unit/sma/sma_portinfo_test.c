@@ -212,6 +212,12 @@ static void test_transitions(void)
 }
 
 /* OpenSM's sequence: link up, Set LID/prefix/SM LID, then NOP, Armed, Active. */
+/* A PortInfo Set of port 1 as OpenSM sends it: by directed route (hop 0 here). */
+static unsigned int t_set_dr(struct sma *s, const uint8_t *pi, uint8_t *rep)
+{
+	return t_set_at(s, 1, 0xFFFF, IB_ATTR_PORT_INFO, 1, pi, rep);
+}
+
 static void test_opensm_sequence_events(void)
 {
 	struct sma *s = t_sma(1);
@@ -229,7 +235,7 @@ static void test_opensm_sequence_events(void)
 	mad_set_field(pi, 0, IB_PORT_SMLID_F, 1);
 	mad_set_field(pi, 0, IB_PORT_SUBN_TIMEOUT_F, 18);
 	mad_set_field(pi, 0, IB_PORT_CLIENT_REREG_F, 1);
-	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
+	CU_ASSERT_EQUAL(t_set_dr(s, pi, rep), 0);
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_CLIENT_REREG_F), 0);
 	CU_ASSERT(t_ev_count(SMA_EV_LID, &ev) == 1 && ev.lid == 7 && ev.lmc == 1 && ev.port == 1);
 	CU_ASSERT(t_ev_count(SMA_EV_GID_PREFIX, &ev) == 1 &&
@@ -238,11 +244,11 @@ static void test_opensm_sequence_events(void)
 	CU_ASSERT_EQUAL(t_ev_count(SMA_EV_CLIENT_REREG, NULL), 1);
 	/* the same Set again changes nothing: no new events but rereg */
 	mad_set_field(pi, 0, IB_PORT_CLIENT_REREG_F, 0);
-	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
+	CU_ASSERT_EQUAL(t_set_dr(s, pi, rep), 0);
 	CU_ASSERT_EQUAL(t_ev_count(SMA_EV_LID, NULL), 1);
 	for (unsigned int st = 0; st <= 4; st += (st ? 1 : 3)) {
 		mad_set_field(pi, 0, IB_PORT_STATE_F, st);
-		CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
+		CU_ASSERT_EQUAL(t_set_dr(s, pi, rep), 0);
 	}
 	CU_ASSERT(t_ev_count(SMA_EV_PORT_STATE, &ev) == 3 && ev.state == SMA_PORT_ACTIVE);
 	CU_ASSERT_EQUAL(sma_port_get(s, 1, &v), 0);
@@ -252,7 +258,7 @@ static void test_opensm_sequence_events(void)
 	/* NeighborMTU and OperationalVLs */
 	mad_set_field(pi, 0, IB_PORT_STATE_F, 0);
 	mad_set_field(pi, 0, IB_PORT_NEIGHBOR_MTU_F, 2);
-	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
+	CU_ASSERT_EQUAL(t_set_dr(s, pi, rep), 0);
 	CU_ASSERT(t_ev_count(SMA_EV_MTU_VLS, &ev) == 1 && ev.neighbor_mtu == 2 && ev.oper_vls == 1);
 	sma_free(s);
 }
@@ -322,15 +328,31 @@ static void test_down_retrains(void)
 	sma_free(s);
 }
 
-/* Set of another port's PortInfo (AttributeModifier 2) through port 1. */
+/*
+ * Set of another port's PortInfo (AttributeModifier 2) through port 1:
+ * refused by the default Set policy (port 2's SM is in port 2's subnet,
+ * sma_policy.c), done with sma-set-policy open.
+ */
 static void test_other_port(void)
 {
+	struct sma_node_cfg c;
+	struct sma_ops o = { .event = t_event };
 	struct sma *s = t_sma(2);
 	uint8_t pi[IB_SMP_DATA_SIZE], rep[IB_MAD_SIZE];
 	struct sma_event ev;
 
 	t_pi_rmw(s, pi);
 	mad_set_field(pi, 0, IB_PORT_LID_F, 9);
+	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 2, pi, rep), 0xFFFF);
+	CU_ASSERT_EQUAL(sma_counters_get(s)->drops[SMA_DROP_SET_POLICY], 1);
+	CU_ASSERT_EQUAL(t_ev_count(SMA_EV_LID, NULL), 0);
+	sma_free(s);
+
+	t_cfg(&c, 2);
+	c.ports[0].set_policy = SMA_SET_OPEN;
+	t_nev = 0;
+	s = sma_new(&c, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 2, pi, rep), 0);
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LOCAL_PORT_F), 2);
 	CU_ASSERT(t_ev_count(SMA_EV_LID, &ev) == 1 && ev.port == 2 && ev.lid == 9);

@@ -140,17 +140,29 @@ static inline unsigned int t_get(struct sma *s, unsigned int attr, uint32_t mod,
 	return t_status(rep);
 }
 
-/* Set `attr` with 64 bytes of data; the status (0xFFFF if no reply). */
+/*
+ * Set `attr` with 64 bytes of data on port 1, LID routed from `slid` or (dr)
+ * a hop-0 directed route; the status (0xFFFF if no reply).
+ */
+static inline unsigned int t_set_at(struct sma *s, int dr, uint16_t slid, unsigned int attr,
+				    uint32_t mod, const uint8_t *data, uint8_t *rep)
+{
+	uint8_t req[IB_MAD_SIZE];
+	struct sma_rx rx = { .port = 1, .slid = slid };
+	struct sma_tx tx;
+
+	t_smp(req, dr, IB_MAD_METHOD_SET, attr, mod, 0x5678);
+	memcpy(t_data(req), data, IB_SMP_DATA_SIZE);
+	if (sma_process(s, &rx, req, IB_MAD_SIZE, rep, &tx, NULL) != SMA_REPLY)
+		return 0xFFFF;
+	return t_status(rep);
+}
+
+/* Set `attr` (LID routed from the permissive LID, port 1). */
 static inline unsigned int t_set(struct sma *s, unsigned int attr, uint32_t mod,
 				 const uint8_t *data, uint8_t *rep)
 {
-	uint8_t req[IB_MAD_SIZE];
-
-	t_smp(req, 0, IB_MAD_METHOD_SET, attr, mod, 0x5678);
-	memcpy(t_data(req), data, IB_SMP_DATA_SIZE);
-	if (t_run(s, req, rep) != SMA_REPLY)
-		return 0xFFFF;
-	return t_status(rep);
+	return t_set_at(s, 0, 0xFFFF, attr, mod, data, rep);
 }
 
 /* Any field: mad_get_field64() only for the 64-bit ones (M_Key, GidPrefix, GUIDs). */
