@@ -23,15 +23,33 @@ static int sim_addr(struct sockaddr_un *sa, socklen_t *len, const char *path)
 	return 0;
 }
 
-/* Remove a socket file left by a dead process; refuse to remove anything else. */
+/*
+ * Remove a socket file left by a dead process; refuse to remove anything
+ * else, above all a socket that a live process is bound to (another
+ * daemon's port on the same path): a datagram connect() to it succeeds,
+ * to a dead one it is refused.
+ */
 static int sim_unlink_stale(const char *path)
 {
+	struct sockaddr_un sa;
+	socklen_t len;
 	struct stat st;
+	int fd, rc;
 
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISSOCK(st.st_mode))
 		return -EEXIST;
+	if ((rc = sim_addr(&sa, &len, path)))
+		return rc;
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return -errno;
+	rc = connect(fd, (struct sockaddr *)&sa, len) < 0 ? errno : 0;
+	close(fd);
+	if (rc == 0)
+		return -EADDRINUSE;
+	if (rc != ECONNREFUSED)
+		return -EEXIST; /* a socket of another kind: not ours to remove */
 	return unlink(path) < 0 ? -errno : 0;
 }
 
@@ -70,6 +88,7 @@ int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8
 {
 	struct sockaddr_un sa;
 	socklen_t salen;
+	struct stat st;
 	int rc, sz = 4 << 20;
 
 	memset(p, 0, sizeof(*p));
@@ -92,6 +111,10 @@ int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8
 	setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 	setsockopt(p->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	strcpy(p->path, path);
+	if (stat(path, &st) == 0) { /* the file this socket made: only that is removed at close */
+		p->dev = st.st_dev;
+		p->ino = st.st_ino;
+	}
 	p->hol_ms = IO_SIM_HOL_MS;
 	for (unsigned i = 0; i < ROUTER_BURST; i++) {
 		p->mbuf[i].data = p->bufs + (size_t)i * IO_SIM_BUFSZ;
@@ -102,9 +125,13 @@ int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8
 
 void io_sim_close(struct io_sim_port *p)
 {
+	struct stat st;
+
 	if (p->fd >= 0)
 		close(p->fd);
-	if (p->path[0])
+	/* another process may have taken the path since: leave its file alone */
+	if (p->path[0] && lstat(p->path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == p->dev &&
+	    st.st_ino == p->ino)
 		unlink(p->path);
 	free(p->bufs);
 	p->bufs = NULL;

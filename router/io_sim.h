@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <sys/un.h>
 
 #define IO_SIM_BUFSZ 8192 /* > the largest packet: PktLen 0x7FF words + VCRC = 8190 */
@@ -23,6 +24,8 @@ struct io_sim_port {
 	struct io_port io; /* first: the worker drives the port through it */
 	int fd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	dev_t dev; /* the socket file it bound (removed at close only while it is still that) */
+	ino_t ino;
 	struct sockaddr_un peer;
 	socklen_t peerlen;
 	unsigned hol_ms; /* how long a full peer may hold a packet before it is dropped */
@@ -31,8 +34,9 @@ struct io_sim_port {
 };
 
 /*
- * Bind `path` (a stale socket file there is replaced; any other file is an
- * error) and remember `peer`.  The socket is non-blocking.  `port` is the
+ * Bind `path` (a socket file left by a dead process is replaced; one that a
+ * live process is bound to is -EADDRINUSE, any other file -EEXIST) and
+ * remember `peer`.  The socket is non-blocking.  `port` is the
  * ingress port index stamped on received packets.  0 or -errno.
  */
 int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8_t port);

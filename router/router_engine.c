@@ -583,21 +583,37 @@ static void eng_stage_validate(const struct router_fib *fib, struct router_mbuf 
 		i += eng_validate_run(fib, pkts + i, n - i, st + i, c);
 }
 
+static inline uint64_t eng_rotl(uint64_t x, unsigned r)
+{
+	return x << r | x >> (64 - r);
+}
+
+/*
+ * The path of a flow among the 2^LMC LIDs of its destination (IBA 8.2.3):
+ * one flow (SGID, DGID, FlowLabel) always takes the same path (o8-2), and
+ * every byte of the three moves the choice.  The four GID halves, rotated
+ * apart, and the FlowLabel are summed into one word; the path is the top
+ * LMC bits of its product with an odd constant (2^64 / golden ratio), and
+ * the top bits of a product depend on every bit of the factor.  Flows that
+ * differ in one field by steps (hosts numbered one after the other) then
+ * land on the paths in turn, as evenly as a Weyl sequence.  (The low bits
+ * of a product depend only on the low bits of its factors: a path taken
+ * from the middle of the word let the GUIDs' last bytes never count.)
+ */
 uint16_t router_engine_path_bits(const uint8_t *grh, uint8_t lmc)
 {
-	uint64_t a, b, c, d, h;
+	uint64_t s0, s1, d0, d1, h;
 
 	if (lmc == 0)
 		return 0;
-	/* one flow (SGID, DGID, FlowLabel) always takes the same path (o8-2) */
-	memcpy(&a, grh + 8, 8);
-	memcpy(&b, grh + 16, 8);
-	memcpy(&c, grh + 24, 8);
-	memcpy(&d, grh + 32, 8);
-	h = (a ^ c) * 0x9E3779B97F4A7C15ull + (b ^ d);
-	h ^= (uint64_t)ibr_grh_get_flowlabel((const struct ibr_grh *)grh);
-	h *= 0xC2B2AE3D27D4EB4Full;
-	return (uint16_t)((h >> 40) & ((1u << lmc) - 1));
+	memcpy(&s0, grh + 8, 8);
+	memcpy(&s1, grh + 16, 8);
+	memcpy(&d0, grh + 24, 8);
+	memcpy(&d1, grh + 32, 8);
+	h = s0 + eng_rotl(s1, 16) + eng_rotl(d0, 32) + eng_rotl(d1, 48) +
+	    ((uint64_t)ibr_grh_get_flowlabel((const struct ibr_grh *)grh) << 8);
+	h *= 0x9E3779B97F4A7C15ull;
+	return (uint16_t)(h >> (64 - (lmc & 7)));
 }
 
 /* 22. reverse path: IBA 8.2 wants every path usable both ways */
@@ -812,8 +828,17 @@ static int eng_stage_mcast(const struct router_fib *fib, const struct router_mbu
 	uint32_t ports = 0, sent = 0;
 	int r = ENG_PASS;
 
+	/* 22. the reverse path, when the ingress port asks, as for unicast */
+	if (unlikely(fib->port[m->port].cfg.rpf != ROUTER_RPF_OFF) &&
+	    (r = eng_check_rpf(fib, m)) >= 0)
+		return r;
 	eng_scope_ports(fib, m->port, m->data[DGID_OFF + 1] & 0x0F, &ports);
 	ports &= g->recv_ports & ((1u << fib->nports) - 1);
+	/* 24. a site-local source stays in its site, whatever the group's scope
+	 * (IBA 4.1.1; a site-scope group's ports are within the site already) */
+	if (unlikely((eng_ld64(m->data + SGID_OFF) >> 54) == GID_SITE_LOCAL_TOP10) &&
+	    !(ports &= fib->port[m->port].site_ports))
+		return ROUTER_DROP_SITE;
 	while (ports) {
 		uint32_t p = (uint32_t)__builtin_ctz(ports);
 		const struct router_fib_port *out = &fib->port[p];

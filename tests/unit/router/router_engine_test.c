@@ -20,6 +20,7 @@
 #define PFX_S	     0xfec0000000000009ull /* site-local, but behind port c (site 1) */
 #define PFX_D	     0xfec000000000000dull /* behind port d, which is down */
 #define PFX_G	     0xfec0000000000003ull /* algorithmic next hop via b */
+#define PFX_GSRC     0x20010db8000000aaull /* a global source prefix */
 #define HOST_A	     0x0000000000100001ull
 #define HOST_B	     0x0000000000110001ull
 #define HOST_B_LMC   0x0000000000110002ull
@@ -691,6 +692,76 @@ static void test_lmc_paths(void)
 	CU_ASSERT_EQUAL(seen, 0xF);
 }
 
+/* A GRH of a flow from HOST_A in A to HOST_B in B, FlowLabel `fl`. */
+static void flow_grh(uint8_t grh[40], uint32_t fl)
+{
+	memset(grh, 0, 40);
+	grh[0] = 0x60 | 0; /* IPVer 6, TClass 0 */
+	grh[1] = (uint8_t)(fl >> 16 & 0xF);
+	grh[2] = (uint8_t)(fl >> 8);
+	grh[3] = (uint8_t)fl;
+	grh[6] = 0x1B;
+	grh[7] = 64;
+	gid_set(grh + 8, PFX_A, HOST_A);
+	gid_set(grh + 24, PFX_B, HOST_B);
+}
+
+/* 256 flows, byte `at` of the GRH taking every value: within +-25% of even over 4 paths? */
+static bool lmc_even(unsigned at, unsigned values)
+{
+	unsigned n[4] = { 0 };
+	uint8_t grh[40];
+
+	for (unsigned v = 0; v < values; v++) {
+		flow_grh(grh, 0);
+		grh[at] = (uint8_t)(at == 1 ? v & 0xF : v);
+		n[router_engine_path_bits(grh, 2)]++;
+	}
+	for (unsigned i = 0; i < 4; i++)
+		if (4 * n[i] < values * 3 / 4 || 4 * n[i] > values * 5 / 4)
+			return false;
+	return true;
+}
+
+/*
+ * Every byte of SGID, DGID and FlowLabel moves the path (o8-2: one flow,
+ * one path): hosts whose GUIDs differ only in their last bytes, with
+ * FlowLabel 0, spread over the 2^LMC paths (they all took one before).
+ */
+static void test_lmc_spread(void)
+{
+	uint8_t grh[40];
+	unsigned n[8] = { 0 };
+
+	/* 256 hosts whose port GUIDs differ in their last two bytes, to one DGID */
+	for (unsigned i = 0; i < 256; i++) {
+		flow_grh(grh, 0);
+		gid_set(grh + 8, PFX_A, 0x0002c90300001000ull + i * 0x0101u);
+		n[router_engine_path_bits(grh, 2)]++;
+	}
+	for (unsigned i = 0; i < 4; i++)
+		CU_ASSERT(n[i] >= 48 && n[i] <= 80);
+	/* and 256 DGIDs through a next router (LMC 3): 8 paths */
+	memset(n, 0, sizeof(n));
+	for (unsigned i = 0; i < 256; i++) {
+		flow_grh(grh, 0);
+		gid_set(grh + 24, 0x20010db900000000ull, 0x100 + i);
+		n[router_engine_path_bits(grh, 3)]++;
+	}
+	for (unsigned i = 0; i < 8; i++)
+		CU_ASSERT(n[i] >= 24 && n[i] <= 40);
+	/* each byte alone: the 32 of SGID and DGID, FlowLabel's three */
+	for (unsigned at = 8; at < 40; at++)
+		CU_ASSERT(lmc_even(at, 256));
+	CU_ASSERT(lmc_even(1, 16 * 16)); /* FlowLabel's top 4 bits, 16 times each */
+	CU_ASSERT(lmc_even(2, 256));
+	CU_ASSERT(lmc_even(3, 256));
+	/* one flow keeps its path */
+	flow_grh(grh, 0x12345);
+	CU_ASSERT_EQUAL(router_engine_path_bits(grh, 3), router_engine_path_bits(grh, 3));
+	CU_ASSERT_EQUAL(router_engine_path_bits(grh, 0), 0);
+}
+
 static void mcast_params(struct ibr_pkt_ud_params *p, uint8_t scope, uint8_t id, uint16_t mlid)
 {
 	params_default(p, 100);
@@ -722,6 +793,7 @@ static void test_mcast(void)
 	CU_ASSERT_EQUAL(ibr_vcrc_verify(got, mb.len), 0);
 	CU_ASSERT_EQUAL(ibr_icrc_verify(got, mb.len - 2), 0);
 	mcast_params(&p, 0x18, 1, 0xC004);
+	gid_set(p.sgid, PFX_GSRC, HOST_A); /* a global source: the organisation */
 	build(&p);
 	run();
 	CU_ASSERT_EQUAL(out.ncopies, 2);
@@ -756,6 +828,47 @@ static void test_mcast(void)
 	mb.port = 0;
 }
 
+/*
+ * Check 24 for multicast: a site-local source stays in its site whatever
+ * the group's scope (an org-scope group reached port c, site 1, from a
+ * fec0:: SGID); the RPF check of the ingress port applies to groups too.
+ */
+static void test_mcast_site(void)
+{
+	struct ibr_pkt_ud_params p;
+
+	mcast_params(&p, 0x18, 1, 0xC004); /* SGID fec0:0:0:1::: site-local */
+	build(&p);
+	run();
+	CU_ASSERT_EQUAL(out.ncopies, 1);
+	CU_ASSERT_EQUAL(out.ntx[1], 1);
+	CU_ASSERT_EQUAL(out.ntx[2], 0);
+	CU_ASSERT_EQUAL(drops_total(), 0);
+	/* receivers only in the other site: dropped, and counted as such */
+	add_group(0x18, 3, 0, 0xC00A, 0, ROUTER_MCAST_SENDERS);
+	add_group(0x18, 3, 2, 0xC00B, 0, ROUTER_MCAST_RECEIVERS);
+	recompile();
+	mcast_params(&p, 0x18, 3, 0xC00A);
+	build(&p);
+	run();
+	expect_drop(ROUTER_DROP_SITE,
+		    "org-scope group from a site-local source, receivers in site 1");
+	gid_set(p.sgid, PFX_GSRC, HOST_A);
+	build(&p);
+	run();
+	expect_fwd(2, "the same group from a global source");
+	/* strict RPF on a: the global source has no route back through a */
+	rib.port[0].rpf = ROUTER_RPF_STRICT;
+	recompile();
+	run();
+	expect_drop(ROUTER_DROP_RPF,
+		    "multicast from a source not routed back via the ingress port");
+	rib.port[0].rpf = ROUTER_RPF_OFF;
+	CU_ASSERT_EQUAL(router_rib_mcast_del(&rib, p.dgid, 0), 0);
+	CU_ASSERT_EQUAL(router_rib_mcast_del(&rib, p.dgid, 2), 0);
+	recompile();
+}
+
 /* A burst mixing every fate keeps each packet's verdict. */
 static void test_mixed_burst(void)
 {
@@ -773,6 +886,7 @@ static void test_mixed_burst(void)
 			break;
 		case 2:
 			mcast_params(&p, 0x18, 1, 0xC004); /* two copies */
+			gid_set(p.sgid, PFX_GSRC, HOST_A);
 			p.payload_len = 32;
 			break;
 		case 3:
@@ -1098,7 +1212,9 @@ static CU_TestInfo tests[] = {
 	{ "rewrite matches an independent packet", test_rewrite_bytes },
 	{ "TClass->SL and SL->VL maps", test_sl_vl_maps },
 	{ "LMC path selection", test_lmc_paths },
+	{ "LMC paths: every byte of the flow counts", test_lmc_spread },
 	{ "multicast fan-out and scopes", test_mcast },
+	{ "multicast: site-local sources, RPF", test_mcast_site },
 	{ "a mixed burst", test_mixed_burst },
 	{ "drop reason names", test_drop_names },
 	{ "unknown ingress port", test_unknown_port },
