@@ -168,7 +168,13 @@ void ibrd_state_connected(struct ibrd *d, uint32_t idx);
 
 /* ibrd_capture.c: pcap captures of one port (ERF type 21) */
 void ibrd_capture_hooks(struct ibrd *d, struct router_worker *w);
-int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uint64_t count);
+/*
+ * Capture to `fd` (the caller's no more: closed on failure), a descriptor
+ * ibrouterctl opened as its user; `file` is the name it gave (a label).
+ * 0, or -errno with a message in err.
+ */
+int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uint64_t count, int fd,
+		       char *err, size_t errlen);
 /* Close the file; returns the packets written, or -ENOENT when none was running. */
 int64_t ibrd_capture_stop(struct ibrd *d);
 /* From the control loop: close a capture that reached its count. */
@@ -219,6 +225,8 @@ int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len);
 /* Close a client once the current event is handled. */
 void ibrd_ctl_client_drop(struct ibrd_client *c);
 const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c);
+/* The descriptor that came with the running request (SCM_RIGHTS), now the caller's; else -1. */
+int ibrd_ctl_client_take_fd(struct ibrd_client *c);
 /* From now on the client's datagrams go to the plugin session `p`. */
 void ibrd_ctl_client_set_plugin(struct ibrd_client *c, struct ibrd_plugin *p);
 
