@@ -126,12 +126,16 @@ struct ibrd {
 	bool plugin_dirty;			  /* plugin entries changed: publish */
 	uint64_t start_ns;
 	char pid_file[IBRD_PATH_MAX];
-	/* capture: workers write under cap_lock while their port's bit is in cap_ports */
+	/*
+	 * capture (ibrd_capture.c): the workers read cap_ports (port bit, mode,
+	 * generation) without the lock, every other field under cap_lock
+	 */
 	pthread_mutex_t cap_lock;
 	struct ibr_pcap cap;
 	_Atomic uint32_t cap_ports;
-	bool cap_on, cap_all;
-	int cap_port;
+	uint32_t cap_word; /* cap_ports of the running capture */
+	uint32_t cap_gen;  /* the control thread's only */
+	bool cap_on;
 	uint64_t cap_limit, cap_count;
 	char cap_file[IBRD_PATH_MAX];
 };

@@ -2,9 +2,7 @@
  * ibrd_capture.c - "capture start PORT FILE [drops|all] [count N]": a pcap
  * file (LINKTYPE_ERF, ERF type 21, which tshark decodes) of what one port
  * receives and sends (all: received packets on ERF interface 0, sent copies
- * as sent on interface 1) or of the packets dropped there (drops).  Workers
- * write under a mutex only while their port's bit is set; nothing is paid
- * on the data path otherwise.
+ * as sent on interface 1) or of the packets dropped there (drops).
  *
  * The daemon never opens FILE: ibrouterctl opens it with the rights of the
  * user who runs it and passes the descriptor with the request (SCM_RIGHTS,
@@ -14,6 +12,22 @@
  * could block the control loop or the workers, nor to a kernel interface
  * (/proc, /sys: a write there is a command), nor to FUSE, whose server can
  * stall any write.
+ *
+ * The workers and the control thread share a capture this way, race-free by
+ * construction:
+ * - d->cap_ports is the one word a worker reads without the lock: the
+ *   captured port's bit (bits 0-15, which router_worker.c tests once a
+ *   burst), CAP_ALL for "all", and a generation (bits 16-30).  It is 0
+ *   while no capture runs, so that nothing is paid then beyond that
+ *   per-burst load and one load a dropped packet (cap_drop).  It is written
+ *   only under cap_lock.
+ * - Every other field is written under cap_lock, and the workers read them
+ *   only under it; the control thread, their only writer, also reads
+ *   cap_on and cap_file without it.
+ * A hook reads the word once a packet and writes the packet only if, under
+ * the lock, that word is still the running capture's: a packet seen for
+ * one capture never lands in another's file, whatever start and stop did
+ * in between.
  */
 #include "router/daemon/ibrd.h"
 
@@ -35,17 +49,38 @@
 #define FUSECTL_SUPER_MAGIC 0x65735543
 #endif
 
-static void cap_write(struct ibrd *d, const struct iovec *iov, int n, unsigned iface)
+#define CAP_ALL	      (1u << 31)
+#define CAP_GEN_SHIFT 16
+#define CAP_GEN_MASK  0x7fffu
+_Static_assert(ROUTER_MAX_PORTS <= CAP_GEN_SHIFT, "the port bits sit below the generation");
+
+static uint32_t cap_word(const struct ibrd *d)
+{
+	/* relaxed: what the packet goes to is decided again under the lock */
+	return atomic_load_explicit(&d->cap_ports, memory_order_relaxed);
+}
+
+static void cap_write(struct ibrd *d, uint32_t word, const struct iovec *iov, int n, unsigned iface)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	pthread_mutex_lock(&d->cap_lock);
-	if (d->cap_on && (!d->cap_limit || d->cap_count < d->cap_limit)) {
+	/*
+	 * A write(2) to a regular file copies into the page cache; when the
+	 * disk cannot keep up, the kernel throttles the writer (dirty page
+	 * limits), and this worker, and any other waiting for the lock,
+	 * forwards nothing until it returns.  The buffer (IBR_PCAP_BUF) makes
+	 * that one write(2) per 32 KiB of capture, not one a packet.
+	 */
+	if (d->cap_on && d->cap_word == word && d->cap_count < d->cap_limit) {
 		if (ibr_pcap_writev(&d->cap, &ts, iov, n, iface) == 0)
 			d->cap_count++;
-		if (d->cap_limit && d->cap_count >= d->cap_limit)
-			atomic_store(&d->cap_ports, 0); /* enough: the control loop closes it */
+		if (d->cap.err || d->cap_count >= d->cap_limit) {
+			/* done, or the file failed: no more packets; the control loop closes it */
+			ibr_pcap_flush(&d->cap);
+			atomic_store_explicit(&d->cap_ports, 0, memory_order_relaxed);
+		}
 	}
 	pthread_mutex_unlock(&d->cap_lock);
 }
@@ -54,21 +89,22 @@ static void cap_rx(void *ctx, const struct router_mbuf *m, int reason)
 {
 	struct ibrd *d = ctx;
 	struct iovec iov = { m->data, m->len };
+	uint32_t w = cap_word(d);
 
 	(void)reason;
-	if (d->cap_all)
-		cap_write(d, &iov, 1, 0);
+	if ((w & CAP_ALL) && (w & (1u << m->port)))
+		cap_write(d, w, &iov, 1, 0);
 }
 
 static void cap_drop(void *ctx, const struct router_mbuf *m, int reason)
 {
 	struct ibrd *d = ctx;
 	struct iovec iov = { m->data, m->len };
+	uint32_t w = cap_word(d);
 
 	(void)reason;
-	if (!d->cap_all &&
-	    (atomic_load_explicit(&d->cap_ports, memory_order_relaxed) & (1u << m->port)))
-		cap_write(d, &iov, 1, 0);
+	if (!(w & CAP_ALL) && (w & (1u << m->port)))
+		cap_write(d, w, &iov, 1, 0);
 }
 
 static void cap_tx(void *ctx, uint32_t port, const struct router_tx *tx)
@@ -80,10 +116,10 @@ static void cap_tx(void *ctx, uint32_t port, const struct router_tx *tx)
 		{ tx->m->data + ROUTER_HDR_LEN, tx->m->len - ROUTER_HDR_LEN - 2 },
 		{ vcrc, 2 },
 	};
+	uint32_t w = cap_word(d);
 
-	(void)port;
-	if (d->cap_all)
-		cap_write(d, iov, 3, 1);
+	if ((w & CAP_ALL) && (w & (1u << port)))
+		cap_write(d, w, iov, 3, 1);
 }
 
 void ibrd_capture_hooks(struct ibrd *d, struct router_worker *w)
@@ -196,16 +232,16 @@ int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uin
 		snprintf(err, errlen, "cannot write to %s: %s", label, strerror(-rc));
 		return rc;
 	}
+	d->cap_gen = (d->cap_gen + 1) & CAP_GEN_MASK;
 	pthread_mutex_lock(&d->cap_lock);
 	d->cap = pc;
 	snprintf(d->cap_file, sizeof(d->cap_file), "%s", label);
-	d->cap_all = all;
-	d->cap_port = port;
-	d->cap_limit = count;
+	d->cap_limit = count ? count : UINT64_MAX;
 	d->cap_count = 0;
+	d->cap_word = 1u << port | (all ? CAP_ALL : 0) | d->cap_gen << CAP_GEN_SHIFT;
 	d->cap_on = true;
+	atomic_store_explicit(&d->cap_ports, d->cap_word, memory_order_relaxed);
 	pthread_mutex_unlock(&d->cap_lock);
-	atomic_store(&d->cap_ports, 1u << port);
 	log_info("capture: port %s to %s (%s%s), for uid %ld", d->rib.port[port].name, label,
 		 all ? "all" : "drops", count ? ", limited" : "", cr ? (long)cr->uid : -1L);
 	return 0;
@@ -213,20 +249,23 @@ int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uin
 
 int64_t ibrd_capture_stop(struct ibrd *d)
 {
+	struct ibr_pcap pc;
 	int64_t n;
 	int rc;
 
-	atomic_store(&d->cap_ports, 0);
 	pthread_mutex_lock(&d->cap_lock);
+	atomic_store_explicit(&d->cap_ports, 0, memory_order_relaxed);
 	if (!d->cap_on) {
 		pthread_mutex_unlock(&d->cap_lock);
 		return -ENOENT;
 	}
 	d->cap_on = false;
 	n = (int64_t)d->cap_count;
-	rc = ibr_pcap_close(&d->cap);
+	pc = d->cap;
+	memset(&d->cap, 0, sizeof(d->cap));
 	pthread_mutex_unlock(&d->cap_lock);
-	if (rc)
+	/* off the lock: the buffer's tail (IBR_PCAP_BUF at most) goes to the file here */
+	if ((rc = ibr_pcap_close(&pc)))
 		log_warnx("capture: %s: %s", d->cap_file, strerror(-rc));
 	log_info("capture: %s closed, %lld packets", d->cap_file, (long long)n);
 	return rc ? rc : n;
@@ -234,6 +273,7 @@ int64_t ibrd_capture_stop(struct ibrd *d)
 
 void ibrd_capture_tick(struct ibrd *d)
 {
-	if (d->cap_on && d->cap_limit && d->cap_count >= d->cap_limit)
+	/* a worker clears the word once the count is reached or a write failed */
+	if (d->cap_on && !cap_word(d))
 		ibrd_capture_stop(d);
 }

@@ -70,6 +70,21 @@ uctl -j capture stop > "$T/relstop.json" 2>&1
 check "(b) a relative FILE is the user's working directory's, and named so" grep -qF "{\"file\":\"$U/rel.pcap\",\"packets\":0}" "$T/relstop.json"
 reset
 
+# a capture whose file fills up closes itself (a 64 KiB tmpfs that only
+# ibrouterctl's mount namespace sees: the daemon writes through the descriptor)
+mkdir "$T/small"
+if unshare -m sh -c "mount -t tmpfs -o size=64k none '$T/small' && \"$CTL\" -s '$T/ctl.sock' capture start a '$T/small/c.pcap' all" > "$T/small.out" 2>&1; then
+	"$HOST" -s "$T/a.src" -p "$T/a.sock" send -q --slid 3 --dlid 1 --sgid $A_HOST \
+		--dgid $B_HOST --size 256 -c 1000
+	sleep 1.2 # the control loop closes it within a second
+	ctl capture stop > "$T/full2.out" 2>&1
+	check "a capture whose disk is full closes itself" grep -q 'no capture is running' "$T/full2.out"
+	check "... and the daemon says why" grep -q 'capture: .*small/c.pcap: No space left on device' "$T/ibrouterd.log"
+else
+	echo "# no private tmpfs here (unshare -m): the full-disk check is skipped"
+fi
+reset
+
 # (d) devices and /proc files fail at capture start, in ibrouterctl and in the daemon
 ctl capture start a /dev/full > "$T/full.out" 2>&1
 check "(d) /dev/full: refused at capture start (not a regular file)" grep -q '/dev/full: not a regular file' "$T/full.out"
@@ -105,6 +120,48 @@ long=$U/$(printf '%0300d' 0)
 uctl capture start a "$long" > "$T/long.out" 2>&1
 check "(e) a name too long: File name too long" sh -c "grep -q 'File name too long' '$T/long.out' && ! grep -q EIO '$T/long.out'"
 reset
+
+# (race) captures of a and of b, started and stopped while traffic flows both
+# ways: each file holds only its own port's packets (received: interface 0,
+# sent: 1), as many as its stop reply says.  Under a TSan build this is where
+# the workers and the control thread meet.
+recv_bg a "$T/a.peer" -q -t 30000
+recv_bg b "$T/b.peer" -q -t 30000
+# senders of their own (the receivers hold the peer sockets), until killed
+"$HOST" -s "$T/a.src" -p "$T/a.sock" send -q --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST \
+	-c 1000000 -r 2000 &
+sa=$!
+"$HOST" -s "$T/b.src" -p "$T/b.sock" send -q --slid 5 --dlid 0x10 --sgid $B_HOST \
+	--dgid $A_HOST -c 1000000 -r 2000 &
+sb=$!
+PIDS="$PIDS $sa $sb"
+for i in $(seq 1 20); do
+	ctl capture start a "$T/ca$i.pcap" all > /dev/null 2>&1
+	sleep 0.03
+	ctl -j capture stop > "$T/ca$i.json" 2>&1
+	ctl capture start b "$T/cb$i.pcap" all > /dev/null 2>&1
+	sleep 0.03
+	ctl -j capture stop > "$T/cb$i.json" 2>&1
+done
+eval "kill $sa $sb \$RECV_a \$RECV_b"
+wait $sa $sb
+recv_wait a
+recv_wait b
+check "the daemon answers after $i rounds of captures under traffic" ctl version
+# cap_own PORT RX-SLID TX-SLID: the port's captures hold, in all, as many packets
+# as their stop replies said, and only the port's own: received from its
+# host's SLID on interface 0, sent with the port's LID as SLID on interface 1
+cap_own() {
+	n=$(cat "$T"/c$1[0-9]*.json | sed -n 's/.*"packets":\([0-9]*\)}.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+	mergecap -a -w "$T/c$1.all" "$T"/c$1[0-9]*.pcap || return 1
+	tshark -r "$T/c$1.all" -T fields -e erf.flags.cap -e infiniband.lrh.slid > "$T/c$1.txt" 2> /dev/null || return 1
+	echo "port $1: $(wc -l < "$T/c$1.txt") packets in the files, $n in the replies"
+	[ "$(wc -l < "$T/c$1.txt")" -eq "$n" ] && [ "$n" -gt 0 ] && ! grep -v -x -e "0	$2" -e "1	$3" "$T/c$1.txt"
+}
+if command -v tshark > /dev/null 2>&1 && command -v mergecap > /dev/null 2>&1; then
+	check "port a's captures hold a's packets only, as many as the replies say" cap_own a 3 1
+	check "port b's captures hold b's packets only, as many as the replies say" cap_own b 5 16
+fi
 
 # (f) no descriptor stays open in the daemon, whatever request brought it
 fds_settle() { # the daemon closes a finished client when it sees it go
