@@ -2,7 +2,10 @@
 #include "lib/ibr_pcap.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void put_le32(uint8_t *p, uint32_t v)
 {
@@ -16,23 +19,53 @@ static void put_be16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-static int pcap_put(struct ibr_pcap *pc, const void *p, size_t n)
+int ibr_pcap_flush(struct ibr_pcap *pc)
 {
-	if (pc->err)
-		return pc->err;
-	if (n && fwrite(p, 1, n, pc->f) != n)
-		pc->err = errno ? -errno : -EIO;
+	size_t off = 0;
+
+	while (!pc->err && off < pc->used) {
+		ssize_t n = write(pc->fd, pc->buf + off, pc->used - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			pc->err = -errno;
+		else if (n == 0)
+			pc->err = -EIO; /* nothing written: retrying would spin (stdio does) */
+		else
+			off += (size_t)n;
+	}
+	pc->used = 0;
 	return pc->err;
 }
 
-int ibr_pcap_open(struct ibr_pcap *pc, const char *path)
+static int pcap_put(struct ibr_pcap *pc, const void *p, size_t n)
+{
+	const uint8_t *s = p;
+
+	while (!pc->err && n) {
+		size_t k = IBR_PCAP_BUF - pc->used < n ? IBR_PCAP_BUF - pc->used : n;
+
+		memcpy(pc->buf + pc->used, s, k);
+		pc->used += k;
+		s += k;
+		n -= k;
+		if (pc->used == IBR_PCAP_BUF)
+			ibr_pcap_flush(pc);
+	}
+	return pc->err;
+}
+
+int ibr_pcap_fdopen(struct ibr_pcap *pc, int fd)
 {
 	uint8_t h[24];
 
 	memset(pc, 0, sizeof(*pc));
-	pc->f = fopen(path, "wbe");
-	if (!pc->f)
-		return -errno;
+	pc->fd = fd;
+	if (!(pc->buf = malloc(IBR_PCAP_BUF))) {
+		close(fd);
+		return -ENOMEM;
+	}
 	/* classic pcap header, microsecond timestamps, host (little-endian) order */
 	put_le32(h, 0xa1b2c3d4);
 	h[4] = 2, h[5] = 0, h[6] = 4, h[7] = 0; /* version 2.4 */
@@ -40,7 +73,20 @@ int ibr_pcap_open(struct ibr_pcap *pc, const char *path)
 	put_le32(h + 12, 0);			/* sigfigs */
 	put_le32(h + 16, IBR_PCAP_SNAPLEN);
 	put_le32(h + 20, IBR_PCAP_LINKTYPE_ERF);
-	return pcap_put(pc, h, sizeof(h));
+	if (pcap_put(pc, h, sizeof(h)) || ibr_pcap_flush(pc))
+		return ibr_pcap_close(pc);
+	return 0;
+}
+
+int ibr_pcap_open(struct ibr_pcap *pc, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
+
+	if (fd < 0) {
+		memset(pc, 0, sizeof(*pc));
+		return -errno;
+	}
+	return ibr_pcap_fdopen(pc, fd);
 }
 
 void ibr_erf_header(uint8_t hdr[IBR_ERF_HDR_LEN], const struct timespec *ts, size_t len,
@@ -93,10 +139,15 @@ int ibr_pcap_write(struct ibr_pcap *pc, const struct timespec *ts, const void *p
 
 int ibr_pcap_close(struct ibr_pcap *pc)
 {
-	int err = pc->err;
+	int err;
 
-	if (pc->f && fclose(pc->f) != 0 && !err)
-		err = -errno;
-	pc->f = NULL;
+	if (!pc->buf)
+		return pc->err;
+	err = ibr_pcap_flush(pc);
+	if (close(pc->fd) != 0 && !err && errno != EINTR)
+		err = -errno; /* a delayed write error (NFS) shows at close */
+	free(pc->buf);
+	pc->buf = NULL;
+	pc->fd = -1;
 	return err;
 }

@@ -6,15 +6,23 @@
  * Prints the daemon's answer as aligned text (the default), as the raw JSON
  * parts (-j), or in another format the daemon renders (-o).  Exits 1 with
  * the daemon's message when it refuses, 2 on usage errors.
+ *
+ * "capture start PORT FILE ..." opens FILE here, as the user who runs this,
+ * and passes the descriptor with the request (SCM_RIGHTS): the daemon never
+ * opens a path a client names.
  */
 #include "lib/ibr_ctl.h"
+#include "lib/ibr_fdpass.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -77,6 +85,48 @@ static int ctl_connect(const char *path)
 	return fd;
 }
 
+/*
+ * The capture file, opened as this user: created 0600 (an existing file
+ * keeps its mode), not truncated (the daemon empties it once it accepts the
+ * capture, so that a refused request, such as a second capture into the
+ * running one's file, leaves it alone).  Never a FIFO or a device: the
+ * daemon would refuse it, and O_NONBLOCK keeps even their open from
+ * blocking.  The descriptor, or -1 after saying why.
+ */
+static int capture_open(const char *file)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		goto notreg; /* not even opened */
+	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0600);
+	if (fd < 0) {
+		fprintf(stderr, "ibrouterctl: %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		goto notreg;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+notreg:
+	fprintf(stderr, "ibrouterctl: %s: not a regular file\n", file);
+	return -1;
+}
+
+/* FILE as the daemon logs it: relative to this working directory. */
+static const char *capture_name(const char *file, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+
+	if (file[0] == '/' || !getcwd(cwd, sizeof(cwd)) ||
+	    snprintf(buf, len, "%s/%s", cwd, file) >= (int)len)
+		return file;
+	return buf;
+}
+
 /* Read reply parts until the last; print them.  0 ok, 1 refused or broken. */
 static int ctl_replies(int fd, bool raw)
 {
@@ -115,11 +165,13 @@ static int ctl_replies(int fd, bool raw)
 
 int main(int argc, char **argv)
 {
-	const char *sock = getenv("IBROUTERD_SOCKET"), *fmt = NULL;
-	char req[IBR_CTL_REQ_MAX + 1] = "";
+	const char *sock = getenv("IBROUTERD_SOCKET"), *fmt = NULL, *word[2] = { "", "" };
+	const char *capfile = NULL;
+	char req[IBR_CTL_REQ_MAX + 1] = "", name[PATH_MAX];
 	size_t len = 0;
 	bool raw = false;
-	int fd, rc, i;
+	int fd, rc, i, nw, pass = -1;
+	ssize_t sent;
 
 	if (!sock)
 		sock = CTL_DEFAULT_SOCK;
@@ -145,12 +197,20 @@ int main(int argc, char **argv)
 		fmt = raw ? "json" : "text";
 	if (req_add(req, sizeof(req), &len, "-o") || req_add(req, sizeof(req), &len, fmt))
 		return 2;
-	for (; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			i++;
+	for (nw = 0; i < argc; i++, nw++) {
+		const char *w = argv[i];
+
+		if (!strcmp(w, "-o") && i + 1 < argc) {
+			i++, nw--;
 			continue;
 		}
-		if (req_add(req, sizeof(req), &len, argv[i])) {
+		if (nw < 2)
+			word[nw] = w;
+		if (nw == 3 && !strcmp(word[0], "capture") && !strcmp(word[1], "start")) {
+			capfile = w;
+			w = capture_name(w, name, sizeof(name));
+		}
+		if (req_add(req, sizeof(req), &len, w)) {
 			fprintf(stderr, "ibrouterctl: command longer than %d bytes\n",
 				IBR_CTL_REQ_MAX);
 			return 2;
@@ -158,8 +218,15 @@ int main(int argc, char **argv)
 	}
 	if ((fd = ctl_connect(sock)) < 0)
 		return 1;
-	if (send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
-		fprintf(stderr, "ibrouterctl: send: %s\n", strerror(errno));
+	if (capfile && (pass = capture_open(capfile)) < 0) {
+		close(fd);
+		return 1;
+	}
+	sent = ibr_fdpass_send(fd, req, len, pass, 0);
+	if (pass >= 0)
+		close(pass);
+	if (sent != (ssize_t)len) {
+		fprintf(stderr, "ibrouterctl: send: %s\n", strerror(sent < 0 ? (int)-sent : EIO));
 		close(fd);
 		return 1;
 	}

@@ -126,12 +126,16 @@ struct ibrd {
 	bool plugin_dirty;			  /* plugin entries changed: publish */
 	uint64_t start_ns;
 	char pid_file[IBRD_PATH_MAX];
-	/* capture: workers write under cap_lock while their port's bit is in cap_ports */
+	/*
+	 * capture (ibrd_capture.c): the workers read cap_ports (port bit, mode,
+	 * generation) without the lock, every other field under cap_lock
+	 */
 	pthread_mutex_t cap_lock;
 	struct ibr_pcap cap;
 	_Atomic uint32_t cap_ports;
-	bool cap_on, cap_all;
-	int cap_port;
+	uint32_t cap_word; /* cap_ports of the running capture */
+	uint32_t cap_gen;  /* the control thread's only */
+	bool cap_on;
 	uint64_t cap_limit, cap_count;
 	char cap_file[IBRD_PATH_MAX];
 };
@@ -168,7 +172,13 @@ void ibrd_state_connected(struct ibrd *d, uint32_t idx);
 
 /* ibrd_capture.c: pcap captures of one port (ERF type 21) */
 void ibrd_capture_hooks(struct ibrd *d, struct router_worker *w);
-int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uint64_t count);
+/*
+ * Capture to `fd` (the caller's no more: closed on failure), a descriptor
+ * ibrouterctl opened as its user; `file` is the name it gave (a label).
+ * 0, or -errno with a message in err.
+ */
+int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uint64_t count, int fd,
+		       char *err, size_t errlen);
 /* Close the file; returns the packets written, or -ENOENT when none was running. */
 int64_t ibrd_capture_stop(struct ibrd *d);
 /* From the control loop: close a capture that reached its count. */
@@ -219,6 +229,8 @@ int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len);
 /* Close a client once the current event is handled. */
 void ibrd_ctl_client_drop(struct ibrd_client *c);
 const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c);
+/* The descriptor that came with the running request (SCM_RIGHTS), now the caller's; else -1. */
+int ibrd_ctl_client_take_fd(struct ibrd_client *c);
 /* From now on the client's datagrams go to the plugin session `p`. */
 void ibrd_ctl_client_set_plugin(struct ibrd_client *c, struct ibrd_plugin *p);
 

@@ -84,9 +84,10 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 {
 	static const char *const cols[] = { "file", "packets" };
 	unsigned long long count = 0;
+	char err[IBRD_PATH_MAX + 128];
 	bool all = false;
 	int64_t n;
-	int port, rc;
+	int port, fd, rc;
 
 	if (!strcmp(argv[1], "stop")) {
 		if (argc != 2)
@@ -117,11 +118,13 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 	}
 	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
-	if ((rc = ibrd_capture_start(d, port, argv[3], all, count)))
-		return ibrd_out_error(o, rc, "capture start: %s",
-				      rc == -EBUSY    ? "a capture is already running"
-				      : rc == -EINVAL ? "FILE must be an absolute path"
-						      : strerror(-rc));
+	/* the daemon never opens FILE itself (ibrd_capture.c) */
+	if ((fd = d->ctl_cur ? ibrd_ctl_client_take_fd(d->ctl_cur) : -1) < 0)
+		return ibrd_out_error(o, EINVAL,
+				      "capture start: no descriptor came with the request: run it "
+				      "with ibrouterctl, which opens FILE as you and passes it");
+	if ((rc = ibrd_capture_start(d, port, argv[3], all, count, fd, err, sizeof(err))))
+		return ibrd_out_error(o, rc, "capture start: %s", err);
 	return ibrd_cmd_ok(o);
 usage:
 	return ibrd_out_error(o, EINVAL, "usage: capture start PORT FILE [drops|all] [count N]");

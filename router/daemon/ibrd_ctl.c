@@ -13,6 +13,7 @@
 #include "router/daemon/ibrd_out.h"
 
 #include "lib/ibr_ctl.h"
+#include "lib/ibr_fdpass.h"
 #include "lib/ibr_log.h"
 
 #include <errno.h>
@@ -41,6 +42,7 @@ struct ibrd_client {
 	bool privileged;
 	bool doomed; /* close once the current event is handled */
 	struct ucred cred;
+	int fd_in;		    /* the running request's descriptor (SCM_RIGHTS), else -1 */
 	struct ibrd_plugin *plugin; /* an OpenSM plugin's session, else NULL */
 	uint32_t events;
 	struct ctl_part *head, *tail;
@@ -275,34 +277,47 @@ static int ctl_flush(struct ibrd_client *c)
 	return 0;
 }
 
+/* Close a descriptor that came with the request and that no command took. */
+static void ctl_fd_in_close(struct ibrd_client *c)
+{
+	if (c->fd_in >= 0)
+		close(c->fd_in);
+	c->fd_in = -1;
+}
+
 static void ctl_request(struct ibrd_client *c)
 {
 	char req[IBR_CTL_REQ_MAX + 1];
 	struct ibrd_out o;
+	bool refused;
 	ssize_t n;
 
 	if (c->plugin) {
+		/* recv(2) there takes no control data: the kernel closes descriptors sent */
 		if (ibrd_plugin_event(c->d, c->plugin, c->fd) < 0)
 			ctl_client_close(c);
 		return;
 	}
-	n = recv(c->fd, req, sizeof(req), MSG_TRUNC | MSG_DONTWAIT);
-
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+	n = ibr_fdpass_recv(c->fd, req, sizeof(req), MSG_TRUNC | MSG_DONTWAIT, &c->fd_in, &refused);
+	if (n == -EAGAIN || n == -EINTR)
 		return;
 	if (n <= 0) {
+		ctl_fd_in_close(c); /* an empty datagram may carry one */
 		ctl_client_close(c);
 		return;
 	}
 	ibrd_out_init(&o, IBRD_FMT_JSON, ctl_queue, c);
 	if ((size_t)n > IBR_CTL_REQ_MAX) {
 		ibrd_out_error(&o, EMSGSIZE, "request longer than %d bytes", IBR_CTL_REQ_MAX);
+	} else if (refused) {
+		ibrd_out_error(&o, EINVAL, "at most one descriptor may come with a request");
 	} else {
 		req[n] = '\0';
 		c->d->ctl_cur = c;
 		ibrd_cmd_run(c->d, &o, req, c->privileged);
 		c->d->ctl_cur = NULL;
 	}
+	ctl_fd_in_close(c);
 	ibrd_out_free(&o);
 	if (c->queued > CTL_QUEUE_MAX / 2 && c->events == EPOLLOUT) {
 		log_info("control: dropping a client that does not read its replies");
@@ -369,6 +384,14 @@ void ibrd_ctl_client_drop(struct ibrd_client *c)
 const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c)
 {
 	return &c->cred;
+}
+
+int ibrd_ctl_client_take_fd(struct ibrd_client *c)
+{
+	int fd = c->fd_in;
+
+	c->fd_in = -1;
+	return fd;
 }
 
 void ibrd_ctl_client_set_plugin(struct ibrd_client *c, struct ibrd_plugin *p)
