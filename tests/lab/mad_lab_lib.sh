@@ -18,6 +18,15 @@ cleanup() {
 	[ -n "${SM_PID:-}" ] && kill "$SM_PID" 2>/dev/null && sleep 0.3
 	[ -p "$T/ibsim.in" ] && [ -n "${HOLD_PID:-}" ] && echo Quit > "$T/ibsim.in" 2>/dev/null
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	# OpenSM under umad2sim sometimes hangs in its exit once ibsim is gone:
+	# whatever is left after 3 s is killed, so that the wait below ends
+	for _ in $(seq 1 30); do
+		alive=""
+		for p in $PIDS; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ -z "$alive" ] && break
+		sleep 0.1
+	done
+	for p in $PIDS; do kill -9 "$p" 2>/dev/null; done
 	for p in $PIDS; do wait "$p" 2>/dev/null; done
 	[ -n "${LAB_KEEP:-}" ] || rm -rf "$T"
 }
