@@ -20,6 +20,8 @@
 #define IBRD_NAME_MAX	  64
 #define IBRD_MAX_SITES	  16
 
+#define IBRD_CONF_MAX_BYTES (64 << 20) /* a larger file is refused */
+
 enum ibrd_data { IBRD_DATA_NONE, IBRD_DATA_SIM, IBRD_DATA_VERBS };
 enum ibrd_mad { IBRD_MAD_NONE, IBRD_MAD_UMAD, IBRD_MAD_IBSIM };
 
@@ -129,7 +131,9 @@ struct ibrd_conf {
  * and why, e.g.
  *   ibrouterd.conf:12: port "b": lmc: 9 is out of range 0..7
  * Unknown keys and sections are errors.  Cross-checks (routes naming ports
- * that exist, unique socket paths, ...) are part of parsing.
+ * that exist, unique socket paths, ...) are part of parsing.  Only a
+ * regular file is read (not a directory, FIFO or device), of at most
+ * IBRD_CONF_MAX_BYTES; reading never blocks on it.
  */
 struct ibrd_conf *ibrd_conf_load(const char *path, FILE *err);
 /* The same from a string (tests); `name` stands for the file name in messages. */

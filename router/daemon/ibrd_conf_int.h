@@ -198,6 +198,7 @@ struct ibrd_conf_meta {
 struct ibrd_conf_msg {
 	int line;
 	unsigned seq;
+	bool scan; /* a key given twice, found by the scan: dropped past a syntax error */
 	char *text;
 };
 
@@ -210,6 +211,8 @@ struct ibrd_conf_ctx {
 	struct cfg_t *cur; /* the section being read */
 	int cur_line;
 	bool syntax; /* libconfuse gave up */
+	int syntax_line;
+	int end_line; /* the file's last line */
 	bool nomem;
 	struct ibrd_conf_recs top_recs, cur_recs;
 	struct ibrd_conf_msg *msg;
@@ -225,10 +228,26 @@ struct ibrd_conf_ctx {
 void ibrd_conf_err(struct ibrd_conf_ctx *ctx, int line, const char *label, const char *key,
 		   const char *fmt, ...) IBR_PRINTF(5, 6);
 
+/* "port \"a\"" into buf (IBRD_LABEL_MAX), for messages; name NULL: "". */
+void ibrd_conf_label(char *buf, const char *name, const char *title);
+
 /* Room for element n of the array *pp points to, doubling *cap.  0 or -ENOMEM. */
 int ibrd_conf_grow(void *pp, size_t size, size_t n, size_t *cap);
 
 /* After the last line: defaults that depend on other keys, then every cross-check. */
 void ibrd_conf_check(struct ibrd_conf_ctx *ctx);
+
+/*
+ * The bytes of path, NUL-terminated (to free), if it is a regular file of
+ * at most IBRD_CONF_MAX_BYTES; else NULL and "PATH: why" on err.
+ */
+char *ibrd_conf_read(const char *path, size_t *len, FILE *err);
+
+/*
+ * Check text (NUL at len) as libconfuse's lexer will read it, and blank its
+ * comments in place.  False if it must not be parsed (messages in ctx);
+ * keys given twice are messages too, but do not stop the parse.
+ */
+bool ibrd_conf_scan(struct ibrd_conf_ctx *ctx, char *text, size_t len);
 
 #endif

@@ -6,16 +6,19 @@
  * X.conf.out, and that output parses again to an equal config that prints
  * the same; each bad-Y.conf fails with exactly the messages of
  * bad-Y.conf.err.  The files are read from $srcdir (automake sets it).
+ * Then what is not a file to read (a directory, a FIFO, devices).
  */
 #include "router/daemon/ibrd_conf.h"
 #include "tests/unit/ibr_test.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define CONF_DIR "tests/data/conf"
@@ -417,18 +420,66 @@ static void test_verbs(void)
 	free(errs);
 }
 
-static void test_load_errors(void)
+/* ibrd_conf_load(path) fails with exactly `want`. */
+static void load_fails(const char *path, const char *want)
 {
 	char *errs = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&errs, &len);
+	struct ibrd_conf *c = ibrd_conf_load(path, m);
 
-	CU_ASSERT_PTR_NULL(ibrd_conf_load("no-such.conf", m));
 	fclose(m);
-	CU_ASSERT_STRING_EQUAL(errs, "no-such.conf: No such file or directory\n");
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_STRING_EQUAL(errs, want);
+	if (strcmp(errs, want) != 0)
+		fprintf(stderr, "\n%s says: %s--- want: %s", path, errs, want);
+	ibrd_conf_free(c);
 	free(errs);
+}
+
+static void test_load_errors(void)
+{
+	load_fails("no-such.conf", "no-such.conf: No such file or directory\n");
 	CU_ASSERT_PTR_NULL(ibrd_conf_load_string("", "empty", NULL));
 	ibrd_conf_free(NULL);
+}
+
+/*
+ * What is not a regular file is refused before anything reads it: the
+ * flex scanner exit()ed on a directory, and blocked on a FIFO or on
+ * /dev/zero for ever (a FIFO with no writer, here: the test hangs without
+ * the check).
+ */
+static void test_not_a_file(void)
+{
+	char dir[] = "/tmp/ibrd_conf_test.XXXXXX", path[256], want[512];
+	int fd;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(want, sizeof(want), "%s: not a regular file (a directory)\n", dir);
+	load_fails(dir, want);
+	snprintf(path, sizeof(path), "%s/fifo.conf", dir);
+	CU_ASSERT_EQUAL(mkfifo(path, 0600), 0);
+	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)\n", path);
+	load_fails(path, want);
+	unlink(path);
+	load_fails("/dev/zero", "/dev/zero: not a regular file (a character device)\n");
+	load_fails("/dev/null", "/dev/null: not a regular file (a character device)\n");
+	snprintf(path, sizeof(path), "%s/zero.conf", dir);
+	CU_ASSERT_EQUAL(symlink("/dev/zero", path), 0);
+	snprintf(want, sizeof(want), "%s: not a regular file (a character device)\n", path);
+	load_fails(path, want);
+	unlink(path);
+	/* one byte over the limit (sparse: nothing is written) */
+	snprintf(path, sizeof(path), "%s/big.conf", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CU_ASSERT(fd >= 0 && ftruncate(fd, IBRD_CONF_MAX_BYTES + 1) == 0);
+	if (fd >= 0)
+		close(fd);
+	snprintf(want, sizeof(want), "%s: larger than 64 MiB, the most a config may be\n", path);
+	load_fails(path, want);
+	unlink(path);
+	rmdir(dir);
 }
 
 /* Every message is one line that starts with the file name. */
@@ -471,6 +522,7 @@ static CU_TestInfo tests[] = {
 	{ "routes, neighbours, groups, multicast policy", test_tables },
 	{ "verbs ports and proxies", test_verbs },
 	{ "missing file, empty text, free(NULL)", test_load_errors },
+	{ "directories, FIFOs, devices, a file too large are refused", test_not_a_file },
 	{ "one line per message, named by file", test_message_shape },
 	CU_TEST_INFO_NULL,
 };
