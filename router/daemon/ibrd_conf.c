@@ -15,6 +15,11 @@
  *    tables of ibrd_conf_keys.c.  Converting at the closing brace also
  *    keeps sections with a title given before: a port or route given twice
  *    is reported, and a group may be given once per port.
+ * Once converted, a section is removed from libconfuse's tree: it looks a
+ * new titled section's title up among those it keeps, one by one, which
+ * made 10^5 routes take minutes; the list checks (ibrd_conf_check.c) find
+ * a title given twice by sorting.
+ *
  * libconfuse never sees the file: ibrd_conf_scan.c reads it, refuses what
  * the lexer would misread and blanks the comments, and the text goes to
  * cfg_parse_buf().  Errors of values are collected, one line each, sorted
@@ -22,7 +27,8 @@
  * skipped.
  *
  * libconfuse's lexer keeps global state, so parsing is not reentrant; the
- * parse in progress is a static pointer for the callbacks for that reason.
+ * parse in progress is a static pointer for the callbacks for that reason,
+ * and a mutex keeps parses in several threads apart.
  */
 #include "router/daemon/ibrd_conf.h"
 #include "router/daemon/ibrd_conf_int.h"
@@ -33,6 +39,7 @@
 
 #include <confuse.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +48,7 @@
 #define IBRD_PID_FILE "/run/ibrouter/ibrouterd.pid"
 
 static struct ibrd_conf_ctx *ibrd_conf_active;
+static pthread_mutex_t ibrd_conf_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- messages and memory ---- */
 
@@ -581,6 +589,14 @@ static int ibrd_conf_cb_section(cfg_t *parent, cfg_opt_t *opt)
 		if (strcmp(opt->name, ibrd_conf_keys[id].name) == 0)
 			ibrd_conf_section(ctx, id, sec);
 	ctx->cur_recs.n = 0;
+	/* converted: drop it, so that libconfuse's title lookup stays short
+	 * (the parser no longer uses it after this callback) */
+	for (unsigned i = cfg_opt_size(opt); sec && i-- > 0;) {
+		if (cfg_opt_getnsec(opt, i) == sec) {
+			cfg_opt_rmnsec(opt, i);
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -708,6 +724,7 @@ static struct ibrd_conf *ibrd_conf_parse(const char *file, char *text, size_t le
 	ctx->file = file;
 	ibrd_conf_defaults(c, file);
 	if (ibrd_conf_scan(ctx, text, len)) {
+		pthread_mutex_lock(&ibrd_conf_lock);
 		ibrd_conf_active = ctx;
 		if (ibrd_conf_run(ctx, text)) {
 			top = &ctx->single[IBRD_SECT_TOP];
@@ -719,6 +736,7 @@ static struct ibrd_conf *ibrd_conf_parse(const char *file, char *text, size_t le
 		if (ctx->root)
 			cfg_free(ctx->root);
 		ibrd_conf_active = NULL;
+		pthread_mutex_unlock(&ibrd_conf_lock);
 	}
 	free(text);
 	ok = ibrd_conf_report(ctx, err);
