@@ -39,6 +39,7 @@
 
 #include <confuse.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -163,6 +164,30 @@ static int ibrd_conf_line(const struct ibrd_conf_recs *r, const cfg_opt_t *opt, 
 	return dflt;
 }
 
+/* k->parse(v), but a secret's value is never echoed. */
+static int ibrd_conf_parse_value(struct ibrd_conf_val *v)
+{
+	const struct ibrd_conf_key *k = v->k;
+	int rc;
+
+	if (!(k->flags & IBRD_KEY_SECRET))
+		return k->parse(v);
+	if (v->text && strcmp(v->text, IBRD_CONF_REDACTED) == 0) {
+		snprintf(v->why, sizeof(v->why),
+			 "\"%s\" is what ibrouterd -n prints for a secret: write the value "
+			 "(ibrouterd -N prints it)",
+			 IBRD_CONF_REDACTED);
+		return -EINVAL;
+	}
+	rc = k->parse(v);
+	if (rc < 0)
+		snprintf(v->why, sizeof(v->why),
+			 "not a number in 0x%" PRIx64 "..0x%" PRIx64
+			 " (a secret: the value is not shown)",
+			 k->min, k->max);
+	return rc;
+}
+
 static void ibrd_conf_convert_key(struct ibrd_conf_ctx *ctx, unsigned ki,
 				  const struct ibrd_conf_key *k, cfg_opt_t *opt,
 				  const struct ibrd_conf_recs *recs, void *obj,
@@ -181,7 +206,7 @@ static void ibrd_conf_convert_key(struct ibrd_conf_ctx *ctx, unsigned ki,
 	}
 	for (v.idx = 0; v.idx < v.n; v.idx++) {
 		v.text = cfg_opt_getnstr(opt, v.idx);
-		rc = k->parse(&v);
+		rc = ibrd_conf_parse_value(&v);
 		if (rc < 0)
 			ibrd_conf_err(ctx, ibrd_conf_line(recs, opt, v.idx, line), m->label,
 				      k->name, "%s%s", v.why, ibrd_conf_hint(v.text));

@@ -146,12 +146,17 @@ struct ibrd_conf *ibrd_conf_load(const char *path, FILE *err);
 struct ibrd_conf *ibrd_conf_load_string(const char *text, const char *name, FILE *err);
 void ibrd_conf_free(struct ibrd_conf *c);
 
+/* Whether ibrd_conf_print() shows secrets (sm-key) or prints IBRD_CONF_REDACTED. */
+enum ibrd_conf_secrets { IBRD_CONF_REDACT, IBRD_CONF_SECRETS };
+
 /*
  * Print the normalised config: every key, defaults filled in, canonical
- * forms (GIDs per RFC 5952, GUIDs as 0x%016x).  Its output parses again to
- * an equal config (ibrouterd -n).
+ * forms (GIDs per RFC 5952, GUIDs as 0x%016x).  With IBRD_CONF_SECRETS its
+ * output parses again to an equal config (ibrouterd -N); redacted
+ * (ibrouterd -n, show config to an unprivileged client) a secret prints as
+ * "redacted", which does not parse.
  */
-void ibrd_conf_print(const struct ibrd_conf *c, FILE *out);
+void ibrd_conf_print(const struct ibrd_conf *c, FILE *out, enum ibrd_conf_secrets secrets);
 
 /* Index of port `name`, or -1. */
 int ibrd_conf_port_index(const struct ibrd_conf *c, const char *name);

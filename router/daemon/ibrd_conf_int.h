@@ -25,7 +25,13 @@ enum ibrd_conf_key_flag {
 	IBRD_KEY_REQ = 1 << 1,	 /* required (when relevant) */
 	IBRD_KEY_NAME = 1 << 2,	 /* strings: a-z 0-9 _ - only */
 	IBRD_KEY_EMPTY = 1 << 3, /* strings: "" allowed */
+	/* numbers: a secret, printed as IBRD_CONF_REDACTED unless asked for,
+	 * never echoed in a message (a wrong value may be close to the right one) */
+	IBRD_KEY_SECRET = 1 << 4,
 };
+
+/* What a secret prints as when it is left out (it does not parse back). */
+#define IBRD_CONF_REDACTED "redacted"
 
 struct ibrd_conf_key;
 

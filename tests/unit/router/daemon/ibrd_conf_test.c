@@ -6,8 +6,9 @@
  * X.conf.out, and that output parses again to an equal config that prints
  * the same; each bad-Y.conf fails with exactly the messages of
  * bad-Y.conf.err.  The files are read from $srcdir (automake sets it).
- * Then what is not a file to read (a directory, a FIFO, devices), time
- * linear in the number of routes, and parses in several threads at once.
+ * Then what is not a file to read (a directory, a FIFO, devices), secrets
+ * left out of prints, time linear in the number of routes, and parses in
+ * several threads at once.
  */
 #include "router/daemon/ibrd_conf.h"
 #include "tests/unit/ibr_test.h"
@@ -54,7 +55,7 @@ static char *print_conf(const struct ibrd_conf *c)
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
-	ibrd_conf_print(c, m);
+	ibrd_conf_print(c, m, IBRD_CONF_SECRETS);
 	fclose(m);
 	return buf;
 }
@@ -486,6 +487,51 @@ static void test_not_a_file(void)
 	rmdir(dir);
 }
 
+static const char secret_conf[] = "router { node-guid = 0x1 }\n"
+				  "port \"a\" { data = none lid = 1 subnet-prefix = \"fec0::\" }\n"
+				  "learning { sm-key = 0x5ec2e7c0ffee4b1d }\n";
+
+/* The secret goes only where it is asked for; the rest prints the same. */
+static void test_secrets(void)
+{
+	struct ibrd_conf *c = load_ok(secret_conf), *c2;
+	char *full = NULL, *red = NULL, *errs, *p, *q;
+	size_t len = 0;
+	FILE *m;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	m = open_memstream(&red, &len);
+	ibrd_conf_print(c, m, IBRD_CONF_REDACT);
+	fclose(m);
+	full = print_conf(c);
+	CU_ASSERT_PTR_NOT_NULL(strstr(full, "\tsm-key = 0x5ec2e7c0ffee4b1d\n"));
+	CU_ASSERT_PTR_NULL(strstr(red, "5ec2e7c0ffee4b1d"));
+	CU_ASSERT_PTR_NULL(strstr(red, "4b1d"));
+	p = strstr(red, "\tsm-key = redacted\n");
+	q = strstr(full, "\tsm-key = ");
+	CU_ASSERT_FATAL(p && q && p - red == q - full);
+	CU_ASSERT_STRING_EQUAL(p + strlen("\tsm-key = redacted\n"),
+			       q + strlen("\tsm-key = 0x5ec2e7c0ffee4b1d\n"));
+	CU_ASSERT_EQUAL(memcmp(red, full, (size_t)(p - red)), 0);
+	/* the redacted print does not parse: the key must come back by hand */
+	c2 = load_text(red, &errs);
+	CU_ASSERT_PTR_NULL(c2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "learning: sm-key: \"redacted\" is what"));
+	ibrd_conf_free(c2);
+	free(errs);
+	/* nor is a wrong secret echoed in a message */
+	c2 = load_text("router { node-guid = 0x1 }\n"
+		       "learning { sm-key = 0x5ec2e7c0ffee4b1dz }\n",
+		       &errs);
+	CU_ASSERT_PTR_NULL(c2);
+	CU_ASSERT_PTR_NULL(strstr(errs, "4b1d"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "t.conf:2: learning: sm-key: not a number"));
+	free(errs);
+	free(full);
+	free(red);
+	ibrd_conf_free(c);
+}
+
 /* A config of n routes in file `path`; 0 or -1. */
 static int write_routes(const char *path, unsigned n)
 {
@@ -634,6 +680,7 @@ static CU_TestInfo tests[] = {
 	{ "verbs ports and proxies", test_verbs },
 	{ "missing file, empty text, free(NULL)", test_load_errors },
 	{ "directories, FIFOs, devices, a file too large are refused", test_not_a_file },
+	{ "secrets are printed only when asked for, never echoed", test_secrets },
 	{ "load time is linear in the number of routes", test_linear },
 	{ "parses in several threads", test_threads },
 	{ "one line per message, named by file", test_message_shape },
