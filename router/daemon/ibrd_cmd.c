@@ -216,6 +216,7 @@ int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
 	char *args[IBR_CTL_ARGS_MAX], **argv = args;
 	int argc = ibr_ctl_split(req, args, IBR_CTL_ARGS_MAX);
 
+	o->privileged = privileged;
 	if (argc < 0)
 		return ibrd_out_error(o, argc, "malformed request: %s",
 				      argc == -E2BIG ? "too many words"

@@ -162,7 +162,8 @@ int ibrd_cmd_show_config(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 	(void)argc, (void)argv;
 	if (!f)
 		return ibrd_out_error(o, ENOMEM, "out of memory");
-	ibrd_conf_print(d->conf, f);
+	/* secrets (sm-key) only to clients who may change the config */
+	ibrd_conf_print(d->conf, f, o->privileged ? IBRD_CONF_SECRETS : IBRD_CONF_REDACT);
 	fclose(f);
 	if (o->fmt == IBRD_FMT_TEXT) {
 		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))

@@ -10,16 +10,25 @@
  *    libconfuse parses through that option's callback the moment it creates
  *    the section, with the section's line set: that marks where it starts;
  *  - the section's validate callback, run when its closing brace is read,
- *    converts it from libconfuse's final values (so "=", "+=" and repeated
- *    keys mean what libconfuse says) with the key tables of
- *    ibrd_conf_keys.c.  Converting at the closing brace also keeps sections
- *    that libconfuse replaces by a later one with the same title: a port or
- *    route given twice is reported, and a group may be given once per port.
- * Errors of values are collected, one line each, sorted by line; a syntax
- * error stops libconfuse, and then the cross-checks are skipped.
+ *    converts it from libconfuse's final values (so "=" and "+=" mean what
+ *    libconfuse says; a key set twice is refused by the scan) with the key
+ *    tables of ibrd_conf_keys.c.  Converting at the closing brace also
+ *    keeps sections with a title given before: a port or route given twice
+ *    is reported, and a group may be given once per port.
+ * Once converted, a section is removed from libconfuse's tree: it looks a
+ * new titled section's title up among those it keeps, one by one, which
+ * made 10^5 routes take minutes; the list checks (ibrd_conf_check.c) find
+ * a title given twice by sorting.
+ *
+ * libconfuse never sees the file: ibrd_conf_scan.c reads it, refuses what
+ * the lexer would misread and blanks the comments, and the text goes to
+ * cfg_parse_buf().  Errors of values are collected, one line each, sorted
+ * by line; a syntax error stops libconfuse, and then the cross-checks are
+ * skipped.
  *
  * libconfuse's lexer keeps global state, so parsing is not reentrant; the
- * parse in progress is a static pointer for the callbacks for that reason.
+ * parse in progress is a static pointer for the callbacks for that reason,
+ * and a mutex keeps parses in several threads apart.
  */
 #include "router/daemon/ibrd_conf.h"
 #include "router/daemon/ibrd_conf_int.h"
@@ -30,6 +39,8 @@
 
 #include <confuse.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +49,7 @@
 #define IBRD_PID_FILE "/run/ibrouter/ibrouterd.pid"
 
 static struct ibrd_conf_ctx *ibrd_conf_active;
+static pthread_mutex_t ibrd_conf_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- messages and memory ---- */
 
@@ -85,6 +97,7 @@ void ibrd_conf_err(struct ibrd_conf_ctx *ctx, int line, const char *label, const
 	}
 	ctx->msg[ctx->nmsg].line = line;
 	ctx->msg[ctx->nmsg].seq = (unsigned)ctx->nmsg;
+	ctx->msg[ctx->nmsg].scan = false;
 	ctx->nmsg++;
 }
 
@@ -105,7 +118,10 @@ static bool ibrd_conf_report(struct ibrd_conf_ctx *ctx, FILE *err)
 	if (ctx->nmsg)
 		qsort(ctx->msg, ctx->nmsg, sizeof(*ctx->msg), ibrd_conf_msg_cmp);
 	for (size_t i = 0; i < ctx->nmsg; i++) {
-		if (err)
+		/* past a syntax error the scan may have misread the sections */
+		bool late = ctx->msg[i].scan && ctx->syntax && ctx->msg[i].line > ctx->syntax_line;
+
+		if (err && !late)
 			fprintf(err, "%s\n", ctx->msg[i].text);
 		free(ctx->msg[i].text);
 	}
@@ -114,8 +130,8 @@ static bool ibrd_conf_report(struct ibrd_conf_ctx *ctx, FILE *err)
 	return ok;
 }
 
-/* "port \"a\"" for messages; control characters in titles become '?'. */
-static void ibrd_conf_label(char *buf, const char *name, const char *title)
+/* Control characters in titles become '?'. */
+void ibrd_conf_label(char *buf, const char *name, const char *title)
 {
 	if (!name)
 		buf[0] = '\0';
@@ -148,6 +164,30 @@ static int ibrd_conf_line(const struct ibrd_conf_recs *r, const cfg_opt_t *opt, 
 	return dflt;
 }
 
+/* k->parse(v), but a secret's value is never echoed. */
+static int ibrd_conf_parse_value(struct ibrd_conf_val *v)
+{
+	const struct ibrd_conf_key *k = v->k;
+	int rc;
+
+	if (!(k->flags & IBRD_KEY_SECRET))
+		return k->parse(v);
+	if (v->text && strcmp(v->text, IBRD_CONF_REDACTED) == 0) {
+		snprintf(v->why, sizeof(v->why),
+			 "\"%s\" is what ibrouterd -n prints for a secret: write the value "
+			 "(ibrouterd -N prints it)",
+			 IBRD_CONF_REDACTED);
+		return -EINVAL;
+	}
+	rc = k->parse(v);
+	if (rc < 0)
+		snprintf(v->why, sizeof(v->why),
+			 "not a number in 0x%" PRIx64 "..0x%" PRIx64
+			 " (a secret: the value is not shown)",
+			 k->min, k->max);
+	return rc;
+}
+
 static void ibrd_conf_convert_key(struct ibrd_conf_ctx *ctx, unsigned ki,
 				  const struct ibrd_conf_key *k, cfg_opt_t *opt,
 				  const struct ibrd_conf_recs *recs, void *obj,
@@ -166,7 +206,7 @@ static void ibrd_conf_convert_key(struct ibrd_conf_ctx *ctx, unsigned ki,
 	}
 	for (v.idx = 0; v.idx < v.n; v.idx++) {
 		v.text = cfg_opt_getnstr(opt, v.idx);
-		rc = k->parse(&v);
+		rc = ibrd_conf_parse_value(&v);
 		if (rc < 0)
 			ibrd_conf_err(ctx, ibrd_conf_line(recs, opt, v.idx, line), m->label,
 				      k->name, "%s%s", v.why, ibrd_conf_hint(v.text));
@@ -574,6 +614,14 @@ static int ibrd_conf_cb_section(cfg_t *parent, cfg_opt_t *opt)
 		if (strcmp(opt->name, ibrd_conf_keys[id].name) == 0)
 			ibrd_conf_section(ctx, id, sec);
 	ctx->cur_recs.n = 0;
+	/* converted: drop it, so that libconfuse's title lookup stays short
+	 * (the parser no longer uses it after this callback) */
+	for (unsigned i = cfg_opt_size(opt); sec && i-- > 0;) {
+		if (cfg_opt_getnsec(opt, i) == sec) {
+			cfg_opt_rmnsec(opt, i);
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -588,6 +636,8 @@ static void ibrd_conf_cb_error(cfg_t *cfg, const char *fmt, va_list ap)
 		ibrd_conf_label(label, cfg->name, cfg->title);
 	ibrd_conf_err(ctx, cfg ? cfg->line : 0, label, NULL, "%s%s", msg,
 		      ibrd_conf_hint(strcmp(msg, "no such option ';'") == 0 ? ";" : NULL));
+	if (!ctx->syntax)
+		ctx->syntax_line = cfg ? cfg->line : 0;
 	ctx->syntax = true;
 }
 
@@ -658,8 +708,8 @@ static void ibrd_conf_defaults(struct ibrd_conf *c, const char *file)
 	strcpy(c->pid_file, IBRD_PID_FILE);
 }
 
-/* Parse fp, or text when fp is NULL, with libconfuse; false if it gave up. */
-static bool ibrd_conf_run(struct ibrd_conf_ctx *ctx, FILE *fp, const char *text)
+/* Parse text with libconfuse; false if it gave up. */
+static bool ibrd_conf_run(struct ibrd_conf_ctx *ctx, const char *text)
 {
 	cfg_opt_t *schema = ibrd_conf_schema();
 	int rc;
@@ -671,22 +721,26 @@ static bool ibrd_conf_run(struct ibrd_conf_ctx *ctx, FILE *fp, const char *text)
 	if (!ctx->root)
 		return false;
 	cfg_set_error_function(ctx->root, ibrd_conf_cb_error);
-	rc = fp ? cfg_parse_fp(ctx->root, fp) : cfg_parse_buf(ctx->root, text);
+	rc = cfg_parse_buf(ctx->root, text);
+	/* without a word from libconfuse: an empty key (""), or no memory */
 	if (rc != CFG_SUCCESS && !ctx->syntax)
-		ibrd_conf_err(ctx, 0, NULL, NULL, "cannot parse");
+		ibrd_conf_err(ctx, ctx->cur ? ctx->cur->line : ctx->root->line, NULL, NULL,
+			      "cannot parse (an empty key name, or out of memory)");
 	return rc == CFG_SUCCESS && !ctx->syntax;
 }
 
-static struct ibrd_conf *ibrd_conf_parse(const char *file, FILE *fp, const char *text, FILE *err)
+/* Parse text (NUL at len, to free; NULL: no memory) as the contents of `file`. */
+static struct ibrd_conf *ibrd_conf_parse(const char *file, char *text, size_t len, FILE *err)
 {
 	struct ibrd_conf_ctx *ctx = calloc(1, sizeof(*ctx));
 	struct ibrd_conf *c = calloc(1, sizeof(*c));
 	struct ibrd_conf_meta *top;
 	bool ok;
 
-	if (!ctx || !c) {
+	if (!ctx || !c || !text) {
 		free(ctx);
 		free(c);
+		free(text);
 		if (err)
 			fprintf(err, "%s: out of memory\n", file);
 		return NULL;
@@ -694,17 +748,22 @@ static struct ibrd_conf *ibrd_conf_parse(const char *file, FILE *fp, const char 
 	ctx->c = c;
 	ctx->file = file;
 	ibrd_conf_defaults(c, file);
-	ibrd_conf_active = ctx;
-	if (ibrd_conf_run(ctx, fp, text)) {
-		top = &ctx->single[IBRD_SECT_TOP];
-		ibrd_conf_convert(ctx, IBRD_SECT_TOP, ctx->root, &ctx->top_recs, c, top);
-		ibrd_conf_check(ctx);
-	} else if (!ctx->root) {
-		ctx->nomem = true;
+	if (ibrd_conf_scan(ctx, text, len)) {
+		pthread_mutex_lock(&ibrd_conf_lock);
+		ibrd_conf_active = ctx;
+		if (ibrd_conf_run(ctx, text)) {
+			top = &ctx->single[IBRD_SECT_TOP];
+			ibrd_conf_convert(ctx, IBRD_SECT_TOP, ctx->root, &ctx->top_recs, c, top);
+			ibrd_conf_check(ctx);
+		} else if (!ctx->root) {
+			ctx->nomem = true;
+		}
+		if (ctx->root)
+			cfg_free(ctx->root);
+		ibrd_conf_active = NULL;
+		pthread_mutex_unlock(&ibrd_conf_lock);
 	}
-	if (ctx->root)
-		cfg_free(ctx->root);
-	ibrd_conf_active = NULL;
+	free(text);
 	ok = ibrd_conf_report(ctx, err);
 	free(ctx->msg);
 	free(ctx->top_recs.v);
@@ -720,22 +779,16 @@ static struct ibrd_conf *ibrd_conf_parse(const char *file, FILE *fp, const char 
 
 struct ibrd_conf *ibrd_conf_load(const char *path, FILE *err)
 {
-	struct ibrd_conf *c;
-	FILE *fp = fopen(path, "r");
+	size_t len = 0;
+	char *text = ibrd_conf_read(path, &len, err);
 
-	if (!fp) {
-		if (err)
-			fprintf(err, "%s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	c = ibrd_conf_parse(path, fp, NULL, err);
-	fclose(fp);
-	return c;
+	return text ? ibrd_conf_parse(path, text, len, err) : NULL;
 }
 
 struct ibrd_conf *ibrd_conf_load_string(const char *text, const char *name, FILE *err)
 {
-	return ibrd_conf_parse(name ? name : "(string)", NULL, text ? text : "", err);
+	text = text ? text : "";
+	return ibrd_conf_parse(name ? name : "(string)", strdup(text), strlen(text), err);
 }
 
 void ibrd_conf_free(struct ibrd_conf *c)

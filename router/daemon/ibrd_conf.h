@@ -20,6 +20,8 @@
 #define IBRD_NAME_MAX	  64
 #define IBRD_MAX_SITES	  16
 
+#define IBRD_CONF_MAX_BYTES (64 << 20) /* a larger file is refused */
+
 enum ibrd_data { IBRD_DATA_NONE, IBRD_DATA_SIM, IBRD_DATA_VERBS };
 enum ibrd_mad { IBRD_MAD_NONE, IBRD_MAD_UMAD, IBRD_MAD_IBSIM };
 /* Who may Set the port's SMA attributes (sma-set-policy; sma/sma_policy.c). */
@@ -133,19 +135,32 @@ struct ibrd_conf {
  * and why, e.g.
  *   ibrouterd.conf:12: port "b": lmc: 9 is out of range 0..7
  * Unknown keys and sections are errors.  Cross-checks (routes naming ports
- * that exist, unique socket paths, ...) are part of parsing.
+ * that exist, unique socket paths, ...) are part of parsing.  Only a
+ * regular file is read (not a directory, FIFO or device), of at most
+ * IBRD_CONF_MAX_BYTES; reading never blocks on it.
+ *
+ * Any thread may call it, and it uses nothing of the daemon's.  It is not
+ * reentrant (libconfuse's lexer and the parse callbacks keep global state):
+ * calls from several threads run one at a time, serialised by a mutex, and
+ * it must not be called from a signal handler.  Time and memory are linear
+ * in the size of the file (10^5 routes in well under a second).
  */
 struct ibrd_conf *ibrd_conf_load(const char *path, FILE *err);
 /* The same from a string (tests); `name` stands for the file name in messages. */
 struct ibrd_conf *ibrd_conf_load_string(const char *text, const char *name, FILE *err);
 void ibrd_conf_free(struct ibrd_conf *c);
 
+/* Whether ibrd_conf_print() shows secrets (sm-key) or prints IBRD_CONF_REDACTED. */
+enum ibrd_conf_secrets { IBRD_CONF_REDACT, IBRD_CONF_SECRETS };
+
 /*
  * Print the normalised config: every key, defaults filled in, canonical
- * forms (GIDs per RFC 5952, GUIDs as 0x%016x).  Its output parses again to
- * an equal config (ibrouterd -n).
+ * forms (GIDs per RFC 5952, GUIDs as 0x%016x).  With IBRD_CONF_SECRETS its
+ * output parses again to an equal config (ibrouterd -N); redacted
+ * (ibrouterd -n, show config to an unprivileged client) a secret prints as
+ * "redacted", which does not parse.
  */
-void ibrd_conf_print(const struct ibrd_conf *c, FILE *out);
+void ibrd_conf_print(const struct ibrd_conf *c, FILE *out, enum ibrd_conf_secrets secrets);
 
 /* Index of port `name`, or -1. */
 int ibrd_conf_port_index(const struct ibrd_conf *c, const char *name);

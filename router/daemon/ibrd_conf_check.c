@@ -25,8 +25,10 @@ static void ibrd_conf_finish_router(struct ibrd_conf_ctx *ctx)
 	const int *kl = ctx->single[IBRD_SECT_ROUTER].key_line;
 	char host[256] = "";
 
+	/* no router section: name the end of the file, where one was expected */
 	if (!ctx->single[IBRD_SECT_ROUTER].line)
-		ibrd_conf_err(ctx, 0, "router", "node-guid", "missing (required)");
+		ibrd_conf_err(ctx, ctx->end_line, "router", "node-guid",
+			      "missing (required; there is no router section)");
 	if (gethostname(host, sizeof(host) - 1) < 0 || !host[0])
 		strcpy(host, "localhost");
 	if (!kl[IBRD_RK_NAME] && snprintf(c->name, sizeof(c->name), "%s", host) < 0)
@@ -57,10 +59,12 @@ static void ibrd_conf_finish_ports(struct ibrd_conf_ctx *ctx)
 	struct ibrd_conf *c = ctx->c;
 
 	if (!c->nports)
-		ibrd_conf_err(ctx, 0, NULL, NULL, "no port section (at least one is required)");
+		ibrd_conf_err(ctx, ctx->end_line, NULL, NULL,
+			      "no port section (at least one is required)");
 	for (unsigned i = 0; i < c->nports; i++) {
 		struct ibrd_conf_port *p = &c->port[i];
 		const struct ibrd_conf_meta *m = &ctx->port[i];
+		const int *kl = m->key_line;
 		int site = ibrd_conf_site(c, p->site);
 
 		if (!m->key_line[IBRD_PK_PORT_GUID])
@@ -79,9 +83,9 @@ static void ibrd_conf_finish_ports(struct ibrd_conf_ctx *ctx)
 			ibrd_conf_err(ctx, m->line, m->label, "subnet-prefix",
 				      "missing (required with mad = none: no SM sets one, "
 				      "and osm-plugin is off)");
-		if (site < 0)
-			ibrd_conf_err(ctx, m->key_line[IBRD_PK_SITE], m->label, "site",
-				      "more than %d sites", IBRD_MAX_SITES);
+		if (site < 0) /* the default site has no line of its own */
+			ibrd_conf_err(ctx, kl[IBRD_PK_SITE] ? kl[IBRD_PK_SITE] : m->line, m->label,
+				      "site", "more than %d sites", IBRD_MAX_SITES);
 		p->rp.site = (uint8_t)(site < 0 ? 0 : site);
 	}
 }

@@ -25,7 +25,13 @@ enum ibrd_conf_key_flag {
 	IBRD_KEY_REQ = 1 << 1,	 /* required (when relevant) */
 	IBRD_KEY_NAME = 1 << 2,	 /* strings: a-z 0-9 _ - only */
 	IBRD_KEY_EMPTY = 1 << 3, /* strings: "" allowed */
+	/* numbers: a secret, printed as IBRD_CONF_REDACTED unless asked for,
+	 * never echoed in a message (a wrong value may be close to the right one) */
+	IBRD_KEY_SECRET = 1 << 4,
 };
+
+/* What a secret prints as when it is left out (it does not parse back). */
+#define IBRD_CONF_REDACTED "redacted"
 
 struct ibrd_conf_key;
 
@@ -200,6 +206,7 @@ struct ibrd_conf_meta {
 struct ibrd_conf_msg {
 	int line;
 	unsigned seq;
+	bool scan; /* a key given twice, found by the scan: dropped past a syntax error */
 	char *text;
 };
 
@@ -212,6 +219,8 @@ struct ibrd_conf_ctx {
 	struct cfg_t *cur; /* the section being read */
 	int cur_line;
 	bool syntax; /* libconfuse gave up */
+	int syntax_line;
+	int end_line; /* the file's last line */
 	bool nomem;
 	struct ibrd_conf_recs top_recs, cur_recs;
 	struct ibrd_conf_msg *msg;
@@ -227,10 +236,26 @@ struct ibrd_conf_ctx {
 void ibrd_conf_err(struct ibrd_conf_ctx *ctx, int line, const char *label, const char *key,
 		   const char *fmt, ...) IBR_PRINTF(5, 6);
 
+/* "port \"a\"" into buf (IBRD_LABEL_MAX), for messages; name NULL: "". */
+void ibrd_conf_label(char *buf, const char *name, const char *title);
+
 /* Room for element n of the array *pp points to, doubling *cap.  0 or -ENOMEM. */
 int ibrd_conf_grow(void *pp, size_t size, size_t n, size_t *cap);
 
 /* After the last line: defaults that depend on other keys, then every cross-check. */
 void ibrd_conf_check(struct ibrd_conf_ctx *ctx);
+
+/*
+ * The bytes of path, NUL-terminated (to free), if it is a regular file of
+ * at most IBRD_CONF_MAX_BYTES; else NULL and "PATH: why" on err.
+ */
+char *ibrd_conf_read(const char *path, size_t *len, FILE *err);
+
+/*
+ * Check text (NUL at len) as libconfuse's lexer will read it, and blank its
+ * comments in place.  False if it must not be parsed (messages in ctx);
+ * keys given twice are messages too, but do not stop the parse.
+ */
+bool ibrd_conf_scan(struct ibrd_conf_ctx *ctx, char *text, size_t len);
 
 #endif

@@ -634,7 +634,7 @@ static const struct ibrd_conf_key ibrd_conf_k_learning[] = {
 	[IBRD_LK_SA_CLIENT] = KEY("sa-client", boolean, C, sa_client),
 	[IBRD_LK_OSM_PLUGIN] = KEY("osm-plugin", boolean, C, osm_plugin),
 	[IBRD_LK_RESYNC] = KEY("resync-interval", uint, C, resync_interval, NUM(0, 86400)),
-	[IBRD_LK_SM_KEY] = KEY_HEX("sm-key", C, sm_key, 0, UINT64_MAX),
+	[IBRD_LK_SM_KEY] = KEY_HEX("sm-key", C, sm_key, 0, UINT64_MAX, .flags = IBRD_KEY_SECRET),
 };
 
 static const struct ibrd_conf_key ibrd_conf_k_multicast[] = {

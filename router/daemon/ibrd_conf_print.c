@@ -1,8 +1,10 @@
 /*
  * ibrd_conf_print.c - the normalised config (ibrouterd -n): sections in a
  * fixed order, every key that applies with its effective value, canonical
- * forms, no comments.  It parses back to an equal struct ibrd_conf.  Each
- * key prints with the function its table entry names (ibrd_conf_keys.c).
+ * forms, no comments.  It parses back to an equal struct ibrd_conf, unless
+ * its secrets are left out (IBRD_CONF_REDACT: they print as "redacted").
+ * Each key prints with the function its table entry names
+ * (ibrd_conf_keys.c).
  */
 #include "router/daemon/ibrd_conf.h"
 #include "router/daemon/ibrd_conf_int.h"
@@ -46,7 +48,7 @@ void ibrd_conf_print_string(const char *s, FILE *out)
 {
 	fputc('"', out);
 	for (; *s; s++) {
-		/* '$' too: libconfuse expands ${VAR} inside quotes */
+		/* '$' too: "${" is refused (libconfuse would expand it) */
 		if (*s == '"' || *s == '\\' || *s == '$')
 			fputc('\\', out);
 		fputc(*s, out);
@@ -215,7 +217,7 @@ void ibrd_conf_pr_mprefix(const struct ibrd_conf_key *k, const void *obj, FILE *
 /* ---- the whole config ---- */
 
 static void ibrd_conf_print_keys(FILE *out, enum ibrd_conf_sect_id id, const void *obj,
-				 const char *indent)
+				 const char *indent, enum ibrd_conf_secrets secrets)
 {
 	const struct ibrd_conf_keys *t = &ibrd_conf_keys[id];
 
@@ -225,13 +227,17 @@ static void ibrd_conf_print_keys(FILE *out, enum ibrd_conf_sect_id id, const voi
 		if (k->when && !k->when(obj))
 			continue;
 		fprintf(out, "%s%s = ", indent, k->name);
-		k->print(k, obj, out);
+		/* even a default: that the key is the default is worth knowing */
+		if ((k->flags & IBRD_KEY_SECRET) && secrets != IBRD_CONF_SECRETS)
+			fputs(IBRD_CONF_REDACTED, out);
+		else
+			k->print(k, obj, out);
 		fputc('\n', out);
 	}
 }
 
 static void ibrd_conf_print_sect(FILE *out, enum ibrd_conf_sect_id id, const char *title,
-				 const void *obj)
+				 const void *obj, enum ibrd_conf_secrets secrets)
 {
 	fputs(ibrd_conf_keys[id].name, out);
 	if (title) {
@@ -239,44 +245,44 @@ static void ibrd_conf_print_sect(FILE *out, enum ibrd_conf_sect_id id, const cha
 		ibrd_conf_print_string(title, out);
 	}
 	fputs(" {\n", out);
-	ibrd_conf_print_keys(out, id, obj, "\t");
+	ibrd_conf_print_keys(out, id, obj, "\t", secrets);
 	fputs("}\n\n", out);
 }
 
-void ibrd_conf_print(const struct ibrd_conf *c, FILE *out)
+void ibrd_conf_print(const struct ibrd_conf *c, FILE *out, enum ibrd_conf_secrets s)
 {
 	char buf[IBR_GID_PREFIX_STRLEN];
 
-	ibrd_conf_print_sect(out, IBRD_SECT_ROUTER, NULL, c);
+	ibrd_conf_print_sect(out, IBRD_SECT_ROUTER, NULL, c, s);
 	for (unsigned i = 0; i < c->nports; i++)
-		ibrd_conf_print_sect(out, IBRD_SECT_PORT, c->port[i].name, &c->port[i]);
+		ibrd_conf_print_sect(out, IBRD_SECT_PORT, c->port[i].name, &c->port[i], s);
 	for (unsigned i = 0; i < c->nroutes; i++) {
 		struct ibr_gid_prefix p = { .addr = ibr_gid_make(c->routes[i].prefix, 0),
 					    .len = c->routes[i].plen };
 
 		ibrd_conf_print_sect(out, IBRD_SECT_ROUTE,
-				     ibr_gid_prefix_ntop(&p, buf, sizeof(buf)), &c->routes[i]);
+				     ibr_gid_prefix_ntop(&p, buf, sizeof(buf)), &c->routes[i], s);
 	}
 	for (unsigned i = 0; i < c->nneighs; i++)
 		ibrd_conf_print_sect(out, IBRD_SECT_NEIGH,
 				     ibr_guid_ntop(c->neighs[i].guid, buf, sizeof(buf)),
-				     &c->neighs[i]);
+				     &c->neighs[i], s);
 	for (unsigned i = 0; i < c->nmcasts; i++) {
 		union ibr_gid g;
 
 		memcpy(g.raw, c->mcasts[i].mgid, sizeof(g.raw));
 		ibrd_conf_print_sect(out, IBRD_SECT_MCAST, ibr_gid_ntop(&g, buf, sizeof(buf)),
-				     &c->mcasts[i]);
+				     &c->mcasts[i], s);
 	}
 	for (unsigned i = 0; i < c->nproxies; i++) {
 		union ibr_gid g;
 
 		memcpy(g.raw, c->proxies[i].gid, sizeof(g.raw));
 		ibrd_conf_print_sect(out, IBRD_SECT_PROXY, ibr_gid_ntop(&g, buf, sizeof(buf)),
-				     &c->proxies[i]);
+				     &c->proxies[i], s);
 	}
-	ibrd_conf_print_sect(out, IBRD_SECT_LEARNING, NULL, c);
-	ibrd_conf_print_sect(out, IBRD_SECT_MULTICAST, NULL, c);
-	ibrd_conf_print_sect(out, IBRD_SECT_CONTROL, NULL, c);
-	ibrd_conf_print_keys(out, IBRD_SECT_TOP, c, "");
+	ibrd_conf_print_sect(out, IBRD_SECT_LEARNING, NULL, c, s);
+	ibrd_conf_print_sect(out, IBRD_SECT_MULTICAST, NULL, c, s);
+	ibrd_conf_print_sect(out, IBRD_SECT_CONTROL, NULL, c, s);
+	ibrd_conf_print_keys(out, IBRD_SECT_TOP, c, "", s);
 }

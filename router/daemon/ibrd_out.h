@@ -22,6 +22,8 @@ struct ibrd_out {
 	enum ibrd_fmt fmt;
 	int (*emit)(void *ctx, const char *buf, size_t len); /* 0 or -errno */
 	void *ctx;
+	/* the client may change state and see secrets (set by ibrd_cmd_run) */
+	bool privileged;
 	int err;       /* first error: no more output after it */
 	bool sent_any; /* a part went out: errors must now be parts too */
 	bool object;   /* the answer is one object, not a list */

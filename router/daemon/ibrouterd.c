@@ -1,7 +1,7 @@
 /*
  * ibrouterd - the InfiniBand router daemon (ibrouterd(8)).
  *
- *   ibrouterd [-dnV] [-v ...] [-f FILE] [-s SOCKET]
+ *   ibrouterd [-dnNV] [-v ...] [-f FILE] [-s SOCKET]
  *
  * One control thread runs an epoll loop (control socket, signals through a
  * signalfd); forwarding workers run the engine over the ports' backends.
@@ -25,11 +25,12 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ibrouterd [-dnV] [-v ...] [-f FILE] [-s SOCKET]\n"
+		"usage: ibrouterd [-dnNV] [-v ...] [-f FILE] [-s SOCKET]\n"
 		"  -f FILE    config file (default %s)\n"
 		"  -d         stay in the foreground and log to stderr\n"
 		"  -v         more verbose (repeat for debug)\n"
-		"  -n         check the config, print it normalised, exit\n"
+		"  -n         check the config, print it normalised (secrets redacted), exit\n"
+		"  -N         the same, with the secrets\n"
 		"  -s SOCKET  control socket (default: the config's, %s)\n"
 		"  -V         print the version and exit\n",
 		IBRD_CONF_DEFAULT, IBRD_SOCK_DEFAULT);
@@ -190,10 +191,10 @@ int main(int argc, char **argv)
 			  .cap_lock = PTHREAD_MUTEX_INITIALIZER,
 			  .smp_lock = PTHREAD_MUTEX_INITIALIZER,
 			  .smp_efd = -1 };
-	bool check = false;
+	bool check = false, secrets = false;
 	int c, rc;
 
-	while ((c = getopt(argc, argv, "df:hns:vV")) != -1) {
+	while ((c = getopt(argc, argv, "df:hnNs:vV")) != -1) {
 		switch (c) {
 		case 'd':
 			d.foreground = true;
@@ -201,6 +202,9 @@ int main(int argc, char **argv)
 		case 'f':
 			d.conf_path = optarg;
 			break;
+		case 'N':
+			secrets = true;
+			/* fall through */
 		case 'n':
 			check = true;
 			break;
@@ -229,7 +233,8 @@ int main(int argc, char **argv)
 	if (!d.conf)
 		return 1;
 	if (check) {
-		ibrd_conf_print(d.conf, stdout);
+		/* -n goes to the journal (the unit's ExecStartPre): no secrets there */
+		ibrd_conf_print(d.conf, stdout, secrets ? IBRD_CONF_SECRETS : IBRD_CONF_REDACT);
 		ibrd_conf_free(d.conf);
 		return 0;
 	}
