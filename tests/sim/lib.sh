@@ -18,7 +18,8 @@ export TSAN_OPTIONS
 
 cleanup() {
 	st=$?
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	# CONT: a stopped process (SIGSTOP) takes the TERM once it runs again
+	for p in $PIDS; do kill "$p" 2>/dev/null && kill -s CONT "$p" 2>/dev/null; done
 	for p in $PIDS; do wait "$p" 2>/dev/null; done
 	for f in "$T"/tsan.*; do
 		[ -f "$f" ] || continue
