@@ -1,11 +1,11 @@
 #!/bin/sh
 # sim_counters.sh - counters read and cleared while two workers forward both
-# ways (2500 packets each way and 300 drops): show counters and clear
-# counters run against the workers all along (a ThreadSanitizer build reports
-# any read not synchronised with them), and once the traffic has stopped
-# each port's counts add up exactly, however many clears landed in the
-# middle of a burst: rx(a) = tx(b) + tx_errors(b) + drops(a) + sma(a) +
-# local(a), and the same from b.
+# ways (2500 packets each way, 300 drops, 6000 SMPs the SMA drops): show
+# counters and clear counters run against the workers all along (a
+# ThreadSanitizer build reports any read not synchronised with them), and
+# once the traffic has stopped each port's counts add up exactly, however
+# many clears landed in the middle of a burst: rx(a) = tx(b) + tx_errors(b)
+# + drops(a) + sma(a) + local(a), and the same from b.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
@@ -39,14 +39,22 @@ S2=$!
 "$HOST" -s "$T/a.drop" -p "$T/a.sock" send -q --slid 3 --dlid 1 --sgid $A_HOST \
 	--dgid $B_HOST --hoplimit 1 -c 300 -r 3000 &
 S3=$!
-PIDS="$PIDS $S1 $S2 $S3"
+# VL15 for the SMA, too long for an SMP (the worker drops it from the SMA's
+# queue) and to QP 1 (the control thread drops it): both count smp_dropped
+"$HOST" -s "$T/a.smp1" -p "$T/a.sock" send -q --no-grh --vl 15 --slid 3 --dlid 1 --qpn 0 \
+	--size 1024 -c 3000 &
+S4=$!
+"$HOST" -s "$T/a.smp2" -p "$T/a.sock" send -q --no-grh --vl 15 --slid 3 --dlid 1 --qpn 1 \
+	--size 256 -c 3000 &
+S5=$!
+PIDS="$PIDS $S1 $S2 $S3 $S4 $S5"
 clears=0
 while kill -0 $S1 2>/dev/null || kill -0 $S2 2>/dev/null; do
 	ctl clear counters > /dev/null && clears=$((clears + 1))
 	ctl show counters > /dev/null
 	ctl show drops > /dev/null
 done
-wait $S1 $S2 $S3
+wait $S1 $S2 $S3 $S4 $S5
 check "A to B: $N of $N" recv_wait b
 check "B to A: $N of $N" recv_wait a
 echo "# $clears clears while the traffic ran"
