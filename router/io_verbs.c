@@ -572,7 +572,8 @@ static unsigned verbs_tx_burst(struct io_port *io, const struct router_tx *tx, u
 
 	*bytes = 0;
 	if (!__atomic_load_n(&p->up, __ATOMIC_RELAXED)) {
-		p->st.tx_down += n;
+		/* any worker sends on any port: the one count kept outside tx_lock */
+		__atomic_fetch_add(&p->st.tx_down, n, __ATOMIC_RELAXED);
 		return 0;
 	}
 	if (n > ROUTER_BURST)

@@ -123,7 +123,11 @@ struct io_verbs_qp {
 	struct io_verbs_proxy_cfg remote; /* proxy: where its packets go */
 };
 
-/* Counters of one port, written by its workers (no locks; read approximately). */
+/*
+ * Counters of one port: the receive side's by the worker that receives from
+ * it, the send side's under tx_lock (any worker sends on any port), tx_down
+ * with an atomic add.  Read approximately.
+ */
 struct io_verbs_stats {
 	uint64_t rx;
 	uint64_t rx_err;      /* receive completion in error */

@@ -56,7 +56,11 @@ struct router_out {
 	struct router_drop_rec drop[ROUTER_BURST];
 };
 
-/* Per-worker counters: written by one thread without locks, summed on read. */
+/*
+ * Per-worker counters: the worker's own running totals, written by its thread
+ * only, with plain adds; other threads read the copy the worker publishes
+ * once per burst (router_worker_counters()).
+ */
 struct router_counters {
 	uint64_t rx_pkts[ROUTER_MAX_PORTS];
 	uint64_t rx_bytes[ROUTER_MAX_PORTS];
@@ -67,6 +71,7 @@ struct router_counters {
 	uint64_t local[ROUTER_MAX_PORTS];
 	uint64_t drop[ROUTER_MAX_PORTS][ROUTER_DROP_MAX]; /* by ingress port */
 } __attribute__((aligned(64)));
+#define ROUTER_COUNTERS_WORDS (sizeof(struct router_counters) / sizeof(uint64_t))
 
 /*
  * Decide the fate of `n` (<= ROUTER_BURST) packets with the tables of `fib`.

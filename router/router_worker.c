@@ -2,6 +2,8 @@
 #include "router/router_worker.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -57,6 +59,87 @@ static void worker_hooks(struct router_worker *w, const struct router_out *o)
 			w->drop_hook(w->hook_ctx, o->drop[i].m, o->drop[i].reason);
 }
 
+/* Word index of a counter in struct router_counters (and router_worker_shown.w). */
+#define CTR_WORD(field) (offsetof(struct router_counters, field) / sizeof(uint64_t))
+
+/* The per-port rows before the drops; the reader copies the rows of the worker's ports. */
+static const size_t ctr_rows[] = {
+	CTR_WORD(rx_pkts),   CTR_WORD(rx_bytes), CTR_WORD(tx_pkts), CTR_WORD(tx_bytes),
+	CTR_WORD(tx_errors), CTR_WORD(sma),	 CTR_WORD(local),
+};
+/* a counter added to struct router_counters is published and read here too */
+_Static_assert(sizeof(struct router_counters) ==
+		       (sizeof(ctr_rows) / sizeof(ctr_rows[0]) + ROUTER_DROP_MAX) *
+			       ROUTER_MAX_PORTS * sizeof(uint64_t),
+	       "every row of struct router_counters is in ctr_rows or drop");
+
+static inline void worker_show(struct router_worker *w, const uint64_t *v)
+{
+	atomic_store_explicit(&w->shown.w[v - (const uint64_t *)&w->counters], *v,
+			      memory_order_release);
+}
+
+/*
+ * Publish what the burst from port `in` changed in the totals, between the
+ * two steps of the sequence count: rx of `in` (every packet of a port's
+ * rx_burst carries its index), the SMA, local and drop counts of the packets
+ * not sent (by the ingress port, as the engine counts them), and tx of each
+ * egress port.  A few dozen instructions a burst: the engine and the sends
+ * count into the plain totals as before.
+ */
+static void worker_show_burst(struct router_worker *w, uint32_t in, const struct router_out *o)
+{
+	const struct router_counters *c = &w->counters;
+	uint64_t seq = atomic_load_explicit(&w->shown.seq, memory_order_relaxed);
+
+	atomic_store_explicit(&w->shown.seq, seq + 1, memory_order_relaxed);
+	worker_show(w, &c->rx_pkts[in]);
+	worker_show(w, &c->rx_bytes[in]);
+	for (unsigned i = 0; i < o->nsma; i++)
+		worker_show(w, &c->sma[o->sma[i]->port]);
+	for (unsigned i = 0; i < o->nlocal; i++)
+		worker_show(w, &c->local[o->local[i]->port]);
+	for (unsigned i = 0; i < o->ndrop; i++) {
+		unsigned p = o->drop[i].m->port;
+
+		worker_show(w, &c->drop[p < ROUTER_MAX_PORTS ? p : 0][o->drop[i].reason]);
+	}
+	for (uint32_t p = 0; p < w->nports; p++) {
+		if (!o->ntx[p])
+			continue;
+		worker_show(w, &c->tx_pkts[p]);
+		worker_show(w, &c->tx_bytes[p]);
+		worker_show(w, &c->tx_errors[p]);
+	}
+	atomic_store_explicit(&w->shown.seq, seq + 2, memory_order_release);
+}
+
+void router_worker_counters(const struct router_worker *w, struct router_counters *out)
+{
+	const uint32_t np = w->nports;
+	uint64_t *o = (uint64_t *)out;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned tries = 1;; tries++) {
+		uint64_t seq = atomic_load_explicit(&w->shown.seq, memory_order_acquire);
+
+		if (!(seq & 1)) {
+			for (size_t r = 0; r < sizeof(ctr_rows) / sizeof(ctr_rows[0]); r++)
+				for (uint32_t p = 0; p < np; p++)
+					o[ctr_rows[r] + p] = atomic_load_explicit(
+						&w->shown.w[ctr_rows[r] + p], memory_order_acquire);
+			for (size_t i = CTR_WORD(drop); i < CTR_WORD(drop) + np * ROUTER_DROP_MAX;
+			     i++)
+				o[i] = atomic_load_explicit(&w->shown.w[i], memory_order_acquire);
+			/* the acquire loads keep this one after them */
+			if (atomic_load_explicit(&w->shown.seq, memory_order_relaxed) == seq)
+				return;
+		}
+		if (tries % 64 == 0)
+			sched_yield(); /* the worker may have lost its core in the middle of a copy */
+	}
+}
+
 /* One burst from one port: engine, then a batch per egress port. */
 static unsigned worker_burst(struct router_worker *w, const struct router_fib *fib, uint32_t in)
 {
@@ -90,6 +173,7 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 		w->counters.tx_bytes[p] += bytes;
 		w->counters.tx_errors[p] += o->ntx[p] - sent;
 	}
+	worker_show_burst(w, in, o);
 	worker_hooks(w, o);
 	io_port_rx_done(w->port[in], pkts, (unsigned)n);
 	return (unsigned)n;

@@ -20,6 +20,19 @@ typedef void router_worker_hook(void *ctx, const struct router_mbuf *m, int reas
 /* A copy sent on `port` (capture of transmitted packets). */
 typedef void router_worker_tx_hook(void *ctx, uint32_t port, const struct router_tx *tx);
 
+/*
+ * The counters other threads see (router_worker_counters()): at the end of
+ * each burst the worker copies the words of its totals that the burst
+ * changed, between two increments of a sequence count (odd while it copies;
+ * release stores, acquire loads: plain moves on x86-64).  A reader retries
+ * while the count is odd or moved, so it sees the totals between two bursts:
+ * each packet's rx with its tx, tx error, drop, SMA or local count.
+ */
+struct router_worker_shown {
+	_Atomic uint64_t seq;
+	_Atomic uint64_t w[ROUTER_COUNTERS_WORDS]; /* struct router_counters, word by word */
+};
+
 struct router_worker {
 	uint32_t id; /* reader slot in the publisher */
 	struct router_pub *pub;
@@ -41,7 +54,8 @@ struct router_worker {
 	void *hook_ctx;
 	const struct router_fib *fib_seen; /* the FIB the rx ports last heard of */
 	uint64_t gen_seen;
-	struct router_counters counters; /* written by this worker only */
+	struct router_counters counters;  /* running totals: this worker's thread only */
+	struct router_worker_shown shown; /* what other threads read of them */
 	struct router_out out;
 };
 
@@ -58,6 +72,13 @@ void router_worker_fini(struct router_worker *w);
  * or `budget` packets were handled).  Returns the packets handled.
  */
 unsigned router_worker_poll(struct router_worker *w, unsigned budget);
+
+/*
+ * From any thread: the worker's counters as they were between two of its
+ * bursts (spins, then yields, while the worker is copying one in).  Words of
+ * ports past `nports` are 0.
+ */
+void router_worker_counters(const struct router_worker *w, struct router_counters *out);
 
 /* Loop: block in epoll (offline for QSBR), poll, until `stop` is set. */
 void *router_worker_run(void *w);

@@ -58,8 +58,14 @@ static int smp_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, i
 		struct ibr_pkt rp;
 		ssize_t n;
 
-		if (poll(&pfd, 1, timeout_ms) <= 0)
+		int r = poll(&pfd, 1, timeout_ms);
+
+		if (r < 0 && errno == EINTR)
+			continue; /* SIGINT, SIGTERM: the socket is shut down, POLLHUP next */
+		if (r <= 0)
 			return -ETIMEDOUT;
+		if (pfd.revents & POLLHUP)
+			return -EINTR; /* shut down by the signal handler (ibrouter-host.c) */
 		n = recv(fd, in, sizeof(in), 0);
 		if (n <= 0 || ibr_pkt_parse(in, (size_t)n, &rp) ||
 		    ibr_lrh_get_vl(rp.lrh) != IBR_VL15 || rp.payload_len != IBR_MAD_SIZE ||

@@ -69,11 +69,46 @@ struct host {
 };
 
 static volatile sig_atomic_t host_stop;
+static volatile sig_atomic_t host_fd = -1; /* the socket, for host_signal() */
 
+/*
+ * SIGINT, SIGTERM: stop, in whatever wait.  Besides the flag, the socket is
+ * shut down (shutdown() is async-signal-safe), which ends every wait on it
+ * for good: a send to a full peer fails with EPIPE and poll() returns POLLHUP,
+ * also when the call starts just after the flag was tested (a flag alone
+ * would leave that one asleep until the peer reads or the timeout).  Without
+ * SA_RESTART a send blocked when the signal comes returns EINTR or its count.
+ */
 static void host_signal(int sig)
 {
+	int saved = errno;
+
 	(void)sig;
 	host_stop = 1;
+	if (host_fd >= 0)
+		shutdown(host_fd, SHUT_RDWR);
+	errno = saved;
+}
+
+static void host_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = host_signal; /* no SA_RESTART: blocking calls return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Sleep `secs` or until a signal stops the host (the socket's POLLHUP). */
+static void host_sleep(const struct host *h, double secs)
+{
+	struct pollfd pfd = { .fd = h->fd, .events = 0 };
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+
+	if (!host_stop)
+		ppoll(&pfd, 1, &ts, NULL);
 }
 
 static void usage(FILE *f)
@@ -113,6 +148,9 @@ static int host_open(struct host *h)
 	if (lstat(h->sock_path, &st) == 0 && S_ISSOCK(st.st_mode))
 		unlink(h->sock_path);
 	h->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	host_fd = h->fd;
+	if (host_stop && h->fd >= 0)
+		shutdown(h->fd, SHUT_RDWR); /* a signal came before host_fd was set */
 	if (h->fd < 0 || bind(h->fd, (struct sockaddr *)&sa, len) < 0) {
 		fprintf(stderr, "ibrouter-host: bind %s: %s\n", h->sock_path, strerror(errno));
 		return -1;
@@ -190,9 +228,10 @@ static int host_send(struct host *h)
 			msg[i].msg_hdr.msg_iov = &iov[i];
 			msg[i].msg_hdr.msg_iovlen = 1;
 		}
-		r = sendmmsg(h->fd, msg, n, 0);
+		/* blocks while the peer's queue is full (host_signal() ends the wait) */
+		r = sendmmsg(h->fd, msg, n, MSG_NOSIGNAL);
 		if (r < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || host_stop)
 				continue;
 			fprintf(stderr, "ibrouter-host: send to %s: %s\n", h->peer_path,
 				strerror(errno));
@@ -203,7 +242,7 @@ static int host_send(struct host *h)
 			double due = t0 + (double)sent / h->rate, now = host_now();
 
 			if (due > now)
-				usleep((useconds_t)((due - now) * 1e6));
+				host_sleep(h, due - now);
 		}
 	}
 	if (!h->quiet)
@@ -655,8 +694,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ibrouter-host: %s needs -p PEER\n", cmd);
 		return 2;
 	}
-	signal(SIGINT, host_signal);
-	signal(SIGTERM, host_signal);
+	host_signals();
 	if (host_open(&h))
 		return 1;
 	if (!strcmp(cmd, "smp")) {

@@ -103,7 +103,7 @@ struct ibrd {
 	pthread_mutex_t smp_lock;
 	struct ibrd_smp *smp_q;
 	unsigned smp_head, smp_n;
-	uint64_t smp_dropped;
+	_Atomic uint64_t smp_dropped; /* by the workers (queue full) and the control thread */
 	int smp_efd;
 	bool sma_dirty;
 	/* MAD channels (mad = ibsim or umad) and their SA clients */

@@ -203,14 +203,27 @@ void ibrd_data_stop(struct ibrd *d)
 	d->running = false;
 }
 
+/*
+ * Each running worker's share is read between two of its bursts
+ * (router_worker_counters()), and every packet is counted by the one worker
+ * that received it, rx and fate together: so the sums add up per port (rx =
+ * tx + tx errors + drops + SMA + local, over the ports a port forwards to)
+ * whenever the traffic has stopped, and a clear taken while it runs puts
+ * each burst wholly before or wholly after the clear.  While traffic runs a
+ * reader may see one worker's shares a few bursts later than another's.
+ * `retired` and `cleared` are the control thread's own.
+ */
 void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum)
 {
 	uint64_t *s = (uint64_t *)sum;
 	const uint64_t *c = (const uint64_t *)&d->cleared;
+	struct router_counters one;
 
 	memcpy(sum, &d->retired, sizeof(*sum));
-	for (unsigned w = 0; w < d->nworkers; w++)
-		router_counters_add(sum, &d->workers[w].counters);
-	for (size_t i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
+	for (unsigned w = 0; w < d->nworkers; w++) {
+		router_worker_counters(&d->workers[w], &one);
+		router_counters_add(sum, &one);
+	}
+	for (size_t i = 0; i < ROUTER_COUNTERS_WORDS; i++)
 		s[i] -= c[i];
 }

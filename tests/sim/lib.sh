@@ -10,11 +10,26 @@ T=$(mktemp -d /tmp/ibr-sim.XXXXXX)
 PIDS=""
 npass=0
 nfail=0
+# A ThreadSanitizer build (configure --enable-tsan): every program started
+# here writes its reports under $T, and at exit any report fails the test,
+# the background daemon's too (nothing waits for its exit status).
+TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS }log_path=$T/tsan"
+export TSAN_OPTIONS
 
 cleanup() {
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	st=$?
+	# CONT: a stopped process (SIGSTOP) takes the TERM once it runs again
+	for p in $PIDS; do kill "$p" 2>/dev/null && kill -s CONT "$p" 2>/dev/null; done
 	for p in $PIDS; do wait "$p" 2>/dev/null; done
+	for f in "$T"/tsan.*; do
+		[ -f "$f" ] || continue
+		echo "FAIL - ThreadSanitizer: $(grep -c '^WARNING: ThreadSanitizer' "$f") report(s), $f:"
+		sed 's/^/    /' "$f"
+		echo "0 passed, 1 failed"
+		st=1
+	done
 	rm -rf "$T"
+	exit $st
 }
 trap cleanup EXIT
 trap "exit 1" HUP INT TERM PIPE

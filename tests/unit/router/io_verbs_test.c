@@ -10,6 +10,7 @@
 #include "tests/unit/router/io_verbs_fix.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -405,6 +406,55 @@ static void test_port_down_up(void)
 	CU_ASSERT_TRUE(pb->up);
 }
 
+/* Two workers sending on one port that is down: each refused copy counted once. */
+struct down_sender {
+	struct router_tx t;
+	unsigned n;
+	pthread_barrier_t go;
+};
+
+static void *down_send(void *arg)
+{
+	struct down_sender *s = arg;
+	uint64_t bytes;
+
+	pthread_barrier_wait(&s->go);
+	for (unsigned i = 0; i < s->n; i++)
+		io_port_tx_burst(port(1), &s->t, 1, &bytes);
+	return NULL;
+}
+
+static void test_port_down_two_senders(void)
+{
+	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
+	struct router_mbuf *m[ROUTER_BURST];
+	struct down_sender s;
+	pthread_t t[2];
+	uint64_t before;
+
+	vfix_host_drain(&fx);
+	CU_ASSERT_EQUAL(fake_verbs_port_set(vfix_dev[1], false), 0);
+	io_verbs_async_poll(pb, NULL, NULL);
+	CU_ASSERT_FALSE_FATAL(pb->up);
+	host_send_mcast(0, 64, 3);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	s.t = tx_for(m[0], MLID_B);
+	s.n = 10000000; /* ~0.1 s each: long enough to overlap on a loaded machine */
+	pthread_barrier_init(&s.go, NULL, 2);
+	before = pb->st.tx_down;
+	for (int i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&t[i], NULL, down_send, &s), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&s.go);
+	CU_ASSERT_EQUAL(pb->st.tx_down - before, 2ull * s.n);
+	io_port_rx_done(port(0), m, 1);
+	CU_ASSERT_EQUAL(fake_verbs_port_set(vfix_dev[1], true), 0);
+	io_verbs_async_poll(pb, NULL, NULL);
+	CU_ASSERT_TRUE(pb->up);
+	vfix_pools_check(&fx);
+}
+
 static void test_event_kinds(void)
 {
 	CU_ASSERT_EQUAL(io_verbs_event_kind(IBV_EVENT_PORT_ACTIVE), IO_VERBS_EV_UP);
@@ -764,6 +814,7 @@ static CU_TestInfo tests[] = {
 	{ "fault: send error", test_fault_send_error },
 	{ "fault: receive queue exhausted", test_fault_rq_exhausted },
 	{ "port down and up", test_port_down_up },
+	{ "port down: two senders counted", test_port_down_two_senders },
 	{ "async event kinds", test_event_kinds },
 	{ "async events owned by the control thread", test_async_owner },
 	{ "unicast without proxy", test_unicast_refused },
