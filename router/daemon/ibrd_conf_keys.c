@@ -589,7 +589,8 @@ static const struct ibrd_conf_key ibrd_conf_k_port[] = {
 	[IBRD_PK_UP] = KEY("up", flag, P, rp.flags, .max = ROUTER_PORT_UP),
 	[IBRD_PK_SMA_SET_POLICY] = KEY("sma-set-policy", enum, P, sma_set_policy,
 				       .words = ibrd_conf_w_sma_policy),
-	[IBRD_PK_SMA_MKEY] = KEY_HEX("sma-mkey", P, sma_mkey, 0, UINT64_MAX),
+	[IBRD_PK_SMA_MKEY] = KEY_HEX("sma-mkey", P, sma_mkey, 0, UINT64_MAX,
+				     .flags = IBRD_KEY_SECRET),
 };
 
 #define R struct ibrd_conf_route
