@@ -159,7 +159,7 @@ static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	int rc;
 
 	(void)argc, (void)argv;
-	rc = ibrd_state_reload(d, err, sizeof(err));
+	rc = ibrd_reload_run(d, err, sizeof(err));
 	if (rc) {
 		log_warnx("control: reload failed, the old config stays: %s", err);
 		return ibrd_out_error(o, rc, "%s", err[0] ? err : strerror(-rc));
