@@ -30,6 +30,7 @@ struct io_verbs;
 struct ibrd_mad_port;
 struct ibrd_mjoin;
 struct ibrd_plugin;
+struct ibrd_reload_job;
 struct ucred;
 struct mad_chan;
 struct sa_client;
@@ -43,6 +44,7 @@ enum ibrd_ev_kind {
 	IBRD_EV_SMA,
 	IBRD_EV_MAD,
 	IBRD_EV_VERBS,
+	IBRD_EV_RELOAD,
 };
 struct ibrd_ev {
 	enum ibrd_ev_kind kind;
@@ -134,6 +136,7 @@ struct ibrd {
 	struct ibrd_mjoin *mjoins;
 	unsigned nmjoins, mjoins_cap;
 	bool quit;
+	struct ibrd_reload_job *reload; /* a parse of the config file (ibrd_reload.c) */
 	struct ibrd_client *clients;
 	unsigned nclients;
 	struct ibrd_client *ctl_cur; /* the client whose request runs, else NULL */
@@ -202,8 +205,18 @@ int ibrd_state_build(struct ibrd *d, const struct ibrd_conf *c, const struct ibr
 int ibrd_state_publish(struct ibrd *d);
 
 /* ibrd_reload.c: a new config applied whole or not at all */
-/* Parse the config file again and apply it; on error `err` says why and nothing changed. */
-int ibrd_reload_run(struct ibrd *d, char *err, size_t errlen);
+/*
+ * Parse the config file again (on a thread of its own) and apply it; the
+ * client `c` (NULL: a signal) is answered in format `fmt` once it is done
+ * and reads nothing more until then.
+ */
+int ibrd_reload_request(struct ibrd *d, struct ibrd_client *c, int fmt);
+/* The parse is done (IBRD_EV_RELOAD): apply, answer, parse again if asked since. */
+void ibrd_reload_event(struct ibrd *d);
+/* A client that waits for a reload is gone. */
+void ibrd_reload_forget(struct ibrd *d, struct ibrd_client *c);
+/* At the end: wait for a parse that runs, free everything. */
+void ibrd_reload_fini(struct ibrd *d);
 /* Apply `nc` (taken: freed on error); 0 or -errno with `err` set. */
 int ibrd_reload_apply(struct ibrd *d, struct ibrd_conf *nc, char *err, size_t errlen);
 
@@ -272,6 +285,9 @@ void ibrd_ctl_close(struct ibrd *d);
 void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events);
 /* Queue a datagram for a client and send what the socket takes (plugin sessions). */
 int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len);
+/* The current request is answered later: read nothing more from `c` until resumed. */
+void ibrd_ctl_client_hold(struct ibrd_client *c);
+void ibrd_ctl_client_resume(struct ibrd_client *c);
 /* Close a client once the current event is handled. */
 void ibrd_ctl_client_drop(struct ibrd_client *c);
 const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c);

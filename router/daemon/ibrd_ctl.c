@@ -40,6 +40,7 @@ struct ibrd_client {
 	int fd;
 	bool privileged;
 	bool doomed; /* close once the current event is handled */
+	bool held;   /* its last request is answered later (reload): read no more */
 	struct ucred cred;
 	struct ibrd_plugin *plugin; /* an OpenSM plugin's session, else NULL */
 	uint32_t events;
@@ -210,6 +211,8 @@ static void ctl_client_close(struct ibrd_client *c)
 		}
 	if (c->plugin)
 		ibrd_plugin_detach(d, c->plugin);
+	if (c->held)
+		ibrd_reload_forget(d, c);
 	if (d->ctl_cur == c)
 		d->ctl_cur = NULL;
 	while (c->head) {
@@ -339,7 +342,7 @@ static int ctl_flush(struct ibrd_client *c)
 		c->queued -= p->len;
 		free(p);
 	}
-	want = c->head ? EPOLLOUT : EPOLLIN;
+	want = c->head ? EPOLLOUT : c->held ? 0 : EPOLLIN;
 	if (want != c->events) {
 		struct epoll_event ev = { .events = want, .data.ptr = c };
 
@@ -434,6 +437,18 @@ int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
 		return rc ? rc : -EPIPE;
 	}
 	return 0;
+}
+
+void ibrd_ctl_client_hold(struct ibrd_client *c)
+{
+	c->held = true; /* ctl_flush stops reading it */
+}
+
+void ibrd_ctl_client_resume(struct ibrd_client *c)
+{
+	c->held = false;
+	if (!c->doomed && ctl_flush(c) < 0)
+		c->doomed = true;
 }
 
 void ibrd_ctl_client_drop(struct ibrd_client *c)

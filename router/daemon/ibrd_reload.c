@@ -22,13 +22,19 @@
  * - its sim socket and the packets queued on it.
  */
 #include "router/daemon/ibrd.h"
+#include "router/daemon/ibrd_cmd.h"
+#include "router/daemon/ibrd_out.h"
 
 #include "lib/ibr_log.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 struct reload {
 	struct ibrd_conf *nc, *oc;
@@ -286,22 +292,202 @@ fail:
 	return rc;
 }
 
-int ibrd_reload_run(struct ibrd *d, char *err, size_t errlen)
+/* ---- the parse, off the control thread ---- */
+
+/*
+ * The file is parsed on a thread of its own, so that the daemon keeps
+ * answering its clients, its SMPs and its signals while a large file is
+ * read; the new config is applied on the control thread when the parse is
+ * done (the eventfd on the loop).  Requests that come while a parse runs
+ * get the answer of a parse that starts after theirs: they may have changed
+ * the file since.  libconfuse's lexer is not reentrant: there is never more
+ * than one parse at a time in the daemon.
+ */
+struct reload_waiter {
+	struct ibrd_client *c; /* NULL: a SIGHUP */
+	enum ibrd_fmt fmt;
+	uint64_t gen; /* the request's number */
+};
+
+struct ibrd_reload_job {
+	struct ibrd_ev ev; /* IBRD_EV_RELOAD; first */
+	int efd;
+	pthread_t thread;
+	bool running;
+	uint64_t asked, parsing; /* the last request's number, and the parse's */
+	const char *path;
+	struct ibrd_conf *nc; /* the parse's result, or NULL and err */
+	char err[2048];
+	struct reload_waiter *w;
+	unsigned nw, capw;
+};
+
+static void *reload_parse(void *arg)
 {
-	char why[1536] = "";
-	FILE *ef = fmemopen(why, sizeof(why), "w");
-	struct ibrd_conf *nc;
+	struct ibrd_reload_job *j = arg;
+	FILE *ef = fmemopen(j->err, sizeof(j->err), "w");
+	uint64_t one = 1;
+
+	j->err[0] = '\0';
+	j->nc = ef ? ibrd_conf_load(j->path, ef) : NULL;
+	if (ef)
+		fclose(ef);
+	else
+		snprintf(j->err, sizeof(j->err), "%s: out of memory", j->path);
+	if (write(j->efd, &one, sizeof(one)) < 0) {
+		/* an eventfd write fails only when its counter is full: it is readable */
+	}
+	return NULL;
+}
+
+static int reload_job_new(struct ibrd *d)
+{
+	struct ibrd_reload_job *j = calloc(1, sizeof(*j));
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (!j)
+		return -ENOMEM;
+	j->ev.kind = IBRD_EV_RELOAD;
+	j->path = d->conf_path;
+	ev.data.ptr = &j->ev;
+	if ((j->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0 ||
+	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, j->efd, &ev) < 0) {
+		int rc = -errno;
+
+		if (j->efd >= 0)
+			close(j->efd);
+		free(j);
+		return rc;
+	}
+	d->reload = j;
+	return 0;
+}
+
+static int reload_parse_start(struct ibrd_reload_job *j)
+{
 	int rc;
 
-	if (!ef)
-		return -ENOMEM;
-	nc = ibrd_conf_load(d->conf_path, ef);
-	fclose(ef);
-	if (!nc) {
-		snprintf(err, errlen, "%s", why);
-		return -EINVAL;
+	j->parsing = j->asked;
+	j->nc = NULL;
+	if ((rc = -pthread_create(&j->thread, NULL, reload_parse, j)))
+		return rc;
+	j->running = true;
+	return 0;
+}
+
+static int reload_emit(void *ctx, const char *buf, size_t len)
+{
+	return ibrd_ctl_client_send(ctx, buf, len);
+}
+
+/* Answer the requests up to number `gen`, in the order they came. */
+static void reload_answer(struct ibrd *d, uint64_t gen, int rc, const char *err)
+{
+	struct ibrd_reload_job *j = d->reload;
+	unsigned keep = 0;
+
+	for (unsigned i = 0; i < j->nw; i++) {
+		struct reload_waiter *w = &j->w[i];
+		struct ibrd_out o;
+
+		if (w->gen > gen) {
+			j->w[keep++] = *w;
+			continue;
+		}
+		if (!w->c)
+			continue;
+		ibrd_out_init(&o, w->fmt, reload_emit, w->c);
+		if (rc)
+			ibrd_out_error(&o, rc, "%s", err);
+		else
+			ibrd_cmd_ok(&o);
+		ibrd_out_free(&o);
+		ibrd_ctl_client_resume(w->c);
 	}
-	if ((rc = ibrd_reload_apply(d, nc, why, sizeof(why))))
-		snprintf(err, errlen, "reload: cannot apply %s: %s", d->conf_path, why);
-	return rc;
+	j->nw = keep;
+}
+
+int ibrd_reload_request(struct ibrd *d, struct ibrd_client *c, int fmt)
+{
+	struct ibrd_reload_job *j;
+	int rc;
+
+	if (!d->reload && (rc = reload_job_new(d)))
+		return rc;
+	j = d->reload;
+	if (j->nw == j->capw) {
+		unsigned cap = j->capw ? 2 * j->capw : 8;
+		struct reload_waiter *w = realloc(j->w, cap * sizeof(*w));
+
+		if (!w)
+			return -ENOMEM;
+		j->w = w;
+		j->capw = cap;
+	}
+	/* a parse that runs already may have read the file before this request */
+	j->w[j->nw++] =
+		(struct reload_waiter){ .c = c, .fmt = (enum ibrd_fmt)fmt, .gen = ++j->asked };
+	if (!j->running && (rc = reload_parse_start(j))) {
+		j->nw--;
+		return rc;
+	}
+	if (c)
+		ibrd_ctl_client_hold(c);
+	return 0;
+}
+
+void ibrd_reload_event(struct ibrd *d)
+{
+	struct ibrd_reload_job *j = d->reload;
+	char why[1536] = "", err[2048];
+	uint64_t v, gen;
+	int rc;
+
+	if (!j || read(j->efd, &v, sizeof(v)) != sizeof(v) || !j->running)
+		return;
+	pthread_join(j->thread, NULL);
+	j->running = false;
+	gen = j->parsing; /* it answers the requests made before it started */
+	if (!j->nc) {
+		snprintf(err, sizeof(err), "%s", j->err);
+		rc = -EINVAL;
+	} else if ((rc = ibrd_reload_apply(d, j->nc, why, sizeof(why)))) {
+		snprintf(err, sizeof(err), "reload: cannot apply %s: %s", d->conf_path, why);
+	}
+	j->nc = NULL;
+	if (rc)
+		log_warnx("reload failed, the old config stays: %s", err);
+	else
+		log_info("reloaded %s", d->conf_path);
+	reload_answer(d, gen, rc, err);
+	if (j->nw && (rc = reload_parse_start(j))) {
+		snprintf(err, sizeof(err), "reload: %s", strerror(-rc));
+		reload_answer(d, j->asked, rc, err);
+	}
+}
+
+void ibrd_reload_forget(struct ibrd *d, struct ibrd_client *c)
+{
+	struct ibrd_reload_job *j = d->reload;
+
+	for (unsigned i = 0; j && i < j->nw; i++)
+		if (j->w[i].c == c)
+			j->w[i].c = NULL; /* the parse goes on; nobody hears of it */
+}
+
+void ibrd_reload_fini(struct ibrd *d)
+{
+	struct ibrd_reload_job *j = d->reload;
+
+	if (!j)
+		return;
+	if (j->running) /* a parse ends on its own: the file is read with a bound */
+		pthread_join(j->thread, NULL);
+	ibrd_conf_free(j->nc);
+	if (d->epfd >= 0)
+		epoll_ctl(d->epfd, EPOLL_CTL_DEL, j->efd, NULL);
+	close(j->efd);
+	free(j->w);
+	free(j);
+	d->reload = NULL;
 }

@@ -57,14 +57,12 @@ static int signals_open(struct ibrd *d)
 static void signal_event(struct ibrd *d)
 {
 	struct signalfd_siginfo si;
-	char err[2048];
+	int rc;
 
 	while (read(d->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGHUP) {
-			if (ibrd_reload_run(d, err, sizeof(err)))
-				log_warnx("reload failed, the old config stays: %s", err);
-			else
-				log_info("reloaded %s", d->conf_path);
+			if ((rc = ibrd_reload_request(d, NULL, 0)))
+				log_warnx("reload: %s", strerror(-rc));
 		} else {
 			log_info("signal %d: shutting down", (int)si.ssi_signo);
 			d->quit = true;
@@ -90,6 +88,8 @@ static void loop(struct ibrd *d)
 				ibrd_mad_event(d, e);
 			else if (e->kind == IBRD_EV_VERBS)
 				ibrd_verbs_event(d, e);
+			else if (e->kind == IBRD_EV_RELOAD)
+				ibrd_reload_event(d);
 			else
 				ibrd_ctl_event(d, e, ev[i].events);
 		}
@@ -144,6 +144,7 @@ static int start(struct ibrd *d)
 static void stop(struct ibrd *d)
 {
 	ibrd_ctl_close(d);
+	ibrd_reload_fini(d);
 	if (d->running)
 		ibrd_data_stop(d);
 	ibrd_capture_stop(d);
