@@ -123,6 +123,19 @@ int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8
 	return 0;
 }
 
+int io_sim_set_peer(struct io_sim_port *p, const char *peer)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	int rc;
+
+	if ((rc = sim_addr(&sa, &len, peer)))
+		return rc;
+	p->peer = sa;
+	p->peerlen = len;
+	return 0;
+}
+
 void io_sim_close(struct io_sim_port *p)
 {
 	struct stat st;

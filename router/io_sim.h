@@ -40,6 +40,8 @@ struct io_sim_port {
  * ingress port index stamped on received packets.  0 or -errno.
  */
 int io_sim_open(struct io_sim_port *p, const char *path, const char *peer, uint8_t port);
+/* Send to `peer` from now on (the socket stays bound where it is).  0 or -errno. */
+int io_sim_set_peer(struct io_sim_port *p, const char *peer);
 /* Close and unlink the socket file (also io_port_close()). */
 void io_sim_close(struct io_sim_port *p);
 

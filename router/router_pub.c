@@ -18,6 +18,16 @@ int router_pub_init(struct router_pub *pub, uint32_t nreaders)
 	return 0;
 }
 
+int router_pub_set_readers(struct router_pub *pub, uint32_t nreaders)
+{
+	if (nreaders > ROUTER_MAX_WORKERS)
+		return -EINVAL;
+	for (uint32_t i = 0; i < ROUTER_MAX_WORKERS; i++)
+		atomic_store(&pub->reader[i].seen, ROUTER_PUB_OFFLINE);
+	pub->nreaders = nreaders;
+	return 0;
+}
+
 void router_pub_destroy(struct router_pub *pub)
 {
 	router_fib_free(atomic_exchange(&pub->cur, NULL));

@@ -39,6 +39,11 @@ struct router_pub {
 
 /* `nreaders` workers, all offline until they call router_pub_online(). */
 int router_pub_init(struct router_pub *pub, uint32_t nreaders);
+/*
+ * Change the number of readers to `nreaders`, with every worker stopped
+ * (all readers offline); 0 or -EINVAL.
+ */
+int router_pub_set_readers(struct router_pub *pub, uint32_t nreaders);
 /* Frees the current and every retired FIB: only once the workers have stopped. */
 void router_pub_destroy(struct router_pub *pub);
 

@@ -30,6 +30,7 @@ struct io_verbs;
 struct ibrd_mad_port;
 struct ibrd_mjoin;
 struct ibrd_plugin;
+struct ibrd_reload_job;
 struct ucred;
 struct mad_chan;
 struct sa_client;
@@ -43,6 +44,7 @@ enum ibrd_ev_kind {
 	IBRD_EV_SMA,
 	IBRD_EV_MAD,
 	IBRD_EV_VERBS,
+	IBRD_EV_RELOAD,
 };
 struct ibrd_ev {
 	enum ibrd_ev_kind kind;
@@ -66,6 +68,26 @@ struct ibrd_verbs_ev {
 	struct ibrd_ev ev; /* IBRD_EV_VERBS; first */
 	unsigned k;	   /* a verbs port of the device (io_verbs_port index) */
 	int fd;
+};
+
+/* A listening control socket (ibrd_ctl.c). */
+struct ibrd_ctl_listener {
+	int fd;
+	char path[IBRD_PATH_MAX];
+	dev_t dev; /* the socket file it bound: removed at the end only if still there */
+	ino_t ino;
+	gid_t gid; /* members of this group may change state */
+};
+
+/* The sim sockets of a config being applied (ibrd_data.c): bound before anything changes. */
+struct ibrd_sim_stage {
+	int from[ROUTER_MAX_PORTS]; /* the open socket (old port index) a port keeps, or -1 */
+	bool fresh[ROUTER_MAX_PORTS];
+	struct io_sim_port sock[ROUTER_MAX_PORTS]; /* the new ones */
+	bool kept[ROUTER_MAX_PORTS];		   /* old socket j is kept by a port */
+	bool installed;				   /* the ports have them; the old set is below */
+	struct io_sim_port old[ROUTER_MAX_PORTS];
+	bool old_open[ROUTER_MAX_PORTS];
 };
 
 struct ibrd {
@@ -96,7 +118,8 @@ struct ibrd {
 	struct router_counters retired; /* totals of workers stopped by a reload */
 	struct router_counters cleared; /* subtracted from sums after "clear counters" */
 	/* event loop */
-	int epfd, sigfd, ctlfd;
+	int epfd, sigfd;
+	struct ibrd_ctl_listener ctl;
 	struct ibrd_ev ev_signal, ev_listen, ev_sma;
 	/* the SMA: SMPs queued by the workers, answered on the control thread */
 	struct sma *sma;
@@ -113,7 +136,7 @@ struct ibrd {
 	struct ibrd_mjoin *mjoins;
 	unsigned nmjoins, mjoins_cap;
 	bool quit;
-	gid_t ctl_gid;
+	struct ibrd_reload_job *reload; /* a parse of the config file (ibrd_reload.c) */
 	struct ibrd_client *clients;
 	unsigned nclients;
 	struct ibrd_client *ctl_cur; /* the client whose request runs, else NULL */
@@ -141,9 +164,21 @@ struct ibrd {
 };
 
 /* ibrd_data.c: the data path */
+/* Bind the sim sockets of config `c` beside the open ones (those whose path is open are kept). */
+int ibrd_data_stage(struct ibrd *d, const struct ibrd_conf *c, struct ibrd_sim_stage *st);
+/* With the workers stopped: the staged sockets become the ports'. */
+void ibrd_data_install(struct ibrd *d, const struct ibrd_conf *c, struct ibrd_sim_stage *st);
+/* Close the sockets no port kept. */
+void ibrd_data_commit(struct ibrd_sim_stage *st);
+/* Back to the sockets before the stage; the new ones closed. */
+void ibrd_data_unstage(struct ibrd *d, struct ibrd_sim_stage *st);
+/* At start: the config's sim sockets. */
+int ibrd_data_open(struct ibrd *d);
 int ibrd_data_start(struct ibrd *d);
 void ibrd_data_stop(struct ibrd *d);
 void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
+/* With the workers stopped: the counts of port src[i] become port i's (src[i] < 0: zero). */
+void ibrd_counters_move(struct ibrd *d, const int *src);
 /* Stop and start the data path (verbs ports reopened when their proxies changed). */
 int ibrd_data_restart(struct ibrd *d);
 
@@ -164,9 +199,36 @@ unsigned ibrd_proxy_count(const struct ibrd *d, uint32_t port);
 bool ibrd_proxy_load(struct ibrd *d, const struct ibrd_conf *c);
 
 /* ibrd_state.c: config -> RIB -> FIB */
-int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c);
+/*
+ * Fill d->rib anew from config `c`.  On a reload, `old` is the RIB of the
+ * old config `oc` and port i of `c` was port from[i] there (-1: new): what
+ * the fabric taught the port and the entries no file made move with it.
+ */
+int ibrd_state_build(struct ibrd *d, const struct ibrd_conf *c, const struct ibrd_conf *oc,
+		     const struct router_rib *old, const int *from);
 int ibrd_state_publish(struct ibrd *d);
-int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen);
+
+/* ibrd_reload.c: a new config applied whole or not at all */
+/*
+ * Parse the config file again (on a thread of its own) and apply it; the
+ * client `c` (NULL: a signal) is answered in format `fmt` once it is done
+ * and reads nothing more until then.
+ */
+int ibrd_reload_request(struct ibrd *d, struct ibrd_client *c, int fmt);
+/* The parse is done (IBRD_EV_RELOAD): apply, answer, parse again if asked since. */
+void ibrd_reload_event(struct ibrd *d);
+/* A client that waits for a reload is gone. */
+void ibrd_reload_forget(struct ibrd *d, struct ibrd_client *c);
+/* At the end: wait for a parse that runs, free everything. */
+void ibrd_reload_fini(struct ibrd *d);
+/* Apply `nc` (taken: freed on error); 0 or -errno with `err` set. */
+int ibrd_reload_apply(struct ibrd *d, struct ibrd_conf *nc, char *err, size_t errlen);
+
+/* ibrd_pidfile.c */
+/* Write our PID to `path`; 0 or -errno. */
+int ibrd_pidfile_write(const char *path);
+/* Remove `path` if it holds our PID. */
+void ibrd_pidfile_remove(const char *path);
 /* The connected route of port `idx` after its prefix changed. */
 void ibrd_state_connected(struct ibrd *d, uint32_t idx);
 
@@ -220,12 +282,22 @@ enum ibrd_osm_kind ibrd_osm_route_kind(const struct ibrd *d, uint32_t port,
 				       const struct router_route *r);
 
 /* ibrd_ctl.c: the control socket */
+int ibrd_ctl_listener_open(struct ibrd_ctl_listener *l, const char *path, unsigned mode,
+			   const char *group);
+void ibrd_ctl_listener_close(struct ibrd_ctl_listener *l);
+/* A reload moved the socket to `l` (taken). */
+void ibrd_ctl_listener_swap(struct ibrd *d, struct ibrd_ctl_listener *l);
+/* A reload's mode and group for the socket where it is. */
+void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group);
 int ibrd_ctl_open(struct ibrd *d);
 void ibrd_ctl_close(struct ibrd *d);
 /* An event on the listening socket or on a client (ev->kind says which). */
 void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events);
 /* Queue a datagram for a client and send what the socket takes (plugin sessions). */
 int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len);
+/* The current request is answered later: read nothing more from `c` until resumed. */
+void ibrd_ctl_client_hold(struct ibrd_client *c);
+void ibrd_ctl_client_resume(struct ibrd_client *c);
 /* Close a client once the current event is handled. */
 void ibrd_ctl_client_drop(struct ibrd_client *c);
 const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c);

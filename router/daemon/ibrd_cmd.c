@@ -158,19 +158,18 @@ static int cmd_clear(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	return ibrd_cmd_ok(o);
 }
 
+/* Answered once the file is parsed and applied (ibrd_reload.c): no reply here. */
 static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	char err[2048] = "";
 	int rc;
 
-	(void)argc, (void)argv;
-	rc = ibrd_state_reload(d, err, sizeof(err));
-	if (rc) {
-		log_warnx("control: reload failed, the old config stays: %s", err);
-		return ibrd_out_error(o, rc, "%s", err[0] ? err : strerror(-rc));
-	}
-	log_info("control: reloaded %s", d->conf_path);
-	return ibrd_cmd_ok(o);
+	(void)argv;
+	if (argc != 1)
+		return ibrd_out_error(o, EINVAL, "usage: reload");
+	if ((rc = ibrd_reload_request(d, d->ctl_cur, o->fmt)))
+		return ibrd_out_error(o, rc, "reload: %s", strerror(-rc));
+	log_info("control: reloading %s", d->conf_path);
+	return 0;
 }
 
 static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)

@@ -41,6 +41,7 @@ struct ibrd_client {
 	int fd;
 	bool privileged;
 	bool doomed; /* close once the current event is handled */
+	bool held;   /* its last request is answered later (reload): read no more */
 	struct ucred cred;
 	int fd_in;		    /* the running request's descriptor (SCM_RIGHTS), else -1 */
 	struct ibrd_plugin *plugin; /* an OpenSM plugin's session, else NULL */
@@ -83,39 +84,121 @@ static int ctl_claim(const char *path)
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ? errno : 0;
 	close(fd);
+	/*
+	 * Only a socket nobody listens on is left over; a live daemon answers,
+	 * and a socket of another kind (EPROTOTYPE) is another program's.
+	 */
 	if (rc == 0)
-		return -EADDRINUSE; /* a live daemon answers there */
+		return -EADDRINUSE;
+	if (rc != ECONNREFUSED)
+		return -EEXIST;
 	return unlink(path) < 0 ? -errno : 0;
 }
 
-int ibrd_ctl_open(struct ibrd *d)
+/*
+ * Listen at `path` with the file's mode and group (the group's members may
+ * change state).  Not yet on the epoll loop.
+ */
+int ibrd_ctl_listener_open(struct ibrd_ctl_listener *l, const char *path, unsigned mode,
+			   const char *group)
 {
-	const char *path = d->sock_path ? d->sock_path : d->conf->ctl_socket;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
 	struct group *g;
+	struct stat st;
 	int rc;
 
+	l->fd = -1;
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	if ((rc = ctl_mkdir_parent(path)) || (rc = ctl_claim(path)))
 		return rc;
 	strcpy(sa.sun_path, path);
-	d->ctlfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (d->ctlfd < 0 || bind(d->ctlfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(d->ctlfd, 128) < 0)
+	l->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (l->fd < 0)
 		return -errno;
-	d->ctl_gid = getegid();
-	if (d->conf->ctl_group[0] && (g = getgrnam(d->conf->ctl_group)))
-		d->ctl_gid = g->gr_gid;
-	d->ev_listen.kind = IBRD_EV_LISTEN;
-	if (chown(path, (uid_t)-1, d->ctl_gid) < 0 || chmod(path, d->conf->ctl_mode) < 0)
+	if (bind(l->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = -errno;
+		close(l->fd);
+		l->fd = -1;
+		return rc;
+	}
+	strcpy(l->path, path);
+	if (listen(l->fd, 128) < 0 || lstat(path, &st) < 0) {
+		rc = -errno;
+		ibrd_ctl_listener_close(l);
+		return rc;
+	}
+	/* the file this socket made: only that is removed at the end */
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	l->gid = getegid();
+	if (group[0] && (g = getgrnam(group)))
+		l->gid = g->gr_gid;
+	if (chown(path, (uid_t)-1, l->gid) < 0 || chmod(path, mode) < 0)
 		log_warn("control: %s: cannot set owner or mode", path);
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->ctlfd, &ev) < 0)
+	return 0;
+}
+
+/* Close it and remove its socket file, if that file is still the one it bound. */
+void ibrd_ctl_listener_close(struct ibrd_ctl_listener *l)
+{
+	struct stat st;
+
+	if (l->fd < 0)
+		return;
+	close(l->fd);
+	l->fd = -1;
+	if (lstat(l->path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == l->dev &&
+	    st.st_ino == l->ino)
+		unlink(l->path);
+}
+
+int ibrd_ctl_open(struct ibrd *d)
+{
+	const char *path = d->sock_path ? d->sock_path : d->conf->ctl_socket;
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
+	int rc;
+
+	if ((rc = ibrd_ctl_listener_open(&d->ctl, path, d->conf->ctl_mode, d->conf->ctl_group)))
+		return rc;
+	d->ev_listen.kind = IBRD_EV_LISTEN;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->ctl.fd, &ev) < 0)
 		return -errno;
 	return 0;
+}
+
+/*
+ * A reload moved the socket: new clients connect at the new path from now
+ * on; those connected stay.
+ */
+void ibrd_ctl_listener_swap(struct ibrd *d, struct ibrd_ctl_listener *l)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
+
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, l->fd, &ev) < 0) {
+		log_warn("control: %s: cannot listen there; staying at %s", l->path, d->ctl.path);
+		ibrd_ctl_listener_close(l);
+		return;
+	}
+	epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->ctl.fd, NULL);
+	ibrd_ctl_listener_close(&d->ctl);
+	log_info("control: now at %s", l->path);
+	d->ctl = *l;
+	l->fd = -1;
+}
+
+/* A reload's mode and group for the socket where it is (new clients are judged by them). */
+void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group)
+{
+	struct group *g;
+
+	d->ctl.gid = getegid();
+	if (group[0] && (g = getgrnam(group)))
+		d->ctl.gid = g->gr_gid;
+	if (chown(d->ctl.path, (uid_t)-1, d->ctl.gid) < 0 || chmod(d->ctl.path, mode) < 0)
+		log_warn("control: %s: cannot set owner or mode", d->ctl.path);
 }
 
 static void ctl_client_close(struct ibrd_client *c)
@@ -130,6 +213,8 @@ static void ctl_client_close(struct ibrd_client *c)
 		}
 	if (c->plugin)
 		ibrd_plugin_detach(d, c->plugin);
+	if (c->held)
+		ibrd_reload_forget(d, c);
 	if (d->ctl_cur == c)
 		d->ctl_cur = NULL;
 	while (c->head) {
@@ -145,16 +230,9 @@ static void ctl_client_close(struct ibrd_client *c)
 
 void ibrd_ctl_close(struct ibrd *d)
 {
-	const char *path = d->sock_path ? d->sock_path : d->conf ? d->conf->ctl_socket : NULL;
-
 	while (d->clients)
 		ctl_client_close(d->clients);
-	if (d->ctlfd >= 0) {
-		close(d->ctlfd);
-		d->ctlfd = -1;
-		if (path)
-			unlink(path);
-	}
+	ibrd_ctl_listener_close(&d->ctl);
 }
 
 /* Root, our own uid, or a member of the socket's group (primary or supplementary). */
@@ -164,7 +242,7 @@ static bool ctl_privileged(struct ibrd *d, const struct ucred *cr)
 	bool ok = false;
 	FILE *f;
 
-	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->ctl_gid)
+	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->ctl.gid)
 		return true;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)cr->pid);
 	if (!(f = fopen(path, "re")))
@@ -179,7 +257,7 @@ static bool ctl_privileged(struct ibrd *d, const struct ucred *cr)
 
 			if (end == p)
 				break;
-			if (g == d->ctl_gid)
+			if (g == d->ctl.gid)
 				ok = true;
 		}
 	}
@@ -194,7 +272,7 @@ static void ctl_accept(struct ibrd *d)
 		struct ucred cr;
 		socklen_t crlen = sizeof(cr);
 		struct ibrd_client *c;
-		int fd = accept4(d->ctlfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = accept4(d->ctl.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0) {
 			if (errno != EAGAIN && errno != EINTR)
@@ -266,7 +344,7 @@ static int ctl_flush(struct ibrd_client *c)
 		c->queued -= p->len;
 		free(p);
 	}
-	want = c->head ? EPOLLOUT : EPOLLIN;
+	want = c->head ? EPOLLOUT : c->held ? 0 : EPOLLIN;
 	if (want != c->events) {
 		struct epoll_event ev = { .events = want, .data.ptr = c };
 
@@ -374,6 +452,18 @@ int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
 		return rc ? rc : -EPIPE;
 	}
 	return 0;
+}
+
+void ibrd_ctl_client_hold(struct ibrd_client *c)
+{
+	c->held = true; /* ctl_flush stops reading it */
+}
+
+void ibrd_ctl_client_resume(struct ibrd_client *c)
+{
+	c->held = false;
+	if (!c->doomed && ctl_flush(c) < 0)
+		c->doomed = true;
 }
 
 void ibrd_ctl_client_drop(struct ibrd_client *c)

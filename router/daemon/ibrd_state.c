@@ -1,7 +1,7 @@
 /*
- * ibrd_state.c - the config's ports and static entries in the RIB, the RIB
- * compiled and published to the workers, and reload (parse, validate, swap
- * what changed, keep the old config on error).
+ * ibrd_state.c - the config's ports and static entries in the RIB (at start,
+ * and anew for each reload: ibrd_reload.c), and the RIB compiled and
+ * published to the workers.
  */
 #include "router/daemon/ibrd.h"
 
@@ -12,16 +12,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static int state_route(struct ibrd *d, const struct ibrd_conf *c, const struct ibrd_conf_route *cr,
+/*
+ * A static entry of config `c` into (add) or out of (del) the RIB; its port
+ * is looked up by name in `at`, the config whose port indexes the RIB has.
+ */
+static int state_route(struct ibrd *d, const struct ibrd_conf *at, const struct ibrd_conf_route *cr,
 		       bool add)
 {
 	struct router_route r;
-	int port = ibrd_conf_port_index(c, cr->port);
+	int port = ibrd_conf_port_index(at, cr->port);
 
+	if (!add) /* a route's key has no port */
+		return router_rib_route_del(&d->rib, cr->prefix, cr->plen, ROUTER_SRC_STATIC);
 	if (port < 0)
 		return -ENOENT;
-	if (!add)
-		return router_rib_route_del(&d->rib, cr->prefix, cr->plen, ROUTER_SRC_STATIC);
 	memset(&r, 0, sizeof(r));
 	r.key.prefix = cr->prefix;
 	r.key.plen = cr->plen;
@@ -34,11 +38,11 @@ static int state_route(struct ibrd *d, const struct ibrd_conf *c, const struct i
 	return router_rib_route_add(&d->rib, &r);
 }
 
-static int state_neigh(struct ibrd *d, const struct ibrd_conf *c, const struct ibrd_conf_neigh *cn,
+static int state_neigh(struct ibrd *d, const struct ibrd_conf *at, const struct ibrd_conf_neigh *cn,
 		       bool add)
 {
 	struct router_neigh n;
-	int port = ibrd_conf_port_index(c, cn->port);
+	int port = ibrd_conf_port_index(at, cn->port);
 
 	if (port < 0)
 		return -ENOENT;
@@ -53,19 +57,25 @@ static int state_neigh(struct ibrd *d, const struct ibrd_conf *c, const struct i
 	return router_rib_neigh_add(&d->rib, &n);
 }
 
-static int state_mcast(struct ibrd *d, const struct ibrd_conf *c, const struct ibrd_conf_mcast *cm,
+static int state_mcast(struct ibrd *d, const struct ibrd_conf *at, const struct ibrd_conf_mcast *cm,
 		       bool add)
 {
 	struct router_mcast m;
-	int port = ibrd_conf_port_index(c, cm->port);
+	int port = ibrd_conf_port_index(at, cm->port);
 
 	if (port < 0)
 		return -ENOENT;
-	if (!add)
-		return router_rib_mcast_del(&d->rib, cm->mgid, (uint8_t)port);
 	memset(&m, 0, sizeof(m));
 	memcpy(m.key.mgid, cm->mgid, 16);
 	m.key.port = (uint8_t)port;
+	if (!add) {
+		/* the group as a subnet's SA describes it now is not the file's to remove */
+		const struct router_mcast *cur = router_tab_find(&d->rib.mcasts, &m.key);
+
+		if (!cur || cur->source != ROUTER_SRC_STATIC)
+			return -ENOENT;
+		return router_rib_mcast_del(&d->rib, cm->mgid, (uint8_t)port);
+	}
 	m.mlid = cm->mlid;
 	m.sl = cm->sl;
 	m.tclass = cm->tclass;
@@ -79,19 +89,20 @@ static int state_mcast(struct ibrd *d, const struct ibrd_conf *c, const struct i
 	return router_rib_mcast_add(&d->rib, &m);
 }
 
-/* The config's static entries into (add) or out of (del) the RIB. */
-static int state_statics(struct ibrd *d, const struct ibrd_conf *c, bool add)
+/* The static entries of config `c` into (add) or out of (del) the RIB. */
+static int state_statics(struct ibrd *d, const struct ibrd_conf *at, const struct ibrd_conf *c,
+			 bool add)
 {
 	int rc = 0, r;
 
 	for (unsigned i = 0; i < c->nroutes; i++)
-		if ((r = state_route(d, c, &c->routes[i], add)) && add)
+		if ((r = state_route(d, at, &c->routes[i], add)) && add)
 			rc = rc ? rc : r;
 	for (unsigned i = 0; i < c->nneighs; i++)
-		if ((r = state_neigh(d, c, &c->neighs[i], add)) && add)
+		if ((r = state_neigh(d, at, &c->neighs[i], add)) && add)
 			rc = rc ? rc : r;
 	for (unsigned i = 0; i < c->nmcasts; i++)
-		if ((r = state_mcast(d, c, &c->mcasts[i], add)) && add)
+		if ((r = state_mcast(d, at, &c->mcasts[i], add)) && add)
 			rc = rc ? rc : r;
 	return rc;
 }
@@ -147,22 +158,100 @@ void ibrd_state_connected(struct ibrd *d, uint32_t idx)
 		log_warnx("router: port %s: cannot add its connected route", p->name);
 }
 
-int ibrd_state_load(struct ibrd *d, struct ibrd_conf *c)
+/*
+ * What port `p` of the new config keeps of the old port `cur` (old index
+ * `oi`): what the fabric taught it (LID and LMC, prefix) unless the file
+ * sets them now, the GUID its subnet knows it by when an SA client learnt
+ * it, and a link the HCA reports down.
+ */
+static void state_port_learned(struct ibrd *d, struct router_port *p, const struct router_port *cur,
+			       uint32_t oi, uint32_t ni)
 {
+	if (!p->lid) {
+		p->lid = cur->lid;
+		p->lmc = cur->lmc;
+	}
+	if (!p->prefix)
+		p->prefix = cur->prefix;
+	if (d->vdown[ni]) /* the HCA port's link is down (ibrd_verbs.c) */
+		p->flags &= (uint8_t)~ROUTER_PORT_UP;
+	if (ibrd_mad_sa(d, oi)) /* the GUID its subnet knows the port by (ibsim: its own) */
+		p->guid = cur->guid;
+}
+
+/*
+ * The entries of `old` that no file made -- learned from an SA or a plugin,
+ * added with ibrouterctl -- follow their port to its new index (`to`, -1:
+ * the port is gone, and they go with it).  Connected routes are made anew.
+ */
+static int state_carry(struct ibrd *d, const struct router_rib *old, const int *to)
+{
+	const struct router_route *r;
+	const struct router_neigh *n;
+	const struct router_mcast *m;
+	uint32_t pos = 0;
+	int rc;
+
+	while ((r = router_tab_next(&old->routes, &pos))) {
+		struct router_route x = *r;
+
+		if (r->key.source == ROUTER_SRC_CONNECTED || to[r->nh.port] < 0)
+			continue;
+		x.nh.port = (uint8_t)to[r->nh.port];
+		if ((rc = router_rib_route_add(&d->rib, &x)))
+			return rc;
+	}
+	pos = 0;
+	while ((n = router_tab_next(&old->neighs, &pos))) {
+		struct router_neigh x = *n;
+
+		if (to[n->key.port] < 0)
+			continue;
+		x.key.port = (uint8_t)to[n->key.port];
+		if ((rc = router_rib_neigh_add(&d->rib, &x)))
+			return rc;
+	}
+	pos = 0;
+	while ((m = router_tab_next(&old->mcasts, &pos))) {
+		struct router_mcast x = *m;
+
+		if (to[m->key.port] < 0)
+			continue;
+		x.key.port = (uint8_t)to[m->key.port];
+		if ((rc = router_rib_mcast_add(&d->rib, &x)))
+			return rc;
+	}
+	return 0;
+}
+
+int ibrd_state_build(struct ibrd *d, const struct ibrd_conf *c, const struct ibrd_conf *oc,
+		     const struct router_rib *old, const int *from)
+{
+	int to[ROUTER_MAX_PORTS];
 	int rc;
 
 	router_rib_init(&d->rib);
-	memset(d->vdown, 0, sizeof(d->vdown)); /* the verbs ports say again (ibrd_verbs.c) */
+	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
+		to[i] = -1;
 	for (unsigned i = 0; i < c->nports; i++) {
-		if ((rc = router_rib_port_add(&d->rib, &c->port[i].rp)) < 0)
+		struct router_port p = c->port[i].rp;
+
+		if (old && from[i] >= 0) {
+			state_port_learned(d, &p, &old->port[from[i]], (uint32_t)from[i], i);
+			to[from[i]] = (int)i;
+		}
+		if ((rc = router_rib_port_add(&d->rib, &p)) < 0)
 			return rc;
 		ibrd_state_connected(d, i);
 	}
-	if ((rc = state_statics(d, c, true)))
-		return rc;
-	d->conf = c;
-	ibrd_proxy_load(d, c);
-	return 0;
+	if (old) {
+		d->rib.generation = old->generation; /* the plugins compare generations */
+		if ((rc = state_carry(d, old, to)))
+			return rc;
+		/* the old file's entries go, whoever last set them; the new file's come */
+		state_statics(d, c, oc, false);
+	}
+	return state_statics(d, c, c, true);
 }
 
 int ibrd_state_publish(struct ibrd *d)
@@ -180,125 +269,4 @@ int ibrd_state_publish(struct ibrd *d)
 		  (unsigned long long)fib->generation, (unsigned long long)fib->nroutes,
 		  fib->ngroups);
 	return 0;
-}
-
-/*
- * Same ports, same names, same data paths (sockets, HCA ports, relay
- * Q_Keys): a reload can edit them live.
- */
-static bool state_same_ports(const struct ibrd_conf *a, const struct ibrd_conf *b)
-{
-	if (a->nports != b->nports)
-		return false;
-	for (unsigned i = 0; i < a->nports; i++) {
-		const struct ibrd_conf_port *p = &a->port[i], *q = &b->port[i];
-
-		if (strcmp(p->name, q->name) || p->data != q->data ||
-		    strcmp(p->sim_socket, q->sim_socket) || strcmp(p->sim_peer, q->sim_peer) ||
-		    strcmp(p->device, q->device) || p->device_port != q->device_port ||
-		    p->relay_qkey != q->relay_qkey)
-			return false;
-	}
-	return true;
-}
-
-/* New port settings; what the fabric taught us (LID, prefix) stays unless configured. */
-static void state_port_update(struct ibrd *d, uint32_t idx, const struct router_port *np)
-{
-	struct router_port p = *np;
-	const struct router_port *cur = &d->rib.port[idx];
-
-	if (!p.lid) {
-		p.lid = cur->lid;
-		p.lmc = cur->lmc;
-	}
-	if (!p.prefix)
-		p.prefix = cur->prefix;
-	if (d->vdown[idx]) /* the HCA port's link is down (ibrd_verbs.c) */
-		p.flags &= (uint8_t)~ROUTER_PORT_UP;
-	if (ibrd_mad_sa(d, idx)) /* the GUID its subnet knows the port by (ibsim: its own) */
-		p.guid = cur->guid;
-	router_rib_port_set(&d->rib, idx, &p);
-	ibrd_state_connected(d, idx);
-}
-
-static int state_swap_live(struct ibrd *d, struct ibrd_conf *nc)
-{
-	int rc;
-
-	state_statics(d, d->conf, false);
-	for (unsigned i = 0; i < nc->nports; i++)
-		state_port_update(d, i, &nc->port[i].rp);
-	if ((rc = state_statics(d, nc, true))) {
-		/* cannot happen after a clean parse; put the old entries back */
-		state_statics(d, nc, false);
-		state_statics(d, d->conf, true);
-		return rc;
-	}
-	return 0;
-}
-
-/* The new config's proxies; the verbs ports reopen when they changed. */
-static int state_proxies(struct ibrd *d, const struct ibrd_conf *nc)
-{
-	struct ibrd_proxy saved[IBRD_MAX_PROXIES];
-	unsigned nsaved = d->nproxies;
-	int rc;
-
-	memcpy(saved, d->proxy, sizeof(saved));
-	if (!ibrd_proxy_load(d, nc) || !(rc = ibrd_data_restart(d)))
-		return 0;
-	memcpy(d->proxy, saved, sizeof(saved)); /* back to those that worked */
-	d->nproxies = nsaved;
-	ibrd_data_restart(d);
-	return rc;
-}
-
-int ibrd_state_reload(struct ibrd *d, char *err, size_t errlen)
-{
-	FILE *ef = fmemopen(err, errlen, "w");
-	struct ibrd_conf *nc, *old = d->conf;
-	bool live = false;
-	int rc;
-
-	if (!ef)
-		return -ENOMEM;
-	nc = ibrd_conf_load(d->conf_path, ef);
-	fclose(ef);
-	if (!nc)
-		return -EINVAL;
-	if (state_same_ports(old, nc)) {
-		rc = state_swap_live(d, nc);
-		live = true;
-	} else {
-		/* ports come or go: restart the data path; sockets of ports that
-		 * stay keep their queues (ibrd_data_start reuses them by name).
-		 * The MAD attachments start again too: the SA clients sync anew
-		 * into the new RIB (their ports may have moved) */
-		ibrd_mcast_stop(d);
-		ibrd_mad_stop(d);
-		ibrd_data_stop(d);
-		router_rib_free(&d->rib);
-		rc = ibrd_state_load(d, nc);
-		if (!rc)
-			rc = ibrd_data_start(d);
-		if (!rc)
-			rc = ibrd_mad_start(d);
-	}
-	if (rc) {
-		if (d->conf == nc)
-			d->conf = old;
-		ibrd_conf_free(nc);
-		snprintf(err, errlen, "reload: cannot apply %s: %s", d->conf_path, strerror(-rc));
-		return rc;
-	}
-	d->conf = nc;
-	ibrd_conf_free(old);
-	if (live && (rc = state_proxies(d, nc))) {
-		snprintf(err, errlen, "reload: proxies: %s (the previous ones stay)",
-			 strerror(-rc));
-		ibrd_state_publish(d);
-		return rc;
-	}
-	return ibrd_state_publish(d);
 }

@@ -11,7 +11,6 @@
 #include "lib/ibr_log.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,26 +33,6 @@ static void usage(FILE *f)
 		"  -s SOCKET  control socket (default: the config's, %s)\n"
 		"  -V         print the version and exit\n",
 		IBRD_CONF_DEFAULT, IBRD_SOCK_DEFAULT);
-}
-
-static int pidfile_write(struct ibrd *d)
-{
-	char buf[32];
-	int fd, n;
-
-	if (!d->conf->pid_file[0])
-		return 0;
-	snprintf(d->pid_file, sizeof(d->pid_file), "%s", d->conf->pid_file);
-	fd = open(d->pid_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-	if (write(fd, buf, (size_t)n) != n) {
-		close(fd);
-		return -EIO;
-	}
-	close(fd);
-	return 0;
 }
 
 static int signals_open(struct ibrd *d)
@@ -79,14 +58,12 @@ static int signals_open(struct ibrd *d)
 static void signal_event(struct ibrd *d)
 {
 	struct signalfd_siginfo si;
-	char err[2048];
+	int rc;
 
 	while (read(d->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGHUP) {
-			if (ibrd_state_reload(d, err, sizeof(err)))
-				log_warnx("reload failed, the old config stays: %s", err);
-			else
-				log_info("reloaded %s", d->conf_path);
+			if ((rc = ibrd_reload_request(d, NULL, 0)))
+				log_warnx("reload: %s", strerror(-rc));
 		} else {
 			log_info("signal %d: shutting down", (int)si.ssi_signo);
 			d->quit = true;
@@ -112,6 +89,8 @@ static void loop(struct ibrd *d)
 				ibrd_mad_event(d, e);
 			else if (e->kind == IBRD_EV_VERBS)
 				ibrd_verbs_event(d, e);
+			else if (e->kind == IBRD_EV_RELOAD)
+				ibrd_reload_event(d);
 			else
 				ibrd_ctl_event(d, e, ev[i].events);
 		}
@@ -141,18 +120,23 @@ static int start(struct ibrd *d)
 		return rc;
 	}
 	if ((rc = router_pub_init(&d->pub, d->conf->workers ? d->conf->workers : 1)) ||
-	    (rc = ibrd_state_load(d, d->conf)) || (rc = ibrd_state_publish(d)))
+	    (rc = ibrd_state_build(d, d->conf, NULL, NULL, NULL)) || (rc = ibrd_state_publish(d)))
 		return rc;
+	ibrd_proxy_load(d, d->conf);
 	if ((rc = ibrd_sma_start(d))) {
 		log_warnx("sma: cannot start: %s", strerror(-rc));
 		return rc;
 	}
-	if ((rc = ibrd_data_start(d)))
+	if ((rc = ibrd_data_open(d)) || (rc = ibrd_data_start(d)))
 		return rc;
 	if ((rc = ibrd_mad_start(d)))
 		return rc;
-	if ((rc = pidfile_write(d)))
-		log_warnx("pid file %s: %s", d->conf->pid_file, strerror(-rc));
+	if (d->conf->pid_file[0]) {
+		if ((rc = ibrd_pidfile_write(d->conf->pid_file)))
+			log_warnx("pid file %s: %s", d->conf->pid_file, strerror(-rc));
+		else
+			snprintf(d->pid_file, sizeof(d->pid_file), "%s", d->conf->pid_file);
+	}
 	log_info("ibrouterd %s started: %u ports, %u workers, control socket %s", IBRD_VERSION,
 		 d->conf->nports, d->nworkers, d->sock_path ? d->sock_path : d->conf->ctl_socket);
 	return 0;
@@ -161,6 +145,7 @@ static int start(struct ibrd *d)
 static void stop(struct ibrd *d)
 {
 	ibrd_ctl_close(d);
+	ibrd_reload_fini(d);
 	if (d->running)
 		ibrd_data_stop(d);
 	ibrd_capture_stop(d);
@@ -172,8 +157,7 @@ static void stop(struct ibrd *d)
 			io_sim_close(&d->sim[i]);
 	router_pub_destroy(&d->pub);
 	router_rib_free(&d->rib);
-	if (d->pid_file[0])
-		unlink(d->pid_file);
+	ibrd_pidfile_remove(d->pid_file);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
 	if (d->epfd >= 0)
@@ -187,7 +171,7 @@ int main(int argc, char **argv)
 	struct ibrd d = { .conf_path = IBRD_CONF_DEFAULT,
 			  .epfd = -1,
 			  .sigfd = -1,
-			  .ctlfd = -1,
+			  .ctl = { .fd = -1 },
 			  .cap_lock = PTHREAD_MUTEX_INITIALIZER,
 			  .smp_lock = PTHREAD_MUTEX_INITIALIZER,
 			  .smp_efd = -1 };
