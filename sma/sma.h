@@ -250,6 +250,15 @@ struct sma;
 
 /* A new SMA, or NULL (errno EINVAL for a bad config, ENOMEM). All ports start Down/Polling. */
 struct sma *sma_new(const struct sma_node_cfg *cfg, const struct sma_ops *ops);
+/*
+ * A new SMA for a changed configuration (a reload): port i of `cfg` was port
+ * from[i] + 1 of `old` (from[i] < 0: a new port) and keeps all it was told
+ * (PortInfo, P_Keys, SL2VL, VLArbitration, GUIDs, M_Key and lease, its master
+ * SM) when its port configuration is the same; a port configured otherwise
+ * starts as a new one does.  The counters carry on.  `old` is unchanged.
+ */
+struct sma *sma_renew(const struct sma *old, const struct sma_node_cfg *cfg, const int *from,
+		      const struct sma_ops *ops);
 void sma_free(struct sma *s);
 
 /*

@@ -126,6 +126,27 @@ struct sma *sma_new(const struct sma_node_cfg *cfg, const struct sma_ops *ops)
 	return s;
 }
 
+struct sma *sma_renew(const struct sma *old, const struct sma_node_cfg *cfg, const int *from,
+		      const struct sma_ops *ops)
+{
+	struct sma *s = sma_new(cfg, ops);
+
+	if (!s)
+		return NULL;
+	for (unsigned int i = 0; i < s->cfg.num_ports; i++) {
+		int o = from[i];
+
+		/* a port configured otherwise (GUID, caps, Set policy, M_Key) starts anew */
+		if (o < 0 || (unsigned int)o >= old->cfg.num_ports ||
+		    memcmp(&s->cfg.ports[i], &old->cfg.ports[o], sizeof(s->cfg.ports[i])))
+			continue;
+		s->ports[i] = old->ports[o];
+		s->ports[i].num = (uint8_t)(i + 1);
+	}
+	s->cnt = old->cnt;
+	return s;
+}
+
 void sma_free(struct sma *s)
 {
 	free(s);

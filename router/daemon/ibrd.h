@@ -249,6 +249,12 @@ void ibrd_capture_tick(struct ibrd *d);
 /* ibrd_sma.c: the SMA of the router's ports, on the sim data path */
 int ibrd_sma_start(struct ibrd *d);
 void ibrd_sma_stop(struct ibrd *d);
+/*
+ * The SMA for a reload's config `nc` (port i was port from[i]): ports that
+ * stay keep what their SMs set; in place only with ibrd_sma_swap().
+ */
+struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int *from);
+void ibrd_sma_swap(struct ibrd *d, struct sma *s);
 void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w);
 void ibrd_sma_event(struct ibrd *d);
 

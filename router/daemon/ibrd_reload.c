@@ -19,13 +19,15 @@
  *   with ibrouterctl; the old file's entries go and the new file's come;
  * - what the fabric taught a port (LID, LMC, prefix) unless the file sets it;
  * - its counters (a new port starts at zero, a removed port's are gone);
- * - its sim socket and the packets queued on it.
+ * - its sim socket and the packets queued on it;
+ * - what its SMs set in its SMA (sma_renew), unless its SMA settings changed.
  */
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_cmd.h"
 #include "router/daemon/ibrd_out.h"
 
 #include "lib/ibr_log.h"
+#include "sma/sma.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -49,6 +51,7 @@ struct reload {
 	unsigned nproxies;
 	struct router_counters retired, cleared;
 	struct ibrd_sim_stage sims;
+	struct sma *sma;	      /* the new SMA, its ports' state carried over */
 	struct ibrd_ctl_listener ctl; /* a moved control socket, fd -1 when not */
 	char pid_file[IBRD_PATH_MAX]; /* a moved PID file, written */
 };
@@ -136,6 +139,8 @@ static void reload_unprepare(struct ibrd *d, struct reload *r)
 	memcpy(d->proxy, r->proxy, sizeof(d->proxy));
 	d->nproxies = r->nproxies;
 	ibrd_data_unstage(d, &r->sims);
+	sma_free(r->sma);
+	r->sma = NULL;
 	ibrd_ctl_listener_close(&r->ctl);
 	if (r->pid_file[0])
 		ibrd_pidfile_remove(r->pid_file);
@@ -171,6 +176,11 @@ static int reload_prepare(struct ibrd *d, struct reload *r, char *err, size_t er
 		  memcmp(d->proxy, r->proxy, sizeof(d->proxy[0]) * d->nproxies);
 	if ((rc = ibrd_state_build(d, r->nc, r->oc, &r->rib, r->from))) {
 		snprintf(err, errlen, "the new tables: %s", strerror(-rc));
+		goto fail;
+	}
+	if (!(r->sma = ibrd_sma_renew(d, r->nc, r->from))) {
+		rc = errno ? -errno : -ENOMEM;
+		snprintf(err, errlen, "the SMA: %s", strerror(-rc));
 		goto fail;
 	}
 	if (r->data && (rc = ibrd_data_stage(d, r->nc, &r->sims))) {
@@ -239,6 +249,8 @@ static void reload_commit(struct ibrd *d, struct reload *r)
 
 	router_rib_free(&r->rib);
 	ibrd_data_commit(&r->sims);
+	ibrd_sma_swap(d, r->sma); /* SMPs are answered on this thread: none is in flight */
+	r->sma = NULL;
 	if (r->ctl.fd >= 0)
 		ibrd_ctl_listener_swap(d, &r->ctl);
 	else
@@ -449,6 +461,10 @@ void ibrd_reload_event(struct ibrd *d)
 	j->running = false;
 	gen = j->parsing; /* it answers the requests made before it started */
 	if (!j->nc) {
+		size_t n = strlen(j->err);
+
+		while (n && (j->err[n - 1] == '\n' || j->err[n - 1] == ' '))
+			j->err[--n] = '\0'; /* a line a message; the reply ends the last */
 		snprintf(err, sizeof(err), "%s", j->err);
 		rc = -EINVAL;
 	} else if ((rc = ibrd_reload_apply(d, j->nc, why, sizeof(why)))) {

@@ -120,36 +120,70 @@ static uint32_t sma_next_hops(void *arg, uint32_t first, struct sma_next_hop *ou
 	return n;
 }
 
+/* The SMA's view of config `c`: the node, its ports' GUIDs and Set policies. */
+static void sma_node_cfg_of(const struct ibrd_conf *c, struct sma_node_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->node_guid = c->node_guid;
+	cfg->system_image_guid = c->system_image_guid;
+	snprintf(cfg->node_desc, sizeof(cfg->node_desc), "%s", c->node_desc);
+	cfg->num_ports = c->nports;
+	for (unsigned i = 0; i < c->nports; i++) {
+		const struct ibrd_conf_port *cp = &c->port[i];
+
+		cfg->ports[i].guid = cp->rp.guid;
+		cfg->ports[i].set_policy = cp->sma_set_policy == IBRD_SMA_OPEN ? SMA_SET_OPEN
+									       : SMA_SET_MASTER_SM;
+		cfg->ports[i].mkey = cp->sma_mkey;
+	}
+}
+
+/* The links of config `c`'s sim ports are up (a verbs port's is its HCA's). */
+static void sma_links_up(struct sma *s, const struct ibrd_conf *c)
+{
+	struct sma_port_view v;
+
+	for (unsigned i = 0; i < c->nports; i++)
+		if (c->port[i].data == IBRD_DATA_SIM && sma_port_get(s, i + 1, &v) == 0 &&
+		    v.phys_state != 5 /* LinkUp */)
+			sma_port_set_link(s, i + 1, true, ibr_now_ns());
+}
+
 int ibrd_sma_start(struct ibrd *d)
 {
 	struct sma_node_cfg cfg;
 	struct sma_ops ops = { .arg = d, .event = sma_event, .next_hops = sma_next_hops };
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_sma };
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.node_guid = d->conf->node_guid;
-	cfg.system_image_guid = d->conf->system_image_guid;
-	snprintf(cfg.node_desc, sizeof(cfg.node_desc), "%s", d->conf->node_desc);
-	cfg.num_ports = d->conf->nports;
-	for (unsigned i = 0; i < d->conf->nports; i++) {
-		const struct ibrd_conf_port *cp = &d->conf->port[i];
-
-		cfg.ports[i].guid = cp->rp.guid;
-		cfg.ports[i].set_policy = cp->sma_set_policy == IBRD_SMA_OPEN ? SMA_SET_OPEN
-									      : SMA_SET_MASTER_SM;
-		cfg.ports[i].mkey = cp->sma_mkey;
-	}
+	sma_node_cfg_of(d->conf, &cfg);
 	if (!(d->sma = sma_new(&cfg, &ops)))
 		return -errno;
-	for (unsigned i = 0; i < d->conf->nports; i++)
-		if (d->conf->port[i].data == IBRD_DATA_SIM)
-			sma_port_set_link(d->sma, i + 1, true, ibr_now_ns());
+	sma_links_up(d->sma, d->conf);
 	d->smp_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	d->ev_sma.kind = IBRD_EV_SMA;
 	d->smp_q = calloc(SMA_QUEUE, sizeof(*d->smp_q));
 	if (!d->smp_q || d->smp_efd < 0 || epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->smp_efd, &ev) < 0)
 		return -ENOMEM;
 	return 0;
+}
+
+struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int *from)
+{
+	struct sma_node_cfg cfg;
+	struct sma_ops ops = { .arg = d, .event = sma_event, .next_hops = sma_next_hops };
+	struct sma *s;
+
+	sma_node_cfg_of(nc, &cfg);
+	if (!(s = sma_renew(d->sma, &cfg, from, &ops)))
+		return NULL;
+	sma_links_up(s, nc);
+	return s;
+}
+
+void ibrd_sma_swap(struct ibrd *d, struct sma *s)
+{
+	sma_free(d->sma);
+	d->sma = s;
 }
 
 void ibrd_sma_stop(struct ibrd *d)

@@ -24,6 +24,7 @@ port "c" {
 	sim-socket = "$1"
 	sim-peer = "$T/c.peer"
 	lid = 0x20
+	port-guid = 0x0002c90300000103
 	subnet-prefix = "fec0:0:0:3::"
 	${2:-}
 }
@@ -35,6 +36,18 @@ jget() { # jget KEY: the first numeric or string value of KEY in stdin's JSON
 }
 
 start_router || exit 1
+# port b has its GUID in the file: without one a port's GUID is node-guid
+# plus its number, and removing a (below) would make b another port
+conf_now() {
+	write_conf
+	sed -i '/^port "b" {/a\	port-guid = 0x0002c90300000102' "$T/ibrouterd.conf"
+}
+conf_now
+ctl reload > /dev/null
+# the SMA's ports remember what an SM set: MasterSMLID 0x55 on a, 0x66 on b
+# (before the stream: the hosts' sockets are the peers' paths)
+"$HOST" -s "$T/a.peer" -p "$T/a.sock" -t 2000 smp portinfo set-smlid 0x55 > /dev/null 2>&1
+"$HOST" -s "$T/b.peer" -p "$T/b.sock" -t 2000 smp portinfo set-smlid 0x66 > /dev/null 2>&1
 ctl route add fec0:0:0:7::/64 port b lid 0x33 > /dev/null
 ctl neighbour add 0x0000000000110077 port b lid 0x77 > /dev/null
 
@@ -55,7 +68,7 @@ workers_are() {
 
 # 1. a new port whose socket cannot be bound: refused before anything changes
 EXTRA_CONF=$(port_c "$T/no-such-dir/c.sock")
-write_conf
+conf_now
 check "a reload whose new port cannot bind fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" reload 2>\"$T/r1.err\""
 check "its error names the sim socket" grep -q 'sim socket' "$T/r1.err"
 check "the ports are as before" ports_are a b
@@ -67,7 +80,7 @@ check "no socket was left for the refused port" test ! -e "$T/no-such-dir/c.sock
 EXTRA_CONF=$(port_c "$T/c.sock" "mad = ibsim
 	ibsim-socket = \"ibr-none-$$\"
 	ibsim-node = \"nobody\"")
-write_conf
+conf_now
 check "a reload whose new port cannot attach fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" reload 2>\"$T/r2.err\""
 check "the ports are as before (after the switch was undone)" ports_are a b
 check "the workers run again" workers_are 1
@@ -76,7 +89,7 @@ check "the new port's socket is gone again" test ! -e "$T/c.sock"
 # 3. the control socket cannot move (its directory is a file)
 : > "$T/plain"
 EXTRA_CONF=""
-write_conf
+conf_now
 sed -i "s|socket = \"$T/ctl.sock\"|socket = \"$T/plain/ctl.sock\"|" "$T/ibrouterd.conf"
 check "a reload whose control socket cannot move fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" reload 2>\"$T/r3.err\""
 check "its error names the control socket" grep -q 'control socket' "$T/r3.err"
@@ -93,13 +106,15 @@ check "the CLI's route is there" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show rout
 
 # 5. a good reload adding port c applies
 EXTRA_CONF=$(port_c "$T/c.sock")
-write_conf
+conf_now
 check "a reload adding port c applies" ctl reload
 check "port c is there" ports_are a b c
 check "the workers run" workers_are 1
 
 wait $SPID
 check "the stream lost nothing across the failed and the good reloads ($N packets)" recv_wait b
+check "the SMA has three ports" sh -c "\"$HOST\" -s \"$T/b.peer\" -p \"$T/b.sock\" -t 2000 smp nodeinfo | grep -q '^NumPorts:\.*3\$'"
+check "port a's SMA kept its master SM" sh -c "\"$HOST\" -s \"$T/a.peer\" -p \"$T/a.sock\" -t 2000 smp portinfo | grep -q '^SMLid:\.*85\$'"
 check "the CLI's route survived the port-adding reload" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show routes fec0:0:0:7::/64 | grep -q 'lid 0x0033'"
 check "the CLI's neighbour survived it" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show neighbours b | grep -q '0x0000000000110077'"
 
@@ -117,6 +132,8 @@ check "port b keeps its own counters (tx $b_tx, not a's $a_tx)" \
 check "port c starts at zero" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show counters c | grep -q '\"rx_packets\":0,'"
 check "the CLI's route now leaves by b at its new index" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show routes fec0:0:0:7::/64 | grep -q '\"port\":\"b\"'"
 check "port a's socket is closed and removed" test ! -e "$T/a.sock"
+check "port b's SMA, now port 1, is still b's (MasterSMLID 0x66)" sh -c "\"$HOST\" -s \"$T/b.peer\" -p \"$T/b.sock\" -t 2000 smp portinfo | grep -q '^SMLid:\.*102\$'"
+check "the SMA has two ports" sh -c "\"$HOST\" -s \"$T/b.peer\" -p \"$T/b.sock\" -t 2000 smp nodeinfo | grep -q '^NumPorts:\.*2\$'"
 
 # 7. B -> C forwards after the ports moved
 ctl neighbour add 0x0000000000120001 port c lid 7 > /dev/null

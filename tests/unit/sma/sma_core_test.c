@@ -61,6 +61,46 @@ static void test_link(void)
 	sma_free(s);
 }
 
+/* A reload's SMA: ports keep their state by position map, new and changed ones start anew. */
+static void test_renew(void)
+{
+	struct sma *s = t_sma(2), *n;
+	struct sma_node_cfg c;
+	struct sma_port_view v;
+	const int from[3] = { 1, -1, 0 };
+	const int one[1] = { 1 };
+	uint64_t events;
+
+	CU_ASSERT_EQUAL(sma_port_set_link(s, 2, true, 0), 0); /* port 2: Init */
+	events = sma_counters_get(s)->events;
+	t_cfg(&c, 3);
+	c.ports[0].guid = T_PORT_GUID(2); /* old port 2 is first now */
+	c.ports[1].guid = T_PORT_GUID(9); /* a new port */
+	c.ports[2].guid = T_PORT_GUID(1);
+	n = sma_renew(s, &c, from, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	CU_ASSERT(sma_port_get(n, 1, &v) == 0 && v.guid == T_PORT_GUID(2) &&
+		  v.state == SMA_PORT_INIT && v.phys_state == 5);
+	CU_ASSERT(sma_port_get(n, 2, &v) == 0 && v.guid == T_PORT_GUID(9) &&
+		  v.state == SMA_PORT_DOWN);
+	CU_ASSERT(sma_port_get(n, 3, &v) == 0 && v.guid == T_PORT_GUID(1) &&
+		  v.state == SMA_PORT_DOWN);
+	CU_ASSERT_EQUAL(sma_counters_get(n)->events, events);
+	/* the old SMA is untouched */
+	CU_ASSERT(sma_port_get(s, 2, &v) == 0 && v.state == SMA_PORT_INIT);
+	sma_free(n);
+	/* old port 2 configured otherwise (its Set policy): it starts anew */
+	t_cfg(&c, 1);
+	c.ports[0].guid = T_PORT_GUID(2);
+	c.ports[0].set_policy = SMA_SET_OPEN;
+	n = sma_renew(s, &c, one, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	CU_ASSERT(sma_port_get(n, 1, &v) == 0 && v.state == SMA_PORT_DOWN &&
+		  v.set_policy == SMA_SET_OPEN);
+	sma_free(n);
+	sma_free(s);
+}
+
 static void test_names(void)
 {
 	for (int i = 0; i < SMA_DROP_MAX; i++) {
@@ -115,6 +155,7 @@ static void test_random(void)
 static CU_TestInfo tests[] = {
 	{ "configuration checks", test_config },
 	{ "link up and down", test_link },
+	{ "a reload's SMA keeps its ports' state", test_renew },
 	{ "drop names", test_names },
 	{ "random SMPs", test_random },
 	CU_TEST_INFO_NULL,
