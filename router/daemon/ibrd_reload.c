@@ -327,6 +327,7 @@ struct ibrd_reload_job {
 	pthread_t thread;
 	bool running;
 	uint64_t asked, parsing; /* the last request's number, and the parse's */
+	uint64_t start_ns;	 /* when the parse started */
 	const char *path;
 	struct ibrd_conf *nc; /* the parse's result, or NULL and err */
 	char err[2048];
@@ -381,6 +382,7 @@ static int reload_parse_start(struct ibrd_reload_job *j)
 
 	j->parsing = j->asked;
 	j->nc = NULL;
+	j->start_ns = ibr_now_ns();
 	if ((rc = -pthread_create(&j->thread, NULL, reload_parse, j)))
 		return rc;
 	j->running = true;
@@ -452,13 +454,14 @@ void ibrd_reload_event(struct ibrd *d)
 {
 	struct ibrd_reload_job *j = d->reload;
 	char why[1536] = "", err[2048];
-	uint64_t v, gen;
+	uint64_t v, gen, read_ns;
 	int rc;
 
 	if (!j || read(j->efd, &v, sizeof(v)) != sizeof(v) || !j->running)
 		return;
 	pthread_join(j->thread, NULL);
 	j->running = false;
+	read_ns = ibr_now_ns();
 	gen = j->parsing; /* it answers the requests made before it started */
 	if (!j->nc) {
 		size_t n = strlen(j->err);
@@ -474,7 +477,9 @@ void ibrd_reload_event(struct ibrd *d)
 	if (rc)
 		log_warnx("reload failed, the old config stays: %s", err);
 	else
-		log_info("reloaded %s", d->conf_path);
+		log_info("reloaded %s (read in %llu ms, applied in %llu ms)", d->conf_path,
+			 (unsigned long long)(read_ns - j->start_ns) / 1000000u,
+			 (unsigned long long)(ibr_now_ns() - read_ns) / 1000000u);
 	reload_answer(d, gen, rc, err);
 	if (j->nw && (rc = reload_parse_start(j))) {
 		snprintf(err, sizeof(err), "reload: %s", strerror(-rc));
