@@ -3,8 +3,9 @@
  * request per datagram, reply parts queued per client and sent without
  * blocking.  A client that stops reading is dropped once its queue passes
  * CTL_QUEUE_MAX; it never stalls the daemon.  State-changing commands need
- * root, the daemon's own uid, or membership of the socket's group
- * (SO_PEERCRED, plus the peer's supplementary groups from /proc).
+ * root, the daemon's own uid, or membership of the socket's group, primary
+ * or supplementary, as the kernel tells at accept (SO_PEERCRED,
+ * SO_PEERGROUPS).
  * A client that opens with "plugin hello" is an OpenSM plugin: from then on
  * its datagrams are binary plugin messages for ibrd_plugin.c, which also
  * sends to it through ibrd_ctl_client_send().
@@ -155,34 +156,43 @@ void ibrd_ctl_close(struct ibrd *d)
 	}
 }
 
-/* Root, our own uid, or a member of the socket's group (primary or supplementary). */
-static bool ctl_privileged(struct ibrd *d, const struct ucred *cr)
+/* Whether gid is among the peer's supplementary groups, as the kernel has them. */
+static bool ctl_peer_in_group(int fd, gid_t gid)
 {
-	char path[64], line[512];
-	bool ok = false;
-	FILE *f;
+#ifdef SO_PEERGROUPS
+	gid_t small[64], *g = small;
+	socklen_t len = sizeof(small);
+	bool in = false;
 
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len) < 0) {
+		/* ERANGE: len now says how much the whole list needs (at most NGROUPS_MAX) */
+		if (errno != ERANGE || !len || !(g = malloc(len)))
+			return false;
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len) < 0)
+			len = 0;
+	}
+	for (size_t i = 0; i < len / sizeof(*g); i++)
+		if (g[i] == gid)
+			in = true;
+	if (g != small)
+		free(g);
+	return in;
+#else
+	(void)fd, (void)gid;
+	return false; /* no SO_PEERGROUPS: the primary group only */
+#endif
+}
+
+/*
+ * Root, our own uid, or a member of the socket's group (primary or
+ * supplementary), as the kernel tells them for the socket: the peer's
+ * credentials when it connected, never text read back from /proc.
+ */
+static bool ctl_privileged(struct ibrd *d, int fd, const struct ucred *cr)
+{
 	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->ctl_gid)
 		return true;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)cr->pid);
-	if (!(f = fopen(path, "re")))
-		return false;
-	while (!ok && fgets(line, sizeof(line), f)) {
-		char *p, *end;
-
-		if (strncmp(line, "Groups:", 7))
-			continue;
-		for (p = line + 7;; p = end) {
-			unsigned long g = strtoul(p, &end, 10);
-
-			if (end == p)
-				break;
-			if (g == d->ctl_gid)
-				ok = true;
-		}
-	}
-	fclose(f);
-	return ok;
+	return ctl_peer_in_group(fd, d->ctl_gid);
 }
 
 static void ctl_accept(struct ibrd *d)
@@ -209,7 +219,7 @@ static void ctl_accept(struct ibrd *d)
 		c->fd = fd;
 		c->d = d;
 		c->events = EPOLLIN;
-		c->privileged = ctl_privileged(d, &cr);
+		c->privileged = ctl_privileged(d, fd, &cr);
 		c->cred = cr;
 		ev.data.ptr = c;
 		if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
