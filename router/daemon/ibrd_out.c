@@ -30,6 +30,8 @@ static void out_cells_free(struct ibrd_out *o)
 
 void ibrd_out_free(struct ibrd_out *o)
 {
+	if (o->next && o->done)
+		o->done(o->arg); /* abandoned: the client went away */
 	out_cells_free(o);
 	free(o->cells);
 	free(o->body);
@@ -133,6 +135,7 @@ static void out_flush(struct ibrd_out *o, bool last)
 		free(p);
 	}
 	o->sent_any = true;
+	o->parts++;
 	o->len = 0;
 	o->nrows = 0;
 	out_cells_free(o);
@@ -285,8 +288,48 @@ int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
 	rc = ibr_json_finish(&j) ? -EMSGSIZE : o->emit(o->ctx, j.buf, j.len);
 	ibr_json_free(&j);
 	o->sent_any = true;
+	o->parts++;
 	o->err = rc ? rc : (err > 0 ? -err : err);
 	return o->err;
+}
+
+static int out_stream_end(struct ibrd_out *o, int rc)
+{
+	void (*done)(void *) = o->done;
+	void *arg = o->arg;
+
+	o->next = NULL;
+	o->done = NULL;
+	o->arg = NULL;
+	if (done)
+		done(arg);
+	return rc < 0 ? rc : o->err;
+}
+
+int ibrd_out_stream(struct ibrd_out *o, ibrd_out_next_fn *next, void (*done)(void *arg), void *arg)
+{
+	int rc;
+
+	o->next = next;
+	o->done = done;
+	o->arg = arg;
+	if (o->defer)
+		return o->err;
+	while ((rc = next(o, arg)) > 0 && !o->err)
+		;
+	return out_stream_end(o, rc);
+}
+
+int ibrd_out_pump(struct ibrd_out *o)
+{
+	uint64_t parts = o->parts;
+	int rc = 0;
+
+	while (o->next && o->parts == parts) {
+		if ((rc = o->next(o, o->arg)) <= 0 || o->err)
+			return out_stream_end(o, rc);
+	}
+	return o->next ? 1 : 0;
 }
 
 const char *ibrd_errno_name(int err)
@@ -299,7 +342,7 @@ const char *ibrd_errno_name(int err)
 		{ EEXIST, "EEXIST" }, { ENOMEM, "ENOMEM" },   { EMSGSIZE, "EMSGSIZE" },
 		{ E2BIG, "E2BIG" },   { ENOSPC, "ENOSPC" },   { EBUSY, "EBUSY" },
 		{ EIO, "EIO" },	      { ENOTSUP, "ENOTSUP" }, { EACCES, "EACCES" },
-		{ ENODEV, "ENODEV" }, { EAGAIN, "EAGAIN" },
+		{ ENODEV, "ENODEV" }, { EAGAIN, "EAGAIN" },   { ENOBUFS, "ENOBUFS" },
 	};
 
 	if (err < 0)
