@@ -1,15 +1,27 @@
 /*
  * ibrd_ctl.c - the control socket (DESIGN.md): AF_UNIX SOCK_SEQPACKET, one
  * request per datagram, reply parts queued per client and sent without
- * blocking.  A client that stops reading is dropped once its queue passes
- * CTL_QUEUE_MAX; it never stalls the daemon.  State-changing commands need
- * root, the daemon's own uid, or membership of the socket's group, primary
- * or supplementary, as the kernel tells at accept (SO_PEERCRED,
- * SO_PEERGROUPS).
+ * blocking.  Whoever can connect cannot stall it (ibrouterd(8), CONTROL
+ * SOCKET):
+ *  - a client's next request is read once its reply is out, and long
+ *    tables are streams (ibrd_out_stream) made part by part as the socket
+ *    drains: a client that does not read holds one part here (plus its
+ *    socket's buffer), and one that closes costs nothing more;
+ *  - beyond each client's first part, all clients together hold at most
+ *    CTL_HELD_MAX (whole replies, snapshots); when that is short, clients
+ *    that have not read for CTL_STALL_S are dropped, else the reply is
+ *    ENOBUFS.
+ * State-changing commands need root, the daemon's own uid, or membership of
+ * the socket's group, primary or supplementary, as the kernel tells at
+ * accept (SO_PEERCRED, SO_PEERGROUPS): the credentials of connect() time.
  * A client that opens with "plugin hello" is an OpenSM plugin: from then on
  * its datagrams are binary plugin messages for ibrd_plugin.c, which also
  * sends to it through ibrd_ctl_client_send().
+ * A client's memory is freed only in its own event (or at shutdown): one
+ * dropped from another's event is shut down, and its hang-up closes it, so
+ * no event of the current epoll batch can point at freed memory.
  */
+#include "router/daemon/ibrd_ctl.h"
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_out.h"
 
@@ -28,7 +40,10 @@
 #include <unistd.h>
 
 #define CTL_CLIENTS_MAX 4096
-#define CTL_QUEUE_MAX	(64u << 20)
+#define CTL_QUEUE_MAX	(64u << 20) /* what one plugin session may have queued */
+#define CTL_HELD_MAX	(16u << 20) /* beyond each client's first part, all clients */
+#define CTL_PARTS_BURST 8	    /* parts made for one client per event */
+#define CTL_STALL_S	5	    /* not read for so long: may be dropped when short */
 
 struct ctl_part {
 	struct ctl_part *next;
@@ -40,12 +55,14 @@ struct ibrd_client {
 	struct ibrd_ev ev; /* first: epoll's data.ptr points here */
 	int fd;
 	bool privileged;
-	bool doomed; /* close once the current event is handled */
+	bool doomed; /* shut down: closed in its own event */
 	struct ucred cred;
 	struct ibrd_plugin *plugin; /* an OpenSM plugin's session, else NULL */
 	uint32_t events;
 	struct ctl_part *head, *tail;
 	size_t queued;
+	uint64_t blocked_ns; /* when the socket first refused the head part, else 0 */
+	struct ibrd_out out; /* the reply being made: a stream's state lives here */
 	struct ibrd_client *next;
 	struct ibrd *d;
 };
@@ -89,6 +106,18 @@ static int ctl_claim(const char *path)
 	return unlink(path) < 0 ? -errno : 0;
 }
 
+/* The ctl's own state: the bound on what clients hold, snapshots, rate limits. */
+static int ctl_state_open(struct ibrd *d)
+{
+	struct ibrd_ctl *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return -ENOMEM;
+	d->ctl = x;
+	x->rl_drop = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 3);
+	return 0;
+}
+
 int ibrd_ctl_open(struct ibrd *d)
 {
 	const char *path = d->sock_path ? d->sock_path : d->conf->ctl_socket;
@@ -99,7 +128,7 @@ int ibrd_ctl_open(struct ibrd *d)
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
-	if ((rc = ctl_mkdir_parent(path)) || (rc = ctl_claim(path)))
+	if ((rc = ctl_mkdir_parent(path)) || (rc = ctl_claim(path)) || (rc = ctl_state_open(d)))
 		return rc;
 	strcpy(sa.sun_path, path);
 	d->ctlfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -117,6 +146,29 @@ int ibrd_ctl_open(struct ibrd *d)
 	return 0;
 }
 
+/* True when a rate-limited message may go out; *held: how many were held back since. */
+static bool ctl_log_ok(struct ibr_ratelimit *rl, unsigned long long *held)
+{
+	if (!ibr_ratelimit_ok(rl, ibr_now_ns()))
+		return false;
+	*held = rl->suppressed;
+	rl->suppressed = 0;
+	return true;
+}
+
+static void ctl_parts_free(struct ibrd_client *c)
+{
+	while (c->head) {
+		struct ctl_part *p = c->head;
+
+		c->head = p->next;
+		ibrd_ctl_release(c->d, p->len);
+		free(p);
+	}
+	c->tail = NULL;
+	c->queued = 0;
+}
+
 static void ctl_client_close(struct ibrd_client *c)
 {
 	struct ibrd *d = c->d;
@@ -131,21 +183,37 @@ static void ctl_client_close(struct ibrd_client *c)
 		ibrd_plugin_detach(d, c->plugin);
 	if (d->ctl_cur == c)
 		d->ctl_cur = NULL;
-	while (c->head) {
-		struct ctl_part *p = c->head;
-
-		c->head = p->next;
-		free(p);
-	}
+	if (d->ctl->cur == c)
+		d->ctl->cur = NULL;
+	ctl_parts_free(c);
+	ibrd_out_free(&c->out); /* a stream's snapshot goes with it */
 	close(c->fd);
 	d->nclients--;
 	free(c);
+}
+
+/*
+ * Drop a client from wherever: its memory now, the client itself in its own
+ * event (the shutdown makes its socket hang up) or at the end of this one.
+ */
+static void ctl_client_drop(struct ibrd_client *c)
+{
+	if (c->doomed)
+		return;
+	c->doomed = true;
+	shutdown(c->fd, SHUT_RDWR);
+	if (c == c->d->ctl->cur)
+		return; /* its command may still be writing: closed at the end of the event */
+	ctl_parts_free(c);
+	ibrd_out_free(&c->out);
 }
 
 void ibrd_ctl_close(struct ibrd *d)
 {
 	const char *path = d->sock_path ? d->sock_path : d->conf ? d->conf->ctl_socket : NULL;
 
+	if (!d->ctl)
+		return;
 	while (d->clients)
 		ctl_client_close(d->clients);
 	if (d->ctlfd >= 0) {
@@ -154,6 +222,8 @@ void ibrd_ctl_close(struct ibrd *d)
 		if (path)
 			unlink(path);
 	}
+	free(d->ctl);
+	d->ctl = NULL;
 }
 
 /* Whether gid is among the peer's supplementary groups, as the kernel has them. */
@@ -183,11 +253,7 @@ static bool ctl_peer_in_group(int fd, gid_t gid)
 #endif
 }
 
-/*
- * Root, our own uid, or a member of the socket's group (primary or
- * supplementary), as the kernel tells them for the socket: the peer's
- * credentials when it connected, never text read back from /proc.
- */
+/* Root, our own uid, or a member of the socket's group (primary or supplementary). */
 static bool ctl_privileged(struct ibrd *d, int fd, const struct ucred *cr)
 {
 	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->ctl_gid)
@@ -195,13 +261,39 @@ static bool ctl_privileged(struct ibrd *d, int fd, const struct ucred *cr)
 	return ctl_peer_in_group(fd, d->ctl_gid);
 }
 
+static void ctl_admit(struct ibrd *d, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct ucred cr;
+	socklen_t crlen = sizeof(cr);
+	struct ibrd_client *c;
+
+	if (d->nclients >= CTL_CLIENTS_MAX ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0 ||
+	    !(c = calloc(1, sizeof(*c)))) {
+		close(fd); /* too many clients, or no memory: this one waits for none */
+		return;
+	}
+	c->ev.kind = IBRD_EV_CLIENT;
+	c->fd = fd;
+	c->d = d;
+	c->events = EPOLLIN;
+	c->privileged = ctl_privileged(d, fd, &cr);
+	c->cred = cr;
+	ev.data.ptr = c;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		close(fd);
+		free(c);
+		return;
+	}
+	c->next = d->clients;
+	d->clients = c;
+	d->nclients++;
+}
+
 static void ctl_accept(struct ibrd *d)
 {
 	for (;;) {
-		struct epoll_event ev = { .events = EPOLLIN };
-		struct ucred cr;
-		socklen_t crlen = sizeof(cr);
-		struct ibrd_client *c;
 		int fd = accept4(d->ctlfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0) {
@@ -209,28 +301,51 @@ static void ctl_accept(struct ibrd *d)
 				log_warn("control: accept");
 			return;
 		}
-		if (d->nclients >= CTL_CLIENTS_MAX ||
-		    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0 ||
-		    !(c = calloc(1, sizeof(*c)))) {
-			close(fd); /* too many clients, or no memory: this one waits for none */
-			continue;
-		}
-		c->ev.kind = IBRD_EV_CLIENT;
-		c->fd = fd;
-		c->d = d;
-		c->events = EPOLLIN;
-		c->privileged = ctl_privileged(d, fd, &cr);
-		c->cred = cr;
-		ev.data.ptr = c;
-		if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-			close(fd);
-			free(c);
-			continue;
-		}
-		c->next = d->clients;
-		d->clients = c;
-		d->nclients++;
+		ctl_admit(d, fd);
 	}
+}
+
+/* Drop the clients that have not read for CTL_STALL_S, to make room. */
+static void ctl_evict(struct ibrd *d)
+{
+	uint64_t now = ibr_now_ns(), stall = (uint64_t)CTL_STALL_S * 1000000000u;
+	unsigned long long held;
+	unsigned n = 0;
+
+	for (struct ibrd_client *c = d->clients; c; c = c->next)
+		if (!c->plugin && !c->doomed && c != d->ctl->cur && c->blocked_ns &&
+		    now - c->blocked_ns >= stall) {
+			ctl_client_drop(c);
+			n++;
+		}
+	if (n && ctl_log_ok(&d->ctl->rl_drop, &held))
+		log_info("control: dropped %u clients that read nothing for %d s (%llu more such "
+			 "messages not logged)",
+			 n, CTL_STALL_S, held);
+}
+
+/* `force`: a client's first part, or a plugin's, which the bound never refuses. */
+static int ctl_hold(struct ibrd *d, size_t bytes, bool force)
+{
+	struct ibrd_ctl *x = d->ctl;
+
+	if (!force && x->held + bytes > CTL_HELD_MAX) {
+		ctl_evict(d);
+		if (x->held + bytes > CTL_HELD_MAX)
+			return -ENOBUFS;
+	}
+	x->held += bytes;
+	return 0;
+}
+
+int ibrd_ctl_hold(struct ibrd *d, size_t bytes)
+{
+	return ctl_hold(d, bytes, false);
+}
+
+void ibrd_ctl_release(struct ibrd *d, size_t bytes)
+{
+	d->ctl->held -= bytes < d->ctl->held ? bytes : d->ctl->held;
 }
 
 /* The output sink of a command: queue one part for the client. */
@@ -238,11 +353,16 @@ static int ctl_queue(void *ctx, const char *buf, size_t len)
 {
 	struct ibrd_client *c = ctx;
 	struct ctl_part *p;
+	int rc;
 
-	if (c->queued + len > CTL_QUEUE_MAX)
+	if (c->doomed || c->queued + len > CTL_QUEUE_MAX)
 		return -ENOBUFS;
-	if (!(p = malloc(sizeof(*p) + len)))
+	if ((rc = ctl_hold(c->d, len, !c->queued || c->plugin)))
+		return rc;
+	if (!(p = malloc(sizeof(*p) + len))) {
+		ibrd_ctl_release(c->d, len);
 		return -ENOMEM;
+	}
 	p->next = NULL;
 	p->len = len;
 	memcpy(p->buf, buf, len);
@@ -255,26 +375,53 @@ static int ctl_queue(void *ctx, const char *buf, size_t len)
 	return 0;
 }
 
-/* Send what the socket takes now; wait for EPOLLOUT for the rest.  -1: drop. */
+/* Send what the socket takes now.  -1: drop. */
 static int ctl_flush(struct ibrd_client *c)
 {
-	uint32_t want;
-
 	while (c->head) {
 		struct ctl_part *p = c->head;
 		ssize_t n = send(c->fd, p->buf, p->len, MSG_DONTWAIT | MSG_NOSIGNAL);
 
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			break;
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (!c->blocked_ns)
+				c->blocked_ns = ibr_now_ns();
+			return 0;
+		}
 		if (n < 0)
 			return -1;
+		c->blocked_ns = 0;
 		c->head = p->next;
 		if (!c->head)
 			c->tail = NULL;
 		c->queued -= p->len;
+		ibrd_ctl_release(c->d, p->len);
 		free(p);
 	}
-	want = c->head ? EPOLLOUT : EPOLLIN;
+	return 0;
+}
+
+/*
+ * Send what the socket takes, make a stream's next parts while it takes
+ * them (CTL_PARTS_BURST at a time, so that other clients have their turn),
+ * then wait for room (EPOLLOUT) or for the next request.  -1: drop.
+ */
+static int ctl_output(struct ibrd_client *c)
+{
+	uint32_t want;
+
+	for (int i = 0;; i++) {
+		int rc;
+
+		if (ctl_flush(c) < 0)
+			return -1;
+		if (c->head || !c->out.next || i == CTL_PARTS_BURST)
+			break;
+		if ((rc = ibrd_out_pump(&c->out)) < 0)
+			return -1; /* mid-answer: nothing sensible can follow */
+		if (rc == 0)
+			ibrd_out_free(&c->out);
+	}
+	want = c->head || c->out.next ? EPOLLOUT : EPOLLIN;
 	if (want != c->events) {
 		struct epoll_event ev = { .events = want, .data.ptr = c };
 
@@ -285,10 +432,21 @@ static int ctl_flush(struct ibrd_client *c)
 	return 0;
 }
 
+/*
+ * One request datagram into req (size bytes): its length, longer than
+ * size when it was cut (MSG_TRUNC); 0 when the client has gone; -errno.
+ */
+static ssize_t ctl_recv(struct ibrd_client *c, char *req, size_t size)
+{
+	ssize_t n = recv(c->fd, req, size, MSG_TRUNC | MSG_DONTWAIT);
+
+	return n < 0 ? -errno : n;
+}
+
 static void ctl_request(struct ibrd_client *c)
 {
 	char req[IBR_CTL_REQ_MAX + 1];
-	struct ibrd_out o;
+	struct ibrd_out *o = &c->out;
 	ssize_t n;
 
 	if (c->plugin) {
@@ -296,41 +454,46 @@ static void ctl_request(struct ibrd_client *c)
 			ctl_client_close(c);
 		return;
 	}
-	n = recv(c->fd, req, sizeof(req), MSG_TRUNC | MSG_DONTWAIT);
-
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+	n = ctl_recv(c, req, sizeof(req));
+	if (n == -EAGAIN || n == -EINTR)
 		return;
 	if (n <= 0) {
 		ctl_client_close(c);
 		return;
 	}
-	ibrd_out_init(&o, IBRD_FMT_JSON, ctl_queue, c);
+	ibrd_out_init(o, IBRD_FMT_JSON, ctl_queue, c);
+	o->defer = true; /* streams are pumped by ctl_output as the socket drains */
 	if ((size_t)n > IBR_CTL_REQ_MAX) {
-		ibrd_out_error(&o, EMSGSIZE, "request longer than %d bytes", IBR_CTL_REQ_MAX);
+		ibrd_out_error(o, EMSGSIZE, "request longer than %d bytes", IBR_CTL_REQ_MAX);
 	} else {
 		req[n] = '\0';
 		c->d->ctl_cur = c;
-		ibrd_cmd_run(c->d, &o, req, c->privileged);
+		ibrd_cmd_run(c->d, o, req, c->privileged);
 		c->d->ctl_cur = NULL;
 	}
-	ibrd_out_free(&o);
-	if (c->queued > CTL_QUEUE_MAX / 2 && c->events == EPOLLOUT) {
-		log_info("control: dropping a client that does not read its replies");
-		ctl_client_close(c);
-		return;
+	if (o->err == -ENOBUFS && !o->next && !c->plugin && !c->doomed) {
+		/* a whole reply the bound refused: nothing of it is sent, an error instead */
+		ctl_parts_free(c);
+		ibrd_out_free(o);
+		ibrd_out_init(o, IBRD_FMT_JSON, ctl_queue, c);
+		ibrd_out_error(o, ENOBUFS,
+			       "the daemon holds too many answers that clients do not read; try "
+			       "again later");
 	}
-	if (ctl_flush(c) < 0)
+	if (!o->next)
+		ibrd_out_free(o);
+	if (!c->doomed && ctl_output(c) < 0)
 		ctl_client_close(c);
 }
 
 static void ctl_client_event(struct ibrd_client *c, uint32_t events)
 {
-	if (events & (EPOLLERR | EPOLLHUP)) {
+	if (c->doomed || (events & (EPOLLERR | EPOLLHUP))) {
 		ctl_client_close(c);
 		return;
 	}
 	if (events & EPOLLOUT) {
-		if (ctl_flush(c) < 0)
+		if (ctl_output(c) < 0)
 			ctl_client_close(c);
 		return;
 	}
@@ -340,22 +503,19 @@ static void ctl_client_event(struct ibrd_client *c, uint32_t events)
 
 void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events)
 {
-	struct ibrd_client **pp;
+	struct ibrd_ctl *x = d->ctl;
 
-	if (ev->kind == IBRD_EV_LISTEN)
+	if (ev->kind == IBRD_EV_LISTEN) {
 		ctl_accept(d);
-	else
-		ctl_client_event((struct ibrd_client *)ev, events);
+	} else {
+		x->cur = (struct ibrd_client *)ev;
+		ctl_client_event(x->cur, events);
+	}
 	/* a command or a plugin message may have changed what plugins must hear */
 	ibrd_plugin_sync(d);
-	for (pp = &d->clients; *pp;) {
-		struct ibrd_client *c = *pp;
-
-		if (c->doomed)
-			ctl_client_close(c); /* unlinks c: *pp is the next one */
-		else
-			pp = &c->next;
-	}
+	if (x->cur && x->cur->doomed)
+		ctl_client_close(x->cur);
+	x->cur = NULL;
 }
 
 int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
@@ -364,8 +524,8 @@ int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
 
 	if (c->doomed)
 		return -EPIPE;
-	if ((rc = ctl_queue(c, buf, len)) || ctl_flush(c) < 0) {
-		c->doomed = true; /* cannot keep up, or gone: closed after this event */
+	if ((rc = ctl_queue(c, buf, len)) || ctl_output(c) < 0) {
+		ctl_client_drop(c); /* cannot keep up, or gone */
 		return rc ? rc : -EPIPE;
 	}
 	return 0;
@@ -373,7 +533,7 @@ int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
 
 void ibrd_ctl_client_drop(struct ibrd_client *c)
 {
-	c->doomed = true;
+	ctl_client_drop(c);
 }
 
 const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c)
