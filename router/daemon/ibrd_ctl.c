@@ -3,6 +3,11 @@
  * request per datagram, reply parts queued per client and sent without
  * blocking.  Whoever can connect cannot stall it (ibrouterd(8), CONTROL
  * SOCKET):
+ *  - clients are admitted up to a limit that fits RLIMIT_NOFILE, the last
+ *    slots kept for privileged peers; the others get EBUSY and are closed;
+ *  - when accept() fails all the same (EMFILE), a spare descriptor is given
+ *    up to accept and refuse the waiting client, the listener rests
+ *    CTL_PAUSE_MS, and the log says so at most once a second;
  *  - a client's next request is read once its reply is out, and long
  *    tables are streams (ibrd_out_stream) made part by part as the socket
  *    drains: a client that does not read holds one part here (plus its
@@ -29,21 +34,28 @@
 #include "lib/ibr_log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <unistd.h>
 
-#define CTL_CLIENTS_MAX 4096
-#define CTL_QUEUE_MAX	(64u << 20) /* what one plugin session may have queued */
-#define CTL_HELD_MAX	(16u << 20) /* beyond each client's first part, all clients */
-#define CTL_PARTS_BURST 8	    /* parts made for one client per event */
-#define CTL_STALL_S	5	    /* not read for so long: may be dropped when short */
+#define CTL_CLIENTS_MAX	 4096
+#define CTL_FD_RESERVE	 128	     /* descriptors left for ports, MAD channels, devices, files */
+#define CTL_PRIV_SLOTS	 16	     /* the last client slots: privileged peers only */
+#define CTL_QUEUE_MAX	 (64u << 20) /* what one plugin session may have queued */
+#define CTL_HELD_MAX	 (16u << 20) /* beyond each client's first part, all clients */
+#define CTL_ACCEPT_BURST 32	     /* connections taken per listener event */
+#define CTL_PARTS_BURST	 8	     /* parts made for one client per event */
+#define CTL_PAUSE_MS	 100	     /* the listener's rest when out of descriptors */
+#define CTL_STALL_S	 5	     /* not read for so long: may be dropped when short */
 
 struct ctl_part {
 	struct ctl_part *next;
@@ -106,15 +118,50 @@ static int ctl_claim(const char *path)
 	return unlink(path) < 0 ? -errno : 0;
 }
 
-/* The ctl's own state: the bound on what clients hold, snapshots, rate limits. */
+/* Clients that fit the descriptor limit, CTL_FD_RESERVE left for the rest. */
+static unsigned ctl_max_clients(void)
+{
+	struct rlimit rl;
+	rlim_t n = CTL_CLIENTS_MAX;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		rlim_t room = rl.rlim_cur > 2 * CTL_FD_RESERVE ? rl.rlim_cur - CTL_FD_RESERVE
+							       : rl.rlim_cur / 2;
+
+		if (room < n)
+			n = room;
+	}
+	return n ? (unsigned)n : 1;
+}
+
+/* The slots only privileged peers may take: CTL_PRIV_SLOTS, or a quarter of a small limit. */
+static unsigned ctl_priv_slots(const struct ibrd_ctl *x)
+{
+	return x->max_clients / 4 < CTL_PRIV_SLOTS ? x->max_clients / 4 : CTL_PRIV_SLOTS;
+}
+
+/* The ctl's own descriptors: the listener's pause timer and the spare for EMFILE. */
 static int ctl_state_open(struct ibrd *d)
 {
 	struct ibrd_ctl *x = calloc(1, sizeof(*x));
+	struct epoll_event ev = { .events = EPOLLIN };
 
 	if (!x)
 		return -ENOMEM;
 	d->ctl = x;
+	x->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	x->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	x->ev_timer.kind = IBRD_EV_LISTEN;
+	x->max_clients = ctl_max_clients();
+	x->rl_accept = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 3);
+	x->rl_refuse = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 3);
 	x->rl_drop = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 3);
+	ev.data.ptr = &x->ev_timer;
+	if (x->spare < 0 || x->timerfd < 0 ||
+	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, x->timerfd, &ev) < 0)
+		return -errno;
+	log_debug("control: up to %u clients, %u of them privileged only", x->max_clients,
+		  ctl_priv_slots(x));
 	return 0;
 }
 
@@ -222,6 +269,10 @@ void ibrd_ctl_close(struct ibrd *d)
 		if (path)
 			unlink(path);
 	}
+	if (d->ctl->timerfd >= 0)
+		close(d->ctl->timerfd);
+	if (d->ctl->spare >= 0)
+		close(d->ctl->spare);
 	free(d->ctl);
 	d->ctl = NULL;
 }
@@ -261,24 +312,63 @@ static bool ctl_privileged(struct ibrd *d, int fd, const struct ucred *cr)
 	return ctl_peer_in_group(fd, d->ctl_gid);
 }
 
+static int ctl_send_now(void *ctx, const char *buf, size_t len)
+{
+	return send(*(int *)ctx, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 ? -errno : 0;
+}
+
+/* Tell a client it is not served ({"ok":false,...}), then close it. */
+static void ctl_refuse(int fd, int err, const char *msg)
+{
+	struct ibrd_out o;
+	char req[64];
+
+	/*
+	 * Read the request it sent first: a socket closed on data it has not
+	 * read resets the connection, and the client's read gets ECONNRESET
+	 * rather than the answer.
+	 */
+	for (int i = 0; i < 4 && recv(fd, req, sizeof(req), MSG_DONTWAIT | MSG_TRUNC) > 0; i++)
+		;
+	ibrd_out_init(&o, IBRD_FMT_JSON, ctl_send_now, &fd);
+	ibrd_out_error(&o, err, "%s", msg);
+	ibrd_out_free(&o);
+	close(fd);
+}
+
 static void ctl_admit(struct ibrd *d, int fd)
 {
+	struct ibrd_ctl *x = d->ctl;
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct ucred cr;
 	socklen_t crlen = sizeof(cr);
 	struct ibrd_client *c;
+	unsigned long long held;
+	bool priv;
 
-	if (d->nclients >= CTL_CLIENTS_MAX ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0 ||
-	    !(c = calloc(1, sizeof(*c)))) {
-		close(fd); /* too many clients, or no memory: this one waits for none */
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0) {
+		close(fd);
+		return;
+	}
+	priv = ctl_privileged(d, fd, &cr);
+	if (d->nclients >= x->max_clients ||
+	    (!priv && d->nclients + ctl_priv_slots(x) >= x->max_clients)) {
+		if (ctl_log_ok(&x->rl_refuse, &held))
+			log_warnx("control: refusing a client of uid %u: %u clients, the limit is "
+				  "%u (%llu more refusals not logged)",
+				  (unsigned)cr.uid, d->nclients, x->max_clients, held);
+		ctl_refuse(fd, EBUSY, "too many clients; try again later");
+		return;
+	}
+	if (!(c = calloc(1, sizeof(*c)))) {
+		ctl_refuse(fd, ENOMEM, "out of memory");
 		return;
 	}
 	c->ev.kind = IBRD_EV_CLIENT;
 	c->fd = fd;
 	c->d = d;
 	c->events = EPOLLIN;
-	c->privileged = ctl_privileged(d, fd, &cr);
+	c->privileged = priv;
 	c->cred = cr;
 	ev.data.ptr = c;
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -291,17 +381,64 @@ static void ctl_admit(struct ibrd *d, int fd)
 	d->nclients++;
 }
 
+/* The listener rests CTL_PAUSE_MS: no event spins on a backlog that cannot be taken. */
+static void ctl_pause(struct ibrd *d)
+{
+	struct itimerspec t = { .it_value = { .tv_nsec = CTL_PAUSE_MS * 1000000L } };
+	struct epoll_event ev = { .events = 0, .data.ptr = &d->ev_listen };
+
+	if (d->ctl->paused)
+		return;
+	if (timerfd_settime(d->ctl->timerfd, 0, &t, NULL) < 0 ||
+	    epoll_ctl(d->epfd, EPOLL_CTL_MOD, d->ctlfd, &ev) < 0)
+		return; /* then no rest: the spare descriptor still keeps the backlog moving */
+	d->ctl->paused = true;
+}
+
+static void ctl_resume(struct ibrd *d)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
+	uint64_t n;
+
+	if (read(d->ctl->timerfd, &n, sizeof(n)) < 0 && errno == EAGAIN)
+		return;
+	if (d->ctl->paused && epoll_ctl(d->epfd, EPOLL_CTL_MOD, d->ctlfd, &ev) == 0)
+		d->ctl->paused = false;
+}
+
+/* accept() failed with `err` (out of descriptors, or memory): refuse one client, rest. */
+static void ctl_accept_failed(struct ibrd *d, int err)
+{
+	struct ibrd_ctl *x = d->ctl;
+	unsigned long long held;
+	int fd;
+
+	if ((err == EMFILE || err == ENFILE) && x->spare >= 0) {
+		close(x->spare);
+		fd = accept4(d->ctlfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0)
+			ctl_refuse(fd, EBUSY,
+				   "the daemon is out of file descriptors; try again later");
+		x->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	if (ctl_log_ok(&x->rl_accept, &held))
+		log_warnx("control: accept: %s: the listener rests %d ms (%llu more not logged)",
+			  strerror(err), CTL_PAUSE_MS, held);
+	ctl_pause(d);
+}
+
 static void ctl_accept(struct ibrd *d)
 {
-	for (;;) {
+	for (int i = 0; i < CTL_ACCEPT_BURST; i++) {
 		int fd = accept4(d->ctlfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-		if (fd < 0) {
-			if (errno != EAGAIN && errno != EINTR)
-				log_warn("control: accept");
+		if (fd >= 0) {
+			ctl_admit(d, fd);
+		} else {
+			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+				ctl_accept_failed(d, errno);
 			return;
 		}
-		ctl_admit(d, fd);
 	}
 }
 
@@ -505,7 +642,9 @@ void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events)
 {
 	struct ibrd_ctl *x = d->ctl;
 
-	if (ev->kind == IBRD_EV_LISTEN) {
+	if (ev == &x->ev_timer) {
+		ctl_resume(d);
+	} else if (ev->kind == IBRD_EV_LISTEN) {
 		ctl_accept(d);
 	} else {
 		x->cur = (struct ibrd_client *)ev;

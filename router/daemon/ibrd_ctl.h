@@ -14,10 +14,15 @@
 #include <stddef.h>
 
 struct ibrd_ctl {
-	size_t held; /* bytes of reply parts queued and of snapshots, all clients */
+	struct ibrd_ev ev_timer; /* IBRD_EV_LISTEN: the listener's pause is over */
+	int timerfd;
+	int spare; /* held for EMFILE: closed to accept and refuse one client */
+	bool paused;
+	unsigned max_clients; /* from RLIMIT_NOFILE */
+	size_t held;	      /* bytes of reply parts queued and of snapshots, all clients */
 	struct ibrd_snap *snap[IBRD_SNAP_KINDS]; /* the last copy of each table, while read */
 	struct ibrd_client *cur;		 /* the client whose event is being handled */
-	struct ibr_ratelimit rl_drop;
+	struct ibr_ratelimit rl_accept, rl_refuse, rl_drop;
 };
 
 /*

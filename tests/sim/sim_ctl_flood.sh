@@ -1,8 +1,9 @@
 #!/bin/sh
 # sim_ctl_flood.sh - whoever can connect cannot stall the control socket
 # (ibrouterd(8), CONTROL SOCKET): 100 clients that never read a long answer,
-# 200 that close after its first part.  The daemon answers a fresh client
-# and its memory grows little.  The flooding clients run as uid 65534
+# 200 that close after its first part, 1100 clients at a soft limit of 1024
+# descriptors.  The daemon answers a fresh client, its memory grows little,
+# it stays idle and its log short.  The flooding clients run as uid 65534
 # (setpriv, as root); the probes as root.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
@@ -12,6 +13,12 @@ if [ "$(id -u)" -ne 0 ] || ! command -v setpriv > /dev/null 2>&1; then
 	echo "skip: needs root and setpriv"
 	exit 77
 fi
+hard=$(ulimit -H -n)
+if [ "$hard" != unlimited ] && [ "$hard" -lt 4096 ]; then
+	echo "skip: the hard descriptor limit ($hard) is below 4096"
+	exit 77
+fi
+ulimit -S -n 1024 # the daemon's, and what the clients raise theirs from
 CTL_CONF="	mode = 0666"
 start_router || exit 1
 chmod 0755 "$T"
@@ -41,6 +48,7 @@ wait_idle() {
 	done
 	return 1
 }
+ctl_lines() { grep -c 'control:' "$T/ibrouterd.log"; }
 
 # 1. 100 clients that never read a show routes of 10000 routes
 awk 'BEGIN { for (i = 1; i <= 10000; i++)
@@ -102,4 +110,24 @@ check "200 clients read a first part and close" nobody "$FLOOD" close "$T/ctl.so
 cut=$(($(cpu) - cpu0))
 check "200 cut answers cost $cut CPU ticks, 20 whole ones $whole: less than 80 whole" [ "$cut" -lt $((whole * 4)) ]
 check "the daemon still answers" ctl version
+
+# 4. 1100 idle clients at a soft limit of 1024 descriptors: those past the
+#    limit are refused, the rest wait; the daemon neither spins nor floods its log
+lines0=$(ctl_lines)
+cpu0=$(cpu)
+nobody "$FLOOD" hold "$T/ctl.sock" 1100 2000 > "$T/hold.out" &
+HPID=$!
+PIDS="$PIDS $HPID"
+check "1100 clients connected" wait_ready "$T/hold.out"
+sleep 1
+nobody "$FLOOD" probe "$T/ctl.sock" 2000 version > "$T/probe1.out"
+check "one more unprivileged client is answered EBUSY within 2 s" grep -q 'ok=0 error=EBUSY' "$T/probe1.out"
+"$FLOOD" probe "$T/ctl.sock" 2000 version > "$T/probe2.out"
+check "root is answered within 2 s (the privileged slots)" grep -q 'ok=1' "$T/probe2.out"
+ticks=$(($(cpu) - cpu0))
+check "the control thread stays idle: $ticks CPU ticks (< 40)" [ "$ticks" -lt 40 ]
+wait $HPID
+lines=$(($(ctl_lines) - lines0))
+check "the log says little: $lines lines (< 20)" [ "$lines" -lt 20 ]
+check "after the flood, a client is answered" ctl version
 finish
