@@ -13,9 +13,10 @@
 int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name)
 {
 	int p = router_rib_port_find(&d->rib, name);
+	char esc[64];
 
 	if (p < 0)
-		ibrd_out_error(o, ENOENT, "no port '%s'", name);
+		ibrd_out_error(o, ENOENT, "no port '%s'", ibrd_out_escape(name, esc, sizeof(esc)));
 	return p;
 }
 

@@ -332,6 +332,39 @@ int ibrd_out_pump(struct ibrd_out *o)
 	return o->next ? 1 : 0;
 }
 
+static size_t out_escaped_len(unsigned char c)
+{
+	return c == '\\' ? 2 : c >= 0x20 && c < 0x7f ? 1 : 4;
+}
+
+const char *ibrd_out_escape(const char *s, char *buf, size_t size)
+{
+	size_t n = 0, all = 0, room;
+
+	if (!size)
+		return buf;
+	for (const char *p = s; p && *p; p++)
+		all += out_escaped_len((unsigned char)*p);
+	/* all of it, or what fits with "..." after it */
+	room = all < size ? size : size > 4 ? size - 3 : 1;
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		size_t k = out_escaped_len(c);
+
+		if (n + k + 1 > room)
+			break;
+		if (k == 1)
+			buf[n] = (char)c;
+		else if (k == 2)
+			memcpy(buf + n, "\\\\", 2);
+		else
+			snprintf(buf + n, 5, "\\x%02x", c);
+		n += k;
+	}
+	snprintf(buf + n, size - n, "%s", all < size || size <= 4 ? "" : "...");
+	return buf;
+}
+
 const char *ibrd_errno_name(int err)
 {
 	static const struct {

@@ -82,6 +82,14 @@ int ibrd_out_stream(struct ibrd_out *o, ibrd_out_next_fn *next, void (*done)(voi
 /* The sink's side: run the stream until one more part is out: 1, or 0 at its end, or -errno. */
 int ibrd_out_pump(struct ibrd_out *o);
 
+/*
+ * Request text that a reply or a log line repeats (a word, a port name):
+ * printable ASCII as it is, a backslash doubled, every other byte (control
+ * characters, newlines, DEL, bytes from 0x80 up) as \xNN, and "..." at the
+ * end when it does not fit `size`.  Returns buf.
+ */
+const char *ibrd_out_escape(const char *s, char *buf, size_t size);
+
 /* "EINVAL" for -EINVAL / EINVAL. */
 const char *ibrd_errno_name(int err);
 

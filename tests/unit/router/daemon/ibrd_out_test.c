@@ -204,12 +204,41 @@ static void test_stream_sink_error(void)
 	CU_ASSERT_STRING_EQUAL(ibrd_errno_name(-ENOBUFS), "ENOBUFS");
 }
 
+/* What a reply repeats of a request: printable ASCII, the rest as \xNN. */
+static void test_escape(void)
+{
+	char b[64], s[8];
+
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("port-a_1", b, sizeof(b)), "port-a_1");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("\x1b[2J\n\r\x7f", b, sizeof(b)),
+			       "\\x1b[2J\\x0a\\x0d\\x7f");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("\xc2\x9b"
+					       "1m",
+					       b, sizeof(b)),
+			       "\\xc2\\x9b1m");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("a\\x1b", b, sizeof(b)), "a\\\\x1b");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("", b, sizeof(b)), "");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape(NULL, b, sizeof(b)), "");
+	/* cut to fit, never inside an escape, "..." at the end */
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("abcdefg", s, sizeof(s)), "abcdefg");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("abcdefgh", s, sizeof(s)), "abcd...");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("a\x01"
+					       "bcdefgh",
+					       s, sizeof(s)),
+			       "a...");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("\x01\x02", s, sizeof(s)), "\\x01...");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("abcdef", s, 4), "");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("abc", s, 4), "abc");
+	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("abc", s, 1), "");
+}
+
 static CU_TestInfo tests[] = {
 	{ "a JSON stream is the table made at once", test_stream_json },
 	{ "a text stream is the table made at once", test_stream_text },
 	{ "a stream the sink does not defer runs at once", test_stream_not_deferred },
 	{ "an abandoned stream frees its argument", test_stream_abandoned },
 	{ "a sink's error ends the stream", test_stream_sink_error },
+	{ "request text is repeated escaped", test_escape },
 	CU_TEST_INFO_NULL,
 };
 
