@@ -13,9 +13,9 @@
  *    drains: a client that does not read holds one part here (plus its
  *    socket's buffer), and one that closes costs nothing more;
  *  - beyond each client's first part, all clients together hold at most
- *    CTL_HELD_MAX (whole replies, snapshots); when that is short, clients
- *    that have not read for CTL_STALL_S are dropped, else the reply is
- *    ENOBUFS.
+ *    CTL_HELD_MAX (whole replies, snapshots), unless one alone holds it all;
+ *    when that is short, clients that have not read for CTL_STALL_S are
+ *    dropped, else the reply is ENOBUFS.
  * State-changing commands need root, the daemon's own uid, or membership of
  * the socket's group, primary or supplementary, as the kernel tells at
  * accept (SO_PEERCRED, SO_PEERGROUPS): the credentials of connect() time.
@@ -461,14 +461,18 @@ static void ctl_evict(struct ibrd *d)
 			 n, CTL_STALL_S, held);
 }
 
-/* `force`: a client's first part, or a plugin's, which the bound never refuses. */
-static int ctl_hold(struct ibrd *d, size_t bytes, bool force)
+/*
+ * `force`: a client's first part, or a plugin's, which the bound never
+ * refuses.  `own`: what the asking client holds already; nor does it refuse
+ * one that is alone in holding anything, so that any one answer can go out.
+ */
+static int ctl_hold(struct ibrd *d, size_t bytes, bool force, size_t own)
 {
 	struct ibrd_ctl *x = d->ctl;
 
 	if (!force && x->held + bytes > CTL_HELD_MAX) {
 		ctl_evict(d);
-		if (x->held + bytes > CTL_HELD_MAX)
+		if (x->held + bytes > CTL_HELD_MAX && x->held > own)
 			return -ENOBUFS;
 	}
 	x->held += bytes;
@@ -477,7 +481,7 @@ static int ctl_hold(struct ibrd *d, size_t bytes, bool force)
 
 int ibrd_ctl_hold(struct ibrd *d, size_t bytes)
 {
-	return ctl_hold(d, bytes, false);
+	return ctl_hold(d, bytes, false, 0);
 }
 
 void ibrd_ctl_release(struct ibrd *d, size_t bytes)
@@ -494,7 +498,7 @@ static int ctl_queue(void *ctx, const char *buf, size_t len)
 
 	if (c->doomed || c->queued + len > CTL_QUEUE_MAX)
 		return -ENOBUFS;
-	if ((rc = ctl_hold(c->d, len, !c->queued || c->plugin)))
+	if ((rc = ctl_hold(c->d, len, !c->queued || c->plugin, c->queued)))
 		return rc;
 	if (!(p = malloc(sizeof(*p) + len))) {
 		ibrd_ctl_release(c->d, len);
