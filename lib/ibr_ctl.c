@@ -33,10 +33,11 @@ int ibr_ctl_split(char *line, char **argv, int max)
 				continue;
 			}
 			for (r++; *r != '"'; r++) {
-				if (!*r || (unsigned char)*r < 0x20)
-					return -EINVAL;
 				if (*r == '\\' && r[1])
 					r++;
+				/* a backslash does not let a control character in either */
+				if (!*r || (unsigned char)*r < 0x20 || *r == 0x7F)
+					return -EINVAL;
 				*w++ = *r;
 			}
 			r++;

@@ -22,7 +22,8 @@
  * Split a request into words, in place: blanks separate words, double quotes
  * group them ("a b"), a backslash escapes the next character inside quotes.
  * Returns the word count, or -EINVAL (unterminated quote, control
- * characters) or -E2BIG (more than `max` words).
+ * characters or DEL anywhere, escaped or not) or -E2BIG (more than `max`
+ * words).
  */
 int ibr_ctl_split(char *line, char **argv, int max);
 

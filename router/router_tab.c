@@ -2,14 +2,24 @@
 #include "router/router_tab.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Stamps are drawn from one counter, so a stamp names one state of one table. */
+static void tab_changed(struct router_tab *t)
+{
+	static _Atomic uint64_t stamps;
+
+	t->stamp = atomic_fetch_add_explicit(&stamps, 1, memory_order_relaxed) + 1;
+}
 
 void router_tab_init(struct router_tab *t, size_t recsz, size_t keysz)
 {
 	memset(t, 0, sizeof(*t));
 	t->recsz = recsz;
 	t->keysz = keysz;
+	tab_changed(t);
 }
 
 void router_tab_free(struct router_tab *t)
@@ -96,6 +106,7 @@ int router_tab_put(struct router_tab *t, const void *rec)
 	uint8_t *old = router_tab_find(t, rec);
 	uint32_t i, b;
 
+	tab_changed(t);
 	if (old) {
 		memcpy(old, rec, t->recsz);
 		return 0;
@@ -136,6 +147,7 @@ int router_tab_del(struct router_tab *t, const void *key)
 		t->next[i - 1] = t->free_head;
 		t->free_head = i;
 		t->count--;
+		tab_changed(t);
 		return 0;
 	}
 	return -ENOENT;

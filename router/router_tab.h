@@ -22,6 +22,7 @@ struct router_tab {
 	uint32_t count;
 	uint32_t free_head; /* free list through next[] (index + 1) */
 	uint32_t hiwater;   /* records ever handed out */
+	uint64_t stamp;	    /* new with every change, unique over all tables: copies compare it */
 };
 
 void router_tab_init(struct router_tab *t, size_t recsz, size_t keysz);

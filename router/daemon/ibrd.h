@@ -24,6 +24,7 @@
 #define IBRD_VERSION PACKAGE_VERSION
 
 struct ibrd_client;
+struct ibrd_ctl;
 struct ibrd_smp;
 struct io_port;
 struct io_verbs;
@@ -119,7 +120,7 @@ struct ibrd {
 	struct router_counters cleared; /* subtracted from sums after "clear counters" */
 	/* event loop */
 	int epfd, sigfd;
-	struct ibrd_ctl_listener ctl;
+	struct ibrd_ctl_listener listen;
 	struct ibrd_ev ev_signal, ev_listen, ev_sma;
 	/* the SMA: SMPs queued by the workers, answered on the control thread */
 	struct sma *sma;
@@ -140,6 +141,7 @@ struct ibrd {
 	struct ibrd_client *clients;
 	unsigned nclients;
 	struct ibrd_client *ctl_cur; /* the client whose request runs, else NULL */
+	struct ibrd_ctl *ctl;	     /* the control socket's own state (ibrd_ctl.h) */
 	/* OpenSM plugins (ibrd_plugin.c): sessions, oldest first, and who feeds each port */
 	struct ibrd_plugin *plugins;
 	unsigned nplugins, plugin_next_id;

@@ -212,7 +212,7 @@ static int cmd_format(int *argc, char ***argv, enum ibrd_fmt *fmt)
 
 int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
 {
-	char *args[IBR_CTL_ARGS_MAX], **argv = args;
+	char *args[IBR_CTL_ARGS_MAX], **argv = args, w0[64], w1[64];
 	int argc = ibr_ctl_split(req, args, IBR_CTL_ARGS_MAX);
 
 	o->privileged = privileged;
@@ -234,6 +234,8 @@ int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
 					      c->word, c->sub ? " " : "", c->sub ? c->sub : "");
 		return c->fn(d, o, argc, argv);
 	}
-	return ibrd_out_error(o, EINVAL, "unknown command '%s%s%s'", argv[0], argc > 1 ? " " : "",
-			      argc > 1 ? argv[1] : "");
+	/* the words as the request has them, escaped: they may hold any byte */
+	return ibrd_out_error(o, EINVAL, "unknown command '%s%s%s'",
+			      ibrd_out_escape(argv[0], w0, sizeof(w0)), argc > 1 ? " " : "",
+			      argc > 1 ? ibrd_out_escape(argv[1], w1, sizeof(w1)) : "");
 }

@@ -1,5 +1,6 @@
 /* ibrd_cmd_show.c - the "show" commands. */
 #include "router/daemon/ibrd_cmd.h"
+#include "router/daemon/ibrd_snap.h"
 
 #include "lib/ibr_gid.h"
 
@@ -12,9 +13,10 @@
 int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name)
 {
 	int p = router_rib_port_find(&d->rib, name);
+	char esc[64];
 
 	if (p < 0)
-		ibrd_out_error(o, ENOENT, "no port '%s'", name);
+		ibrd_out_error(o, ENOENT, "no port '%s'", ibrd_out_escape(name, esc, sizeof(esc)));
 	return p;
 }
 
@@ -63,32 +65,103 @@ static const char *nh_str(const struct router_nh *nh, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * The long tables (routes, neighbours, groups) are streams over a snapshot
+ * of their RIB table (ibrd_snap.h): a client that reads slowly holds one
+ * part at a time, and every client sees one state of the table.
+ */
+struct show_rows {
+	struct ibrd *d;
+	struct ibrd_snap *snap;
+	uint32_t i; /* the next record */
+	int argc;   /* 3: filtered by `want`, `port` or `mgid` */
+	struct ibr_gid_prefix want;
+	int port;
+	union ibr_gid mgid;
+};
+
+static void show_rows_done(void *arg)
+{
+	struct show_rows *s = arg;
+
+	ibrd_snap_put(s->d, s->snap);
+	free(s);
+}
+
+static int show_stream(struct ibrd *d, struct ibrd_out *o, enum ibrd_snap_kind kind,
+		       ibrd_out_next_fn *next, const struct show_rows *args)
+{
+	struct show_rows *s = malloc(sizeof(*s));
+	int err;
+
+	if (!s)
+		return ibrd_out_error(o, ENOMEM, "out of memory");
+	*s = *args;
+	s->d = d;
+	s->i = 0;
+	if (!(s->snap = ibrd_snap_get(d, kind, &err))) {
+		free(s);
+		return ibrd_out_error(o, err, "%s",
+				      err == -ENOBUFS ? "the daemon holds too many answers that "
+							"clients do not read; try again later"
+						      : "out of memory");
+	}
+	return ibrd_out_stream(o, next, show_rows_done, s);
+}
+
+static int routes_next(struct ibrd_out *o, void *arg)
+{
+	struct show_rows *s = arg;
+
+	while (s->i < s->snap->n) {
+		const struct router_route *r = ibrd_snap_rec(s->snap, s->i);
+		struct ibr_gid_prefix pf = { .addr = ibr_gid_make(r->key.prefix, 0),
+					     .len = r->key.plen };
+		char ps[IBR_GID_PREFIX_STRLEN], vs[16];
+		bool best = s->snap->best[s->i++];
+
+		if (s->argc == 3 && !ibr_gid_prefix_contains(&s->want, &pf))
+			continue;
+		ibrd_out_str(o, ibr_gid_prefix_ntop(&pf, ps, sizeof(ps)));
+		ibrd_out_str(o, router_src_name(r->key.source));
+		ibrd_out_str(o, ibrd_snap_port(s->snap, r->nh.port));
+		ibrd_out_str(o, nh_str(&r->nh, vs, sizeof(vs)));
+		ibrd_out_u64(o, r->metric);
+		/* best: the source the FIB uses for this prefix */
+		ibrd_out_bool(o, best);
+		return 1;
+	}
+	return ibrd_out_end(o);
+}
+
 /* Every route of every source; "best" marks the one the FIB uses for its prefix. */
 int ibrd_cmd_show_routes(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = { "prefix", "source", "port", "via", "metric", "best" };
-	struct ibr_gid_prefix want;
-	const struct router_route *r;
-	uint32_t pos = 0;
+	struct show_rows args = { .argc = argc };
 
-	if (argc > 3 || (argc == 3 && ibr_gid_prefix_parse(argv[2], &want)))
+	if (argc > 3 || (argc == 3 && ibr_gid_prefix_parse(argv[2], &args.want)))
 		return ibrd_out_error(o, EINVAL, "usage: show routes [PREFIX]");
 	ibrd_out_table(o, cols, 6);
-	while ((r = router_tab_next(&d->rib.routes, &pos))) {
-		struct ibr_gid_prefix pf = { .addr = ibr_gid_make(r->key.prefix, 0),
-					     .len = r->key.plen };
-		char ps[IBR_GID_PREFIX_STRLEN], vs[16];
+	return show_stream(d, o, IBRD_SNAP_ROUTES, routes_next, &args);
+}
 
-		if (argc == 3 && !ibr_gid_prefix_contains(&want, &pf))
+static int neighs_next(struct ibrd_out *o, void *arg)
+{
+	struct show_rows *s = arg;
+	char ls[8];
+
+	while (s->i < s->snap->n) {
+		const struct router_neigh *n = ibrd_snap_rec(s->snap, s->i++);
+
+		if (s->port >= 0 && n->key.port != s->port)
 			continue;
-		ibrd_out_str(o, ibr_gid_prefix_ntop(&pf, ps, sizeof(ps)));
-		ibrd_out_str(o, router_src_name(r->key.source));
-		ibrd_out_str(o, d->rib.port[r->nh.port].name);
-		ibrd_out_str(o, nh_str(&r->nh, vs, sizeof(vs)));
-		ibrd_out_u64(o, r->metric);
-		/* best: the source the FIB uses for this prefix */
-		ibrd_out_bool(o, router_rib_best_source(&d->rib, r->key.prefix, r->key.plen) ==
-					 r->key.source);
+		ibrd_out_str(o, ibrd_snap_port(s->snap, n->key.port));
+		ibrd_out_hex64(o, n->key.guid);
+		ibrd_out_str(o, lid_str(n->lid, ls, sizeof(ls)));
+		ibrd_out_u64(o, n->lmc);
+		ibrd_out_str(o, router_src_name(n->key.source));
+		return 1;
 	}
 	return ibrd_out_end(o);
 }
@@ -96,24 +169,40 @@ int ibrd_cmd_show_routes(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 int ibrd_cmd_show_neighs(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = { "port", "guid", "lid", "lmc", "source" };
-	const struct router_neigh *n;
-	uint32_t pos = 0;
-	int port = -1;
-	char ls[8];
+	struct show_rows args = { .argc = argc, .port = -1 };
 
 	if (argc > 3)
 		return ibrd_out_error(o, EINVAL, "usage: show neighbours [PORT]");
-	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
+	if (argc == 3 && (args.port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	ibrd_out_table(o, cols, 5);
-	while ((n = router_tab_next(&d->rib.neighs, &pos))) {
-		if (port >= 0 && n->key.port != port)
+	return show_stream(d, o, IBRD_SNAP_NEIGHS, neighs_next, &args);
+}
+
+static int mcasts_next(struct ibrd_out *o, void *arg)
+{
+	struct show_rows *s = arg;
+
+	while (s->i < s->snap->n) {
+		const struct router_mcast *m = ibrd_snap_rec(s->snap, s->i++);
+		union ibr_gid g;
+		char gs[IBR_GID_STRLEN], ls[8], qs[12], ks[8];
+
+		if (s->argc == 3 && memcmp(s->mgid.raw, m->key.mgid, 16))
 			continue;
-		ibrd_out_str(o, d->rib.port[n->key.port].name);
-		ibrd_out_hex64(o, n->key.guid);
-		ibrd_out_str(o, lid_str(n->lid, ls, sizeof(ls)));
-		ibrd_out_u64(o, n->lmc);
-		ibrd_out_str(o, router_src_name(n->key.source));
+		memcpy(g.raw, m->key.mgid, 16);
+		snprintf(qs, sizeof(qs), "0x%08x", m->qkey);
+		snprintf(ks, sizeof(ks), "0x%04x", m->pkey);
+		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+		ibrd_out_str(o, ibrd_snap_port(s->snap, m->key.port));
+		ibrd_out_str(o, lid_str(m->mlid, ls, sizeof(ls)));
+		ibrd_out_u64(o, m->sl);
+		ibrd_out_str(o, qs);
+		ibrd_out_str(o, ks);
+		ibrd_out_bool(o, m->flags & ROUTER_MCAST_RECEIVERS);
+		ibrd_out_bool(o, m->flags & ROUTER_MCAST_SENDERS);
+		ibrd_out_str(o, router_src_name(m->source));
+		return 1;
 	}
 	return ibrd_out_end(o);
 }
@@ -122,33 +211,12 @@ int ibrd_cmd_show_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 {
 	static const char *const cols[] = { "mgid", "port",	 "mlid",    "sl",    "qkey",
 					    "pkey", "receivers", "senders", "source" };
-	const struct router_mcast *m;
-	union ibr_gid want;
-	uint32_t pos = 0;
+	struct show_rows args = { .argc = argc };
 
-	if (argc > 3 || (argc == 3 && ibr_gid_parse(argv[2], &want)))
+	if (argc > 3 || (argc == 3 && ibr_gid_parse(argv[2], &args.mgid)))
 		return ibrd_out_error(o, EINVAL, "usage: show mcast [MGID]");
 	ibrd_out_table(o, cols, 9);
-	while ((m = router_tab_next(&d->rib.mcasts, &pos))) {
-		union ibr_gid g;
-		char gs[IBR_GID_STRLEN], ls[8], qs[12], ks[8];
-
-		if (argc == 3 && memcmp(want.raw, m->key.mgid, 16))
-			continue;
-		memcpy(g.raw, m->key.mgid, 16);
-		snprintf(qs, sizeof(qs), "0x%08x", m->qkey);
-		snprintf(ks, sizeof(ks), "0x%04x", m->pkey);
-		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
-		ibrd_out_str(o, d->rib.port[m->key.port].name);
-		ibrd_out_str(o, lid_str(m->mlid, ls, sizeof(ls)));
-		ibrd_out_u64(o, m->sl);
-		ibrd_out_str(o, qs);
-		ibrd_out_str(o, ks);
-		ibrd_out_bool(o, m->flags & ROUTER_MCAST_RECEIVERS);
-		ibrd_out_bool(o, m->flags & ROUTER_MCAST_SENDERS);
-		ibrd_out_str(o, router_src_name(m->source));
-	}
-	return ibrd_out_end(o);
+	return show_stream(d, o, IBRD_SNAP_MCASTS, mcasts_next, &args);
 }
 
 int ibrd_cmd_show_config(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)

@@ -1,14 +1,32 @@
 /*
  * ibrd_ctl.c - the control socket (DESIGN.md): AF_UNIX SOCK_SEQPACKET, one
  * request per datagram, reply parts queued per client and sent without
- * blocking.  A client that stops reading is dropped once its queue passes
- * CTL_QUEUE_MAX; it never stalls the daemon.  State-changing commands need
- * root, the daemon's own uid, or membership of the socket's group
- * (SO_PEERCRED, plus the peer's supplementary groups from /proc).
+ * blocking.  Whoever can connect cannot stall it (ibrouterd(8), CONTROL
+ * SOCKET):
+ *  - clients are admitted up to a limit that fits RLIMIT_NOFILE, the last
+ *    slots kept for privileged peers; the others get EBUSY and are closed;
+ *  - when accept() fails all the same (EMFILE), a spare descriptor is given
+ *    up to accept and refuse the waiting client, the listener rests
+ *    CTL_PAUSE_MS, and the log says so at most once a second;
+ *  - a client's next request is read once its reply is out, and long
+ *    tables are streams (ibrd_out_stream) made part by part as the socket
+ *    drains: a client that does not read holds one part here (plus its
+ *    socket's buffer), and one that closes costs nothing more;
+ *  - beyond each client's first part, all clients together hold at most
+ *    CTL_HELD_MAX (whole replies, snapshots), unless one alone holds it all;
+ *    when that is short, clients that have not read for CTL_STALL_S are
+ *    dropped, else the reply is ENOBUFS.
+ * State-changing commands need root, the daemon's own uid, or membership of
+ * the socket's group, primary or supplementary, as the kernel tells at
+ * accept (SO_PEERCRED, SO_PEERGROUPS): the credentials of connect() time.
  * A client that opens with "plugin hello" is an OpenSM plugin: from then on
  * its datagrams are binary plugin messages for ibrd_plugin.c, which also
  * sends to it through ibrd_ctl_client_send().
+ * A client's memory is freed only in its own event (or at shutdown): one
+ * dropped from another's event is shut down, and its hang-up closes it, so
+ * no event of the current epoll batch can point at freed memory.
  */
+#include "router/daemon/ibrd_ctl.h"
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_out.h"
 
@@ -17,18 +35,28 @@
 #include "lib/ibr_log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <unistd.h>
 
-#define CTL_CLIENTS_MAX 4096
-#define CTL_QUEUE_MAX	(64u << 20)
+#define CTL_CLIENTS_MAX	 4096
+#define CTL_FD_RESERVE	 128	     /* descriptors left for ports, MAD channels, devices, files */
+#define CTL_PRIV_SLOTS	 16	     /* the last client slots: privileged peers only */
+#define CTL_QUEUE_MAX	 (64u << 20) /* what one plugin session may have queued */
+#define CTL_HELD_MAX	 (16u << 20) /* beyond each client's first part, all clients */
+#define CTL_ACCEPT_BURST 32	     /* connections taken per listener event */
+#define CTL_PARTS_BURST	 8	     /* parts made for one client per event */
+#define CTL_PAUSE_MS	 100	     /* the listener's rest when out of descriptors */
+#define CTL_STALL_S	 5	     /* not read for so long: may be dropped when short */
 
 struct ctl_part {
 	struct ctl_part *next;
@@ -40,7 +68,7 @@ struct ibrd_client {
 	struct ibrd_ev ev; /* first: epoll's data.ptr points here */
 	int fd;
 	bool privileged;
-	bool doomed; /* close once the current event is handled */
+	bool doomed; /* shut down: closed in its own event */
 	bool held;   /* its last request is answered later (reload): read no more */
 	struct ucred cred;
 	int fd_in;		    /* the running request's descriptor (SCM_RIGHTS), else -1 */
@@ -48,6 +76,8 @@ struct ibrd_client {
 	uint32_t events;
 	struct ctl_part *head, *tail;
 	size_t queued;
+	uint64_t blocked_ns; /* when the socket first refused the head part, else 0 */
+	struct ibrd_out out; /* the reply being made: a stream's state lives here */
 	struct ibrd_client *next;
 	struct ibrd *d;
 };
@@ -95,6 +125,53 @@ static int ctl_claim(const char *path)
 	if (rc != ECONNREFUSED)
 		return -EEXIST;
 	return unlink(path) < 0 ? -errno : 0;
+}
+
+/* Clients that fit the descriptor limit, CTL_FD_RESERVE left for the rest. */
+static unsigned ctl_max_clients(void)
+{
+	struct rlimit rl;
+	rlim_t n = CTL_CLIENTS_MAX;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		rlim_t room = rl.rlim_cur > 2 * CTL_FD_RESERVE ? rl.rlim_cur - CTL_FD_RESERVE
+							       : rl.rlim_cur / 2;
+
+		if (room < n)
+			n = room;
+	}
+	return n ? (unsigned)n : 1;
+}
+
+/* The slots only privileged peers may take: CTL_PRIV_SLOTS, or a quarter of a small limit. */
+static unsigned ctl_priv_slots(const struct ibrd_ctl *x)
+{
+	return x->max_clients / 4 < CTL_PRIV_SLOTS ? x->max_clients / 4 : CTL_PRIV_SLOTS;
+}
+
+/* The ctl's own descriptors: the listener's pause timer and the spare for EMFILE. */
+static int ctl_state_open(struct ibrd *d)
+{
+	struct ibrd_ctl *x = calloc(1, sizeof(*x));
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (!x)
+		return -ENOMEM;
+	d->ctl = x;
+	x->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	x->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	x->ev_timer.kind = IBRD_EV_LISTEN;
+	x->max_clients = ctl_max_clients();
+	x->rl_accept = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 3);
+	x->rl_refuse = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 3);
+	x->rl_drop = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 3);
+	ev.data.ptr = &x->ev_timer;
+	if (x->spare < 0 || x->timerfd < 0 ||
+	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, x->timerfd, &ev) < 0)
+		return -errno;
+	log_debug("control: up to %u clients, %u of them privileged only", x->max_clients,
+		  ctl_priv_slots(x));
+	return 0;
 }
 
 /*
@@ -161,10 +238,11 @@ int ibrd_ctl_open(struct ibrd *d)
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
 	int rc;
 
-	if ((rc = ibrd_ctl_listener_open(&d->ctl, path, d->conf->ctl_mode, d->conf->ctl_group)))
+	if ((rc = ctl_state_open(d)) ||
+	    (rc = ibrd_ctl_listener_open(&d->listen, path, d->conf->ctl_mode, d->conf->ctl_group)))
 		return rc;
 	d->ev_listen.kind = IBRD_EV_LISTEN;
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->ctl.fd, &ev) < 0)
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->listen.fd, &ev) < 0)
 		return -errno;
 	return 0;
 }
@@ -178,14 +256,15 @@ void ibrd_ctl_listener_swap(struct ibrd *d, struct ibrd_ctl_listener *l)
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
 
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, l->fd, &ev) < 0) {
-		log_warn("control: %s: cannot listen there; staying at %s", l->path, d->ctl.path);
+		log_warn("control: %s: cannot listen there; staying at %s", l->path,
+			 d->listen.path);
 		ibrd_ctl_listener_close(l);
 		return;
 	}
-	epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->ctl.fd, NULL);
-	ibrd_ctl_listener_close(&d->ctl);
+	epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->listen.fd, NULL);
+	ibrd_ctl_listener_close(&d->listen);
 	log_info("control: now at %s", l->path);
-	d->ctl = *l;
+	d->listen = *l;
 	l->fd = -1;
 }
 
@@ -194,11 +273,34 @@ void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group)
 {
 	struct group *g;
 
-	d->ctl.gid = getegid();
+	d->listen.gid = getegid();
 	if (group[0] && (g = getgrnam(group)))
-		d->ctl.gid = g->gr_gid;
-	if (chown(d->ctl.path, (uid_t)-1, d->ctl.gid) < 0 || chmod(d->ctl.path, mode) < 0)
-		log_warn("control: %s: cannot set owner or mode", d->ctl.path);
+		d->listen.gid = g->gr_gid;
+	if (chown(d->listen.path, (uid_t)-1, d->listen.gid) < 0 || chmod(d->listen.path, mode) < 0)
+		log_warn("control: %s: cannot set owner or mode", d->listen.path);
+}
+
+/* True when a rate-limited message may go out; *held: how many were held back since. */
+static bool ctl_log_ok(struct ibr_ratelimit *rl, unsigned long long *held)
+{
+	if (!ibr_ratelimit_ok(rl, ibr_now_ns()))
+		return false;
+	*held = rl->suppressed;
+	rl->suppressed = 0;
+	return true;
+}
+
+static void ctl_parts_free(struct ibrd_client *c)
+{
+	while (c->head) {
+		struct ctl_part *p = c->head;
+
+		c->head = p->next;
+		ibrd_ctl_release(c->d, p->len);
+		free(p);
+	}
+	c->tail = NULL;
+	c->queued = 0;
 }
 
 static void ctl_client_close(struct ibrd_client *c)
@@ -215,92 +317,261 @@ static void ctl_client_close(struct ibrd_client *c)
 		ibrd_plugin_detach(d, c->plugin);
 	if (c->held)
 		ibrd_reload_forget(d, c);
+	if (c->fd_in >= 0)
+		close(c->fd_in);
 	if (d->ctl_cur == c)
 		d->ctl_cur = NULL;
-	while (c->head) {
-		struct ctl_part *p = c->head;
-
-		c->head = p->next;
-		free(p);
-	}
+	if (d->ctl->cur == c)
+		d->ctl->cur = NULL;
+	ctl_parts_free(c);
+	ibrd_out_free(&c->out); /* a stream's snapshot goes with it */
 	close(c->fd);
 	d->nclients--;
 	free(c);
 }
 
+/*
+ * Drop a client from wherever: its memory now, the client itself in its own
+ * event (the shutdown makes its socket hang up) or at the end of this one.
+ */
+static void ctl_client_drop(struct ibrd_client *c)
+{
+	if (c->doomed)
+		return;
+	c->doomed = true;
+	shutdown(c->fd, SHUT_RDWR);
+	if (c == c->d->ctl->cur)
+		return; /* its command may still be writing: closed at the end of the event */
+	ctl_parts_free(c);
+	ibrd_out_free(&c->out);
+}
+
 void ibrd_ctl_close(struct ibrd *d)
 {
+	if (!d->ctl)
+		return;
 	while (d->clients)
 		ctl_client_close(d->clients);
-	ibrd_ctl_listener_close(&d->ctl);
+	ibrd_ctl_listener_close(&d->listen);
+	if (d->ctl->timerfd >= 0)
+		close(d->ctl->timerfd);
+	if (d->ctl->spare >= 0)
+		close(d->ctl->spare);
+	free(d->ctl);
+	d->ctl = NULL;
+}
+
+/* Whether gid is among the peer's supplementary groups, as the kernel has them. */
+static bool ctl_peer_in_group(int fd, gid_t gid)
+{
+#ifdef SO_PEERGROUPS
+	gid_t small[64], *g = small;
+	socklen_t len = sizeof(small);
+	bool in = false;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len) < 0) {
+		/* ERANGE: len now says how much the whole list needs (at most NGROUPS_MAX) */
+		if (errno != ERANGE || !len || !(g = malloc(len)))
+			return false;
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len) < 0)
+			len = 0;
+	}
+	for (size_t i = 0; i < len / sizeof(*g); i++)
+		if (g[i] == gid)
+			in = true;
+	if (g != small)
+		free(g);
+	return in;
+#else
+	(void)fd, (void)gid;
+	return false; /* no SO_PEERGROUPS: the primary group only */
+#endif
 }
 
 /* Root, our own uid, or a member of the socket's group (primary or supplementary). */
-static bool ctl_privileged(struct ibrd *d, const struct ucred *cr)
+static bool ctl_privileged(struct ibrd *d, int fd, const struct ucred *cr)
 {
-	char path[64], line[512];
-	bool ok = false;
-	FILE *f;
-
-	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->ctl.gid)
+	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->listen.gid)
 		return true;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)cr->pid);
-	if (!(f = fopen(path, "re")))
-		return false;
-	while (!ok && fgets(line, sizeof(line), f)) {
-		char *p, *end;
+	return ctl_peer_in_group(fd, d->listen.gid);
+}
 
-		if (strncmp(line, "Groups:", 7))
-			continue;
-		for (p = line + 7;; p = end) {
-			unsigned long g = strtoul(p, &end, 10);
+static int ctl_send_now(void *ctx, const char *buf, size_t len)
+{
+	return send(*(int *)ctx, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 ? -errno : 0;
+}
 
-			if (end == p)
-				break;
-			if (g == d->ctl.gid)
-				ok = true;
-		}
+/* Tell a client it is not served ({"ok":false,...}), then close it. */
+static void ctl_refuse(int fd, int err, const char *msg)
+{
+	struct ibrd_out o;
+	char req[64];
+
+	/*
+	 * Read the request it sent first: a socket closed on data it has not
+	 * read resets the connection, and the client's read gets ECONNRESET
+	 * rather than the answer.
+	 */
+	for (int i = 0; i < 4 && recv(fd, req, sizeof(req), MSG_DONTWAIT | MSG_TRUNC) > 0; i++)
+		;
+	ibrd_out_init(&o, IBRD_FMT_JSON, ctl_send_now, &fd);
+	ibrd_out_error(&o, err, "%s", msg);
+	ibrd_out_free(&o);
+	close(fd);
+}
+
+static void ctl_admit(struct ibrd *d, int fd)
+{
+	struct ibrd_ctl *x = d->ctl;
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct ucred cr;
+	socklen_t crlen = sizeof(cr);
+	struct ibrd_client *c;
+	unsigned long long held;
+	bool priv;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0) {
+		close(fd);
+		return;
 	}
-	fclose(f);
-	return ok;
+	priv = ctl_privileged(d, fd, &cr);
+	if (d->nclients >= x->max_clients ||
+	    (!priv && d->nclients + ctl_priv_slots(x) >= x->max_clients)) {
+		if (ctl_log_ok(&x->rl_refuse, &held))
+			log_warnx("control: refusing a client of uid %u: %u clients, the limit is "
+				  "%u (%llu more refusals not logged)",
+				  (unsigned)cr.uid, d->nclients, x->max_clients, held);
+		ctl_refuse(fd, EBUSY, "too many clients; try again later");
+		return;
+	}
+	if (!(c = calloc(1, sizeof(*c)))) {
+		ctl_refuse(fd, ENOMEM, "out of memory");
+		return;
+	}
+	c->ev.kind = IBRD_EV_CLIENT;
+	c->fd = fd;
+	c->d = d;
+	c->events = EPOLLIN;
+	c->fd_in = -1;
+	c->privileged = priv;
+	c->cred = cr;
+	ev.data.ptr = c;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		close(fd);
+		free(c);
+		return;
+	}
+	c->next = d->clients;
+	d->clients = c;
+	d->nclients++;
+}
+
+/* The listener rests CTL_PAUSE_MS: no event spins on a backlog that cannot be taken. */
+static void ctl_pause(struct ibrd *d)
+{
+	struct itimerspec t = { .it_value = { .tv_nsec = CTL_PAUSE_MS * 1000000L } };
+	struct epoll_event ev = { .events = 0, .data.ptr = &d->ev_listen };
+
+	if (d->ctl->paused)
+		return;
+	if (timerfd_settime(d->ctl->timerfd, 0, &t, NULL) < 0 ||
+	    epoll_ctl(d->epfd, EPOLL_CTL_MOD, d->listen.fd, &ev) < 0)
+		return; /* then no rest: the spare descriptor still keeps the backlog moving */
+	d->ctl->paused = true;
+}
+
+static void ctl_resume(struct ibrd *d)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
+	uint64_t n;
+
+	if (read(d->ctl->timerfd, &n, sizeof(n)) < 0 && errno == EAGAIN)
+		return;
+	if (d->ctl->paused && epoll_ctl(d->epfd, EPOLL_CTL_MOD, d->listen.fd, &ev) == 0)
+		d->ctl->paused = false;
+}
+
+/* accept() failed with `err` (out of descriptors, or memory): refuse one client, rest. */
+static void ctl_accept_failed(struct ibrd *d, int err)
+{
+	struct ibrd_ctl *x = d->ctl;
+	unsigned long long held;
+	int fd;
+
+	if ((err == EMFILE || err == ENFILE) && x->spare >= 0) {
+		close(x->spare);
+		fd = accept4(d->listen.fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0)
+			ctl_refuse(fd, EBUSY,
+				   "the daemon is out of file descriptors; try again later");
+		x->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	if (ctl_log_ok(&x->rl_accept, &held))
+		log_warnx("control: accept: %s: the listener rests %d ms (%llu more not logged)",
+			  strerror(err), CTL_PAUSE_MS, held);
+	ctl_pause(d);
 }
 
 static void ctl_accept(struct ibrd *d)
 {
-	for (;;) {
-		struct epoll_event ev = { .events = EPOLLIN };
-		struct ucred cr;
-		socklen_t crlen = sizeof(cr);
-		struct ibrd_client *c;
-		int fd = accept4(d->ctl.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	for (int i = 0; i < CTL_ACCEPT_BURST; i++) {
+		int fd = accept4(d->listen.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-		if (fd < 0) {
-			if (errno != EAGAIN && errno != EINTR)
-				log_warn("control: accept");
+		if (fd >= 0) {
+			ctl_admit(d, fd);
+		} else {
+			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+				ctl_accept_failed(d, errno);
 			return;
 		}
-		if (d->nclients >= CTL_CLIENTS_MAX ||
-		    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0 ||
-		    !(c = calloc(1, sizeof(*c)))) {
-			close(fd); /* too many clients, or no memory: this one waits for none */
-			continue;
-		}
-		c->ev.kind = IBRD_EV_CLIENT;
-		c->fd = fd;
-		c->d = d;
-		c->events = EPOLLIN;
-		c->privileged = ctl_privileged(d, &cr);
-		c->cred = cr;
-		ev.data.ptr = c;
-		if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-			close(fd);
-			free(c);
-			continue;
-		}
-		c->next = d->clients;
-		d->clients = c;
-		d->nclients++;
 	}
+}
+
+/* Drop the clients that have not read for CTL_STALL_S, to make room. */
+static void ctl_evict(struct ibrd *d)
+{
+	uint64_t now = ibr_now_ns(), stall = (uint64_t)CTL_STALL_S * 1000000000u;
+	unsigned long long held;
+	unsigned n = 0;
+
+	for (struct ibrd_client *c = d->clients; c; c = c->next)
+		if (!c->plugin && !c->doomed && c != d->ctl->cur && c->blocked_ns &&
+		    now - c->blocked_ns >= stall) {
+			ctl_client_drop(c);
+			n++;
+		}
+	if (n && ctl_log_ok(&d->ctl->rl_drop, &held))
+		log_info("control: dropped %u clients that read nothing for %d s (%llu more such "
+			 "messages not logged)",
+			 n, CTL_STALL_S, held);
+}
+
+/*
+ * `force`: a client's first part, or a plugin's, which the bound never
+ * refuses.  `own`: what the asking client holds already; nor does it refuse
+ * one that is alone in holding anything, so that any one answer can go out.
+ */
+static int ctl_hold(struct ibrd *d, size_t bytes, bool force, size_t own)
+{
+	struct ibrd_ctl *x = d->ctl;
+
+	if (!force && x->held + bytes > CTL_HELD_MAX) {
+		ctl_evict(d);
+		if (x->held + bytes > CTL_HELD_MAX && x->held > own)
+			return -ENOBUFS;
+	}
+	x->held += bytes;
+	return 0;
+}
+
+int ibrd_ctl_hold(struct ibrd *d, size_t bytes)
+{
+	return ctl_hold(d, bytes, false, 0);
+}
+
+void ibrd_ctl_release(struct ibrd *d, size_t bytes)
+{
+	d->ctl->held -= bytes < d->ctl->held ? bytes : d->ctl->held;
 }
 
 /* The output sink of a command: queue one part for the client. */
@@ -308,11 +579,16 @@ static int ctl_queue(void *ctx, const char *buf, size_t len)
 {
 	struct ibrd_client *c = ctx;
 	struct ctl_part *p;
+	int rc;
 
-	if (c->queued + len > CTL_QUEUE_MAX)
+	if (c->doomed || c->queued + len > CTL_QUEUE_MAX)
 		return -ENOBUFS;
-	if (!(p = malloc(sizeof(*p) + len)))
+	if ((rc = ctl_hold(c->d, len, !c->queued || c->plugin, c->queued)))
+		return rc;
+	if (!(p = malloc(sizeof(*p) + len))) {
+		ibrd_ctl_release(c->d, len);
 		return -ENOMEM;
+	}
 	p->next = NULL;
 	p->len = len;
 	memcpy(p->buf, buf, len);
@@ -325,26 +601,53 @@ static int ctl_queue(void *ctx, const char *buf, size_t len)
 	return 0;
 }
 
-/* Send what the socket takes now; wait for EPOLLOUT for the rest.  -1: drop. */
+/* Send what the socket takes now.  -1: drop. */
 static int ctl_flush(struct ibrd_client *c)
 {
-	uint32_t want;
-
 	while (c->head) {
 		struct ctl_part *p = c->head;
 		ssize_t n = send(c->fd, p->buf, p->len, MSG_DONTWAIT | MSG_NOSIGNAL);
 
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			break;
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (!c->blocked_ns)
+				c->blocked_ns = ibr_now_ns();
+			return 0;
+		}
 		if (n < 0)
 			return -1;
+		c->blocked_ns = 0;
 		c->head = p->next;
 		if (!c->head)
 			c->tail = NULL;
 		c->queued -= p->len;
+		ibrd_ctl_release(c->d, p->len);
 		free(p);
 	}
-	want = c->head ? EPOLLOUT : c->held ? 0 : EPOLLIN;
+	return 0;
+}
+
+/*
+ * Send what the socket takes, make a stream's next parts while it takes
+ * them (CTL_PARTS_BURST at a time, so that other clients have their turn),
+ * then wait for room (EPOLLOUT) or for the next request.  -1: drop.
+ */
+static int ctl_output(struct ibrd_client *c)
+{
+	uint32_t want;
+
+	for (int i = 0;; i++) {
+		int rc;
+
+		if (ctl_flush(c) < 0)
+			return -1;
+		if (c->head || !c->out.next || i == CTL_PARTS_BURST)
+			break;
+		if ((rc = ibrd_out_pump(&c->out)) < 0)
+			return -1; /* mid-answer: nothing sensible can follow */
+		if (rc == 0)
+			ibrd_out_free(&c->out);
+	}
+	want = c->head || c->out.next ? EPOLLOUT : c->held ? 0 : EPOLLIN;
 	if (want != c->events) {
 		struct epoll_event ev = { .events = want, .data.ptr = c };
 
@@ -353,6 +656,17 @@ static int ctl_flush(struct ibrd_client *c)
 		c->events = want;
 	}
 	return 0;
+}
+
+/*
+ * One request datagram into req (size bytes): its length, longer than
+ * size when it was cut (MSG_TRUNC); 0 when the client has gone; -errno.
+ * A descriptor that comes with it is c->fd_in; *refused: more than one
+ * came (all closed).
+ */
+static ssize_t ctl_recv(struct ibrd_client *c, char *req, size_t size, bool *refused)
+{
+	return ibr_fdpass_recv(c->fd, req, size, MSG_TRUNC | MSG_DONTWAIT, &c->fd_in, refused);
 }
 
 /* Close a descriptor that came with the request and that no command took. */
@@ -366,8 +680,8 @@ static void ctl_fd_in_close(struct ibrd_client *c)
 static void ctl_request(struct ibrd_client *c)
 {
 	char req[IBR_CTL_REQ_MAX + 1];
-	struct ibrd_out o;
-	bool refused;
+	struct ibrd_out *o = &c->out;
+	bool refused = false;
 	ssize_t n;
 
 	if (c->plugin) {
@@ -376,7 +690,7 @@ static void ctl_request(struct ibrd_client *c)
 			ctl_client_close(c);
 		return;
 	}
-	n = ibr_fdpass_recv(c->fd, req, sizeof(req), MSG_TRUNC | MSG_DONTWAIT, &c->fd_in, &refused);
+	n = ctl_recv(c, req, sizeof(req), &refused);
 	if (n == -EAGAIN || n == -EINTR)
 		return;
 	if (n <= 0) {
@@ -384,36 +698,42 @@ static void ctl_request(struct ibrd_client *c)
 		ctl_client_close(c);
 		return;
 	}
-	ibrd_out_init(&o, IBRD_FMT_JSON, ctl_queue, c);
+	ibrd_out_init(o, IBRD_FMT_JSON, ctl_queue, c);
+	o->defer = true; /* streams are pumped by ctl_output as the socket drains */
 	if ((size_t)n > IBR_CTL_REQ_MAX) {
-		ibrd_out_error(&o, EMSGSIZE, "request longer than %d bytes", IBR_CTL_REQ_MAX);
+		ibrd_out_error(o, EMSGSIZE, "request longer than %d bytes", IBR_CTL_REQ_MAX);
 	} else if (refused) {
-		ibrd_out_error(&o, EINVAL, "at most one descriptor may come with a request");
+		ibrd_out_error(o, EINVAL, "at most one descriptor may come with a request");
 	} else {
 		req[n] = '\0';
 		c->d->ctl_cur = c;
-		ibrd_cmd_run(c->d, &o, req, c->privileged);
+		ibrd_cmd_run(c->d, o, req, c->privileged);
 		c->d->ctl_cur = NULL;
 	}
 	ctl_fd_in_close(c);
-	ibrd_out_free(&o);
-	if (c->queued > CTL_QUEUE_MAX / 2 && c->events == EPOLLOUT) {
-		log_info("control: dropping a client that does not read its replies");
-		ctl_client_close(c);
-		return;
+	if (o->err == -ENOBUFS && !o->next && !c->plugin && !c->doomed) {
+		/* a whole reply the bound refused: nothing of it is sent, an error instead */
+		ctl_parts_free(c);
+		ibrd_out_free(o);
+		ibrd_out_init(o, IBRD_FMT_JSON, ctl_queue, c);
+		ibrd_out_error(o, ENOBUFS,
+			       "the daemon holds too many answers that clients do not read; try "
+			       "again later");
 	}
-	if (ctl_flush(c) < 0)
+	if (!o->next)
+		ibrd_out_free(o);
+	if (!c->doomed && ctl_output(c) < 0)
 		ctl_client_close(c);
 }
 
 static void ctl_client_event(struct ibrd_client *c, uint32_t events)
 {
-	if (events & (EPOLLERR | EPOLLHUP)) {
+	if (c->doomed || (events & (EPOLLERR | EPOLLHUP))) {
 		ctl_client_close(c);
 		return;
 	}
 	if (events & EPOLLOUT) {
-		if (ctl_flush(c) < 0)
+		if (ctl_output(c) < 0)
 			ctl_client_close(c);
 		return;
 	}
@@ -423,22 +743,21 @@ static void ctl_client_event(struct ibrd_client *c, uint32_t events)
 
 void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events)
 {
-	struct ibrd_client **pp;
+	struct ibrd_ctl *x = d->ctl;
 
-	if (ev->kind == IBRD_EV_LISTEN)
+	if (ev == &x->ev_timer) {
+		ctl_resume(d);
+	} else if (ev->kind == IBRD_EV_LISTEN) {
 		ctl_accept(d);
-	else
-		ctl_client_event((struct ibrd_client *)ev, events);
+	} else {
+		x->cur = (struct ibrd_client *)ev;
+		ctl_client_event(x->cur, events);
+	}
 	/* a command or a plugin message may have changed what plugins must hear */
 	ibrd_plugin_sync(d);
-	for (pp = &d->clients; *pp;) {
-		struct ibrd_client *c = *pp;
-
-		if (c->doomed)
-			ctl_client_close(c); /* unlinks c: *pp is the next one */
-		else
-			pp = &c->next;
-	}
+	if (x->cur && x->cur->doomed)
+		ctl_client_close(x->cur);
+	x->cur = NULL;
 }
 
 int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
@@ -447,8 +766,8 @@ int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
 
 	if (c->doomed)
 		return -EPIPE;
-	if ((rc = ctl_queue(c, buf, len)) || ctl_flush(c) < 0) {
-		c->doomed = true; /* cannot keep up, or gone: closed after this event */
+	if ((rc = ctl_queue(c, buf, len)) || ctl_output(c) < 0) {
+		ctl_client_drop(c); /* cannot keep up, or gone */
 		return rc ? rc : -EPIPE;
 	}
 	return 0;
@@ -456,19 +775,19 @@ int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
 
 void ibrd_ctl_client_hold(struct ibrd_client *c)
 {
-	c->held = true; /* ctl_flush stops reading it */
+	c->held = true; /* ctl_output stops reading it */
 }
 
 void ibrd_ctl_client_resume(struct ibrd_client *c)
 {
 	c->held = false;
-	if (!c->doomed && ctl_flush(c) < 0)
-		c->doomed = true;
+	if (!c->doomed && ctl_output(c) < 0)
+		ctl_client_drop(c);
 }
 
 void ibrd_ctl_client_drop(struct ibrd_client *c)
 {
-	c->doomed = true;
+	ctl_client_drop(c);
 }
 
 const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c)

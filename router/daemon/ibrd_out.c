@@ -30,6 +30,8 @@ static void out_cells_free(struct ibrd_out *o)
 
 void ibrd_out_free(struct ibrd_out *o)
 {
+	if (o->next && o->done)
+		o->done(o->arg); /* abandoned: the client went away */
 	out_cells_free(o);
 	free(o->cells);
 	free(o->body);
@@ -133,6 +135,7 @@ static void out_flush(struct ibrd_out *o, bool last)
 		free(p);
 	}
 	o->sent_any = true;
+	o->parts++;
 	o->len = 0;
 	o->nrows = 0;
 	out_cells_free(o);
@@ -285,8 +288,81 @@ int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
 	rc = ibr_json_finish(&j) ? -EMSGSIZE : o->emit(o->ctx, j.buf, j.len);
 	ibr_json_free(&j);
 	o->sent_any = true;
+	o->parts++;
 	o->err = rc ? rc : (err > 0 ? -err : err);
 	return o->err;
+}
+
+static int out_stream_end(struct ibrd_out *o, int rc)
+{
+	void (*done)(void *) = o->done;
+	void *arg = o->arg;
+
+	o->next = NULL;
+	o->done = NULL;
+	o->arg = NULL;
+	if (done)
+		done(arg);
+	return rc < 0 ? rc : o->err;
+}
+
+int ibrd_out_stream(struct ibrd_out *o, ibrd_out_next_fn *next, void (*done)(void *arg), void *arg)
+{
+	int rc;
+
+	o->next = next;
+	o->done = done;
+	o->arg = arg;
+	if (o->defer)
+		return o->err;
+	while ((rc = next(o, arg)) > 0 && !o->err)
+		;
+	return out_stream_end(o, rc);
+}
+
+int ibrd_out_pump(struct ibrd_out *o)
+{
+	uint64_t parts = o->parts;
+	int rc = 0;
+
+	while (o->next && o->parts == parts) {
+		if ((rc = o->next(o, o->arg)) <= 0 || o->err)
+			return out_stream_end(o, rc);
+	}
+	return o->next ? 1 : 0;
+}
+
+static size_t out_escaped_len(unsigned char c)
+{
+	return c == '\\' ? 2 : c >= 0x20 && c < 0x7f ? 1 : 4;
+}
+
+const char *ibrd_out_escape(const char *s, char *buf, size_t size)
+{
+	size_t n = 0, all = 0, room;
+
+	if (!size)
+		return buf;
+	for (const char *p = s; p && *p; p++)
+		all += out_escaped_len((unsigned char)*p);
+	/* all of it, or what fits with "..." after it */
+	room = all < size ? size : size > 4 ? size - 3 : 1;
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		size_t k = out_escaped_len(c);
+
+		if (n + k + 1 > room)
+			break;
+		if (k == 1)
+			buf[n] = (char)c;
+		else if (k == 2)
+			memcpy(buf + n, "\\\\", 2);
+		else
+			snprintf(buf + n, 5, "\\x%02x", c);
+		n += k;
+	}
+	snprintf(buf + n, size - n, "%s", all < size || size <= 4 ? "" : "...");
+	return buf;
 }
 
 const char *ibrd_errno_name(int err)
@@ -299,7 +375,7 @@ const char *ibrd_errno_name(int err)
 		{ EEXIST, "EEXIST" }, { ENOMEM, "ENOMEM" },   { EMSGSIZE, "EMSGSIZE" },
 		{ E2BIG, "E2BIG" },   { ENOSPC, "ENOSPC" },   { EBUSY, "EBUSY" },
 		{ EIO, "EIO" },	      { ENOTSUP, "ENOTSUP" }, { EACCES, "EACCES" },
-		{ ENODEV, "ENODEV" }, { EAGAIN, "EAGAIN" },
+		{ ENODEV, "ENODEV" }, { EAGAIN, "EAGAIN" },   { ENOBUFS, "ENOBUFS" },
 	};
 
 	if (err < 0)

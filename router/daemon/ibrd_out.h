@@ -3,6 +3,8 @@
  * format the client asked for: JSON rows (the protocol's "data"), aligned
  * text tables, or Prometheus text.  Long answers are cut into parts of at
  * most IBR_CTL_PART_MAX bytes, each a complete datagram handed to `emit`.
+ * A long table can be a stream (ibrd_out_stream): its rows are made part by
+ * part as the client reads, from a snapshot the command took.
  */
 #ifndef IBRD_OUT_H
 #define IBRD_OUT_H
@@ -17,6 +19,14 @@
 enum ibrd_fmt { IBRD_FMT_JSON, IBRD_FMT_TEXT, IBRD_FMT_PROM };
 
 #define IBRD_OUT_COLS 24 /* the widest table: show sa, 18 */
+
+struct ibrd_out;
+/*
+ * A stream's producer: writes some of the answer (a row, say) and returns 1
+ * while more is to come, or ends the answer (ibrd_out_end) and returns 0,
+ * or returns -errno.
+ */
+typedef int ibrd_out_next_fn(struct ibrd_out *o, void *arg);
 
 struct ibrd_out {
 	enum ibrd_fmt fmt;
@@ -36,6 +46,12 @@ struct ibrd_out {
 	unsigned nrows; /* rows in this part */
 	char **cells;	/* text: cells of this part, row-major */
 	size_t ncells, capcells;
+	uint64_t parts; /* parts handed to emit so far */
+	/* the sink pumps streams (ibrd_out_pump) rather than running them whole */
+	bool defer;
+	ibrd_out_next_fn *next; /* the stream in progress, else NULL */
+	void (*done)(void *arg);
+	void *arg;
 };
 
 void ibrd_out_init(struct ibrd_out *o, enum ibrd_fmt fmt,
@@ -58,6 +74,23 @@ int ibrd_out_end(struct ibrd_out *o);
 /* An error answer: {"ok":false,"error":<errno name of err>,"msg":...}. */
 int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The rest of the answer comes from `next` (see ibrd_out_next_fn); `done`
+ * frees `arg` once the stream ends or is abandoned.  Unless the sink defers
+ * streams, it runs to its end here.  Returns the answer's error so far.
+ */
+int ibrd_out_stream(struct ibrd_out *o, ibrd_out_next_fn *next, void (*done)(void *arg), void *arg);
+/* The sink's side: run the stream until one more part is out: 1, or 0 at its end, or -errno. */
+int ibrd_out_pump(struct ibrd_out *o);
+
+/*
+ * Request text that a reply or a log line repeats (a word, a port name):
+ * printable ASCII as it is, a backslash doubled, every other byte (control
+ * characters, newlines, DEL, bytes from 0x80 up) as \xNN, and "..." at the
+ * end when it does not fit `size`.  Returns buf.
+ */
+const char *ibrd_out_escape(const char *s, char *buf, size_t size);
 
 /* "EINVAL" for -EINVAL / EINVAL. */
 const char *ibrd_errno_name(int err);

@@ -260,15 +260,16 @@ int ibrd_cmd_plugin_hello(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 				      plugin_on_group_del };
 	const struct ucred *cr;
 	struct ibrd_plugin *p, **pp;
+	char ver[20];
 	int rc;
 
 	if (argc != 3)
 		return ibrd_out_error(o, EINVAL, "usage: plugin hello VERSION");
 	if (strcmp(argv[2], "1"))
 		return ibrd_out_error(o, EINVAL,
-				      "plugin protocol version %.16s is not spoken here (this "
+				      "plugin protocol version %s is not spoken here (this "
 				      "ibrouterd speaks %d)",
-				      argv[2], IBR_PLUG_VERSION);
+				      ibrd_out_escape(argv[2], ver, sizeof(ver)), IBR_PLUG_VERSION);
 	if (!c)
 		return ibrd_out_error(o, EINVAL, "plugin hello: only on the control socket");
 	if (!d->conf->osm_plugin)

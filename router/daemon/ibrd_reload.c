@@ -187,7 +187,7 @@ static int reload_prepare(struct ibrd *d, struct reload *r, char *err, size_t er
 		snprintf(err, errlen, "a sim socket: %s", strerror(-rc));
 		goto fail;
 	}
-	if (strcmp(sock, d->ctl.path) &&
+	if (strcmp(sock, d->listen.path) &&
 	    (rc = ibrd_ctl_listener_open(&r->ctl, sock, r->nc->ctl_mode, r->nc->ctl_group))) {
 		snprintf(err, errlen, "control socket %s: %s", sock, strerror(-rc));
 		goto fail;

@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	struct ibrd d = { .conf_path = IBRD_CONF_DEFAULT,
 			  .epfd = -1,
 			  .sigfd = -1,
-			  .ctl = { .fd = -1 },
+			  .listen = { .fd = -1 },
 			  .cap_lock = PTHREAD_MUTEX_INITIALIZER,
 			  .smp_lock = PTHREAD_MUTEX_INITIALIZER,
 			  .smp_efd = -1 };

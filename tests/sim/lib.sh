@@ -43,7 +43,7 @@ check() { # check "what" command...
 
 # What every router config of these tests ends with: one host known in each
 # subnet (A: GUID 0x100001, LID 3; B: GUID 0x110001, LID 5), the control
-# socket and the PID file in $T.
+# socket and the PID file in $T; CTL_CONF adds keys to the control section.
 conf_tail() {
 	cat <<EOC
 neighbour "0x0000000000100001" {
@@ -56,6 +56,7 @@ neighbour "0x0000000000110001" {
 }
 control {
 	socket = "$T/ctl.sock"
+${CTL_CONF:-}
 }
 pid-file = "$T/ibrouterd.pid"
 EOC

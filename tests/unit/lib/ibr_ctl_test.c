@@ -33,6 +33,24 @@ static void test_split_errors(void)
 	CU_ASSERT_EQUAL(ibr_ctl_split(d, argv, 3), 0);
 }
 
+/* Control characters and DEL are refused in quotes too, with or without a backslash. */
+static void test_split_control(void)
+{
+	char a[] = "x \"\\\x1b[2J\"", b[] = "x \"a\\\nb\"", c[] = "x \"a\x7f\"", d[] = "x \x7f",
+	     e[] = "x \"\\\x7f\"", f[] = "x \"\xc2\x9b\" \"\\\\\"";
+	char *argv[4];
+
+	CU_ASSERT_EQUAL(ibr_ctl_split(a, argv, 4), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_ctl_split(b, argv, 4), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_ctl_split(c, argv, 4), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_ctl_split(d, argv, 4), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_ctl_split(e, argv, 4), -EINVAL);
+	/* bytes from 0x80 up pass (UTF-8 names); an escaped backslash is one */
+	CU_ASSERT_EQUAL_FATAL(ibr_ctl_split(f, argv, 4), 3);
+	CU_ASSERT_STRING_EQUAL(argv[1], "\xc2\x9b");
+	CU_ASSERT_STRING_EQUAL(argv[2], "\\");
+}
+
 static void test_reply_roundtrip(void)
 {
 	struct ibr_json j;
@@ -113,6 +131,7 @@ static void test_reply_bad(void)
 static CU_TestInfo tests[] = {
 	{ "split requests", test_split },
 	{ "split errors", test_split_errors },
+	{ "split refuses control characters, escaped or not", test_split_control },
 	{ "reply written by ibr_json reads back", test_reply_roundtrip },
 	{ "error reply", test_reply_error },
 	{ "malformed replies rejected", test_reply_bad },

@@ -78,8 +78,39 @@ static void test_model(void)
 	router_tab_free(&t);
 }
 
+/* Every change gives a new stamp, unique over tables: a copy knows it is stale. */
+static void test_stamp(void)
+{
+	struct router_tab t, u;
+	struct rec r = { 7, 70 };
+	uint64_t k = 7, s0, s1, s2;
+
+	router_tab_init(&t, sizeof(r), sizeof(r.key));
+	router_tab_init(&u, sizeof(r), sizeof(r.key));
+	CU_ASSERT_NOT_EQUAL(t.stamp, u.stamp);
+	s0 = t.stamp;
+	CU_ASSERT_EQUAL(router_tab_put(&t, &r), 1);
+	s1 = t.stamp;
+	CU_ASSERT_NOT_EQUAL(s1, s0);
+	CU_ASSERT_PTR_NOT_NULL(router_tab_find(&t, &k));
+	CU_ASSERT_EQUAL(t.stamp, s1); /* a lookup changes nothing */
+	CU_ASSERT_EQUAL(router_tab_put(&t, &r), 0);
+	s2 = t.stamp;
+	CU_ASSERT_NOT_EQUAL(s2, s1); /* a replacement is a change */
+	CU_ASSERT_EQUAL(router_tab_del(&t, &k), 0);
+	CU_ASSERT_NOT_EQUAL(t.stamp, s2);
+	s2 = t.stamp;
+	CU_ASSERT_EQUAL(router_tab_del(&t, &k), -ENOENT);
+	CU_ASSERT_EQUAL(t.stamp, s2); /* nothing deleted, nothing changed */
+	router_tab_free(&t);
+	CU_ASSERT_NOT_EQUAL(t.stamp, s2);
+	CU_ASSERT_NOT_EQUAL(t.stamp, u.stamp);
+	router_tab_free(&u);
+}
+
 static CU_TestInfo tests[] = {
 	{ "put, replace, find, delete", test_basic },
+	{ "a new stamp with every change", test_stamp },
 	{ "random operations against a model", test_model },
 	CU_TEST_INFO_NULL,
 };
