@@ -225,11 +225,15 @@ int main(int argc, char **argv)
 	sent = ibr_fdpass_send(fd, req, len, pass, 0);
 	if (pass >= 0)
 		close(pass);
-	if (sent != (ssize_t)len) {
+	if (sent != (ssize_t)len && sent != -EPIPE) {
 		fprintf(stderr, "ibrouterctl: send: %s\n", strerror(sent < 0 ? (int)-sent : EIO));
 		close(fd);
 		return 1;
 	}
+	/*
+	 * EPIPE: the daemon answered and closed before the request went out (it
+	 * refuses a client beyond its limit at once): its answer is there to read.
+	 */
 	rc = ctl_replies(fd, raw || !strcmp(fmt, "json"));
 	close(fd);
 	return rc;

@@ -122,6 +122,8 @@ check "1100 clients connected" wait_ready "$T/hold.out"
 sleep 1
 nobody "$FLOOD" probe "$T/ctl.sock" 2000 version > "$T/probe1.out"
 check "one more unprivileged client is answered EBUSY within 2 s" grep -q 'ok=0 error=EBUSY' "$T/probe1.out"
+nobody "$CTL" -s "$T/ctl.sock" version > "$T/ctl1.out" 2>&1
+check "ibrouterctl, refused so, prints the daemon's answer (not a broken pipe)" grep -q 'too many clients.*(EBUSY)' "$T/ctl1.out"
 "$FLOOD" probe "$T/ctl.sock" 2000 version > "$T/probe2.out"
 check "root is answered within 2 s (the privileged slots)" grep -q 'ok=1' "$T/probe2.out"
 ticks=$(($(cpu) - cpu0))
