@@ -26,14 +26,20 @@
 
 #define IBR_SA_NODE_DESC_LEN 64
 #define IBR_SA_PORTINFO_LEN  64 /* PortInfo, 14.2.5.6 */
-#define IBR_SA_PIR_PI_OFFS   8	/* PortInfo within the PortInfoRecord */
+/*
+ * PortInfo within the PortInfoRecord (15.2.5.3): EndportLID, PortNum and
+ * Options take the first 4 bytes, 4 reserved bytes follow the PortInfo
+ * (OpenSM's ib_portinfo_record_t: lid, port_num, options, port_info, pad[4]).
+ */
+#define IBR_SA_PIR_PI_OFFS 4
+#define IBR_SA_PIR_PAD	   4
 
 _Static_assert(IBR_SA_NODE_REC_LEN % 4 == 0 && IBR_SA_PORTINFO_REC_LEN % 4 == 0 &&
 		       IBR_SA_MCM_REC_LEN % 4 == 0 && IBR_SA_GUIDINFO_REC_LEN % 4 == 0 &&
 		       IBR_SA_INFORMINFO_LEN % 4 == 0 && IBR_SA_NOTICE_LEN % 4 == 0 &&
 		       IBR_SA_CLASSPORTINFO_LEN % 4 == 0,
 	       "libibmad's word-swizzled accesses stay within a record");
-_Static_assert(IBR_SA_PIR_PI_OFFS + IBR_SA_PORTINFO_LEN == IBR_SA_PORTINFO_REC_LEN,
+_Static_assert(IBR_SA_PIR_PI_OFFS + IBR_SA_PORTINFO_LEN + IBR_SA_PIR_PAD == IBR_SA_PORTINFO_REC_LEN,
 	       "PortInfoRecord layout");
 
 /* ---- field tables ---- */

@@ -20,7 +20,7 @@
 
 /* Record sizes on the wire (15.2.5; AttributeOffset is these / 8, rounded up) */
 #define IBR_SA_NODE_REC_LEN	 108
-#define IBR_SA_PORTINFO_REC_LEN	 72 /* LID, port, options, reserved, then PortInfo (64) */
+#define IBR_SA_PORTINFO_REC_LEN	 72 /* LID, port, options, PortInfo (64), 4 reserved */
 #define IBR_SA_MCM_REC_LEN	 52
 #define IBR_SA_GUIDINFO_REC_LEN	 72
 #define IBR_SA_INFORMINFO_LEN	 36

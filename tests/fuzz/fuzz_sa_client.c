@@ -178,7 +178,7 @@ static void fz_sma(struct mad_chan *ch)
 			mad_set_field64(d, 0, IB_NODE_PORT_GUID_F, FZ_GUID);
 		} else {
 			ibr_sa_portinfo_rec_encode(&pi, rec);
-			memcpy(d, rec + 8, IBR_SMP_DATA_SIZE);
+			memcpy(d, rec + 4, IBR_SMP_DATA_SIZE); /* PortInfo follows the 4-byte key */
 		}
 		fz_input(ch, m, IBR_MAD_SIZE, false);
 		next = TAILQ_FIRST(&ch->flight); /* the answer may have changed the list */

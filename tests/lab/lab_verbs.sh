@@ -118,6 +118,8 @@ round() {
 	LAB_PIDS="$LAB_PIDS $!"
 	lab_check "$BE: both ports synced" wait_for 10 both_synced
 	lab_check "$BE: port LIDs are OpenSM's ($(port_lid a) $(port_lid b))" test "$(port_lid a)" = "$RA" -a "$(port_lid b)" = "$RB"
+	# the LMC of B2's PortInfoRecord (OpenSM lmc 1), as the sync read it
+	lab_check "$BE: B2's LMC from the SA is 1" sh -c "'$CTL' -s '$LAB/ctl.sock' show neighbours b | awk '\$2 == \"$HB2\" { print \$4 }' | grep -qx 1"
 	[ "$BE" = sim ] || lab_check "verbs: the fake HCA ports are active with OpenSM's LIDs" \
 		sh -c "$(hca_log a "$RA") && $(hca_log b "$RB")"
 

@@ -166,8 +166,12 @@ static const struct fcase node_fields[] = {
 };
 #define NODE_DESC_OFFS 44
 
-/* PortInfoRecord, 15.2.5.3: EndportLID, PortNum, Options, 4 reserved, PortInfo at byte 8. */
-#define PI(byte) ((8 + (byte)) * 8)
+/*
+ * PortInfoRecord, 15.2.5.3: EndportLID, PortNum, Options, PortInfo at byte 4,
+ * 4 reserved bytes last (as OpenSM's ib_portinfo_record_t lays it out; a
+ * PortInfo read from byte 8 gave every neighbour of a LMC 1 subnet LMC 0).
+ */
+#define PI(byte) ((4 + (byte)) * 8)
 ACC(portinfo_rec, lid)
 ACC(portinfo_rec, port_num)
 ACC(portinfo_rec, mkey)
@@ -781,20 +785,20 @@ static void test_golden_notice(void)
 
 static void test_golden_portinfo_rec(void)
 {
-	/* PortInfoRecord: EndportLID 0x10, port 1, then PortInfo */
+	/* PortInfoRecord: EndportLID 0x10, port 1, Options, then PortInfo at byte 4 */
 	uint8_t pir[IBR_SA_PORTINFO_REC_LEN] = {
 		[0] = 0x00,	 0x10, 0x01, 0x00, /* EndportLID, PortNum, Options */
-		[8 + 8] = 0xFE,	 0x80,		   /* GidPrefix fe80:: */
-		[8 + 16] = 0x00, 0x10,		   /* LID */
-		[8 + 18] = 0x00, 0x01,		   /* MasterSMLID */
-		[8 + 20] = 0x02, 0x51, 0x08, 0x48, /* CapabilityMask */
-		[8 + 31] = 0x02,		   /* LinkWidthActive 4x */
-		[8 + 32] = 0x24,		   /* LinkSpeedSupported 2, PortState 4 active */
-		[8 + 33] = 0x52,		   /* PortPhysicalState 5, LinkDownDefault 2 */
-		[8 + 34] = 0x02,		   /* M_KeyProtectBits 0, LMC 2 */
-		[8 + 35] = 0x11,		   /* LinkSpeedActive 1, LinkSpeedEnabled 1 */
-		[8 + 36] = 0x50,		   /* NeighborMTU 5 (4096), MasterSMSL 0 */
-		[8 + 41] = 0x04,		   /* InitTypeReply 0, MTUCap 4 */
+		[4 + 8] = 0xFE,	 0x80,		   /* GidPrefix fe80:: */
+		[4 + 16] = 0x00, 0x10,		   /* LID */
+		[4 + 18] = 0x00, 0x01,		   /* MasterSMLID */
+		[4 + 20] = 0x02, 0x51, 0x08, 0x48, /* CapabilityMask */
+		[4 + 31] = 0x02,		   /* LinkWidthActive 4x */
+		[4 + 32] = 0x24,		   /* LinkSpeedSupported 2, PortState 4 active */
+		[4 + 33] = 0x52,		   /* PortPhysicalState 5, LinkDownDefault 2 */
+		[4 + 34] = 0x02,		   /* M_KeyProtectBits 0, LMC 2 */
+		[4 + 35] = 0x11,		   /* LinkSpeedActive 1, LinkSpeedEnabled 1 */
+		[4 + 36] = 0x50,		   /* NeighborMTU 5 (4096), MasterSMSL 0 */
+		[4 + 41] = 0x04,		   /* InitTypeReply 0, MTUCap 4 */
 	};
 	struct ibr_sa_portinfo_rec p, q;
 
@@ -813,7 +817,7 @@ static void test_golden_portinfo_rec(void)
 	CU_ASSERT_EQUAL(p.neighbor_mtu, 5);
 	CU_ASSERT_EQUAL(p.mtu_cap, 4);
 	/* the PortInfo alone decodes the same, without the record's key */
-	CU_ASSERT_EQUAL_FATAL(ibr_sa_portinfo_decode(pir + 8, 64, &q), 0);
+	CU_ASSERT_EQUAL_FATAL(ibr_sa_portinfo_decode(pir + 4, 64, &q), 0);
 	CU_ASSERT_EQUAL(q.lid, 0);
 	CU_ASSERT_EQUAL(q.port_num, 0);
 	q.lid = p.lid;

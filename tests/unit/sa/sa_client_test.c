@@ -766,8 +766,8 @@ static void sma_answer(const uint8_t *req)
 		uint8_t rec[IBR_SA_PORTINFO_REC_LEN];
 
 		ibr_sa_portinfo_rec_encode(&pi, rec);
-		memcpy(d, rec + 8,
-		       IBR_SMP_DATA_SIZE); /* PortInfo follows the record's 8-byte key */
+		memcpy(d, rec + 4,
+		       IBR_SMP_DATA_SIZE); /* PortInfo follows the record's 4-byte key */
 	} else {
 		ibr_smp_dr_set_status(m, IBR_MAD_STATUS_UNSUP_METHOD_ATTR);
 	}
