@@ -24,6 +24,7 @@
 #define IBRD_VERSION PACKAGE_VERSION
 
 struct ibrd_client;
+struct ibrd_out;
 struct ibrd_ctl;
 struct ibrd_smp;
 struct io_port;
@@ -219,8 +220,6 @@ int ibrd_state_publish(struct ibrd *d);
 int ibrd_reload_request(struct ibrd *d, struct ibrd_client *c, int fmt);
 /* The parse is done (IBRD_EV_RELOAD): apply, answer, parse again if asked since. */
 void ibrd_reload_event(struct ibrd *d);
-/* A client that waits for a reload is gone. */
-void ibrd_reload_forget(struct ibrd *d, struct ibrd_client *c);
 /* At the end: wait for a parse that runs, free everything. */
 void ibrd_reload_fini(struct ibrd *d);
 /* Apply `nc` (taken: freed on error); 0 or -errno with `err` set. */
@@ -297,28 +296,32 @@ void ibrd_ctl_listener_close(struct ibrd_ctl_listener *l);
 void ibrd_ctl_listener_swap(struct ibrd *d, struct ibrd_ctl_listener *l);
 /* A reload's mode and group for the socket where it is. */
 void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group);
-int ibrd_ctl_open(struct ibrd *d);
+/* What a request runs: the core's commands (ibrd_cmd_run). */
+typedef int ibrd_ctl_run_fn(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged);
+int ibrd_ctl_open(struct ibrd *d, ibrd_ctl_run_fn *run);
 void ibrd_ctl_close(struct ibrd *d);
 /* An event on the listening socket or on a client (ev->kind says which). */
 void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events);
-/* Queue a datagram for a client and send what the socket takes (plugin sessions). */
-int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len);
+
+/* ibrd_client.c: a client of the control socket */
+/* Whoever takes a client over: a session reads its datagrams; both hear it close. */
+struct ibrd_client_ops {
+	int (*input)(void *arg, int fd); /* its datagrams instead of requests; < 0: close it */
+	void (*closed)(void *arg, struct ibrd_client *c);
+};
+void ibrd_client_set_ops(struct ibrd_client *c, const struct ibrd_client_ops *ops, void *arg);
+/* Queue a datagram for a client and send what the socket takes (sessions, late answers). */
+int ibrd_client_send(struct ibrd_client *c, const void *buf, size_t len);
 /* The current request is answered later: read nothing more from `c` until resumed. */
-void ibrd_ctl_client_hold(struct ibrd_client *c);
-void ibrd_ctl_client_resume(struct ibrd_client *c);
+void ibrd_client_hold(struct ibrd_client *c);
+void ibrd_client_resume(struct ibrd_client *c);
 /* Close a client once the current event is handled. */
-void ibrd_ctl_client_drop(struct ibrd_client *c);
-const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c);
+void ibrd_client_drop(struct ibrd_client *c);
+const struct ucred *ibrd_client_cred(const struct ibrd_client *c);
 /* The descriptor that came with the running request (SCM_RIGHTS), now the caller's; else -1. */
-int ibrd_ctl_client_take_fd(struct ibrd_client *c);
-/* From now on the client's datagrams go to the plugin session `p`. */
-void ibrd_ctl_client_set_plugin(struct ibrd_client *c, struct ibrd_plugin *p);
+int ibrd_client_take_fd(struct ibrd_client *c);
 
 /* ibrd_plugin.c: OpenSM plugins (ibrouter-osm(8)), a learning source */
-/* Datagrams from a plugin's socket; < 0: close it. */
-int ibrd_plugin_event(struct ibrd *d, struct ibrd_plugin *p, int fd);
-/* Its client is closing: its entries go (another plugin may feed its ports). */
-void ibrd_plugin_detach(struct ibrd *d, struct ibrd_plugin *p);
 /* After every control event: feeders, RIB publication, prefix routes sent. */
 void ibrd_plugin_sync(struct ibrd *d);
 

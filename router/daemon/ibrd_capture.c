@@ -212,7 +212,7 @@ static void cap_label(char *dst, size_t len, const char *file)
 int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uint64_t count, int fd,
 		       char *err, size_t errlen)
 {
-	const struct ucred *cr = d->ctl_cur ? ibrd_ctl_client_cred(d->ctl_cur) : NULL;
+	const struct ucred *cr = d->ctl_cur ? ibrd_client_cred(d->ctl_cur) : NULL;
 	char label[IBRD_PATH_MAX];
 	struct ibr_pcap pc;
 	int rc;

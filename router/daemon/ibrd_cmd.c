@@ -119,7 +119,7 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	/* the daemon never opens FILE itself (ibrd_capture.c) */
-	if ((fd = d->ctl_cur ? ibrd_ctl_client_take_fd(d->ctl_cur) : -1) < 0)
+	if ((fd = d->ctl_cur ? ibrd_client_take_fd(d->ctl_cur) : -1) < 0)
 		return ibrd_out_error(o, EINVAL,
 				      "capture start: no descriptor came with the request: run it "
 				      "with ibrouterctl, which opens FILE as you and passes it");

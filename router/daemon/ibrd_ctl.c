@@ -1,6 +1,6 @@
 /*
- * ibrd_ctl.c - the control socket (DESIGN.md): AF_UNIX SOCK_SEQPACKET, one
- * request per datagram, reply parts queued per client and sent without
+ * ibrd_ctl.c - the control socket (doc/ARCHITECTURE.md, "The daemon"):
+ * AF_UNIX SOCK_SEQPACKET, one request per datagram, reply parts queued per client and sent without
  * blocking.  Whoever can connect cannot stall it (ibrouterd(8), CONTROL
  * SOCKET):
  *  - clients are admitted up to a limit that fits RLIMIT_NOFILE, the last
@@ -19,12 +19,10 @@
  * State-changing commands need root, the daemon's own uid, or membership of
  * the socket's group, primary or supplementary, as the kernel tells at
  * accept (SO_PEERCRED, SO_PEERGROUPS): the credentials of connect() time.
- * A client that opens with "plugin hello" is an OpenSM plugin: from then on
- * its datagrams are binary plugin messages for ibrd_plugin.c, which also
- * sends to it through ibrd_ctl_client_send().
- * A client's memory is freed only in its own event (or at shutdown): one
- * dropped from another's event is shut down, and its hang-up closes it, so
- * no event of the current epoll batch can point at freed memory.
+ * A request runs the command runner the core gave ibrd_ctl_open(); a client
+ * taken over by a session (an OpenSM plugin after "plugin hello") has its
+ * datagrams read by that session's ops instead.  The client object, its
+ * output and its life are ibrd_client.c's.
  */
 #include "router/daemon/ibrd_ctl.h"
 #include "router/daemon/ibrd.h"
@@ -49,38 +47,10 @@
 #include <unistd.h>
 
 #define CTL_CLIENTS_MAX	 4096
-#define CTL_FD_RESERVE	 128	     /* descriptors left for ports, MAD channels, devices, files */
-#define CTL_PRIV_SLOTS	 16	     /* the last client slots: privileged peers only */
-#define CTL_QUEUE_MAX	 (64u << 20) /* what one plugin session may have queued */
-#define CTL_HELD_MAX	 (16u << 20) /* beyond each client's first part, all clients */
-#define CTL_ACCEPT_BURST 32	     /* connections taken per listener event */
-#define CTL_PARTS_BURST	 8	     /* parts made for one client per event */
-#define CTL_PAUSE_MS	 100	     /* the listener's rest when out of descriptors */
-#define CTL_STALL_S	 5	     /* not read for so long: may be dropped when short */
-
-struct ctl_part {
-	struct ctl_part *next;
-	size_t len;
-	char buf[];
-};
-
-struct ibrd_client {
-	struct ibrd_ev ev; /* first: epoll's data.ptr points here */
-	int fd;
-	bool privileged;
-	bool doomed; /* shut down: closed in its own event */
-	bool held;   /* its last request is answered later (reload): read no more */
-	struct ucred cred;
-	int fd_in;		    /* the running request's descriptor (SCM_RIGHTS), else -1 */
-	struct ibrd_plugin *plugin; /* an OpenSM plugin's session, else NULL */
-	uint32_t events;
-	struct ctl_part *head, *tail;
-	size_t queued;
-	uint64_t blocked_ns; /* when the socket first refused the head part, else 0 */
-	struct ibrd_out out; /* the reply being made: a stream's state lives here */
-	struct ibrd_client *next;
-	struct ibrd *d;
-};
+#define CTL_FD_RESERVE	 128 /* descriptors left for ports, MAD channels, devices, files */
+#define CTL_PRIV_SLOTS	 16  /* the last client slots: privileged peers only */
+#define CTL_ACCEPT_BURST 32  /* connections taken per listener event */
+#define CTL_PAUSE_MS	 100 /* the listener's rest when out of descriptors */
 
 static int ctl_mkdir_parent(const char *path)
 {
@@ -150,7 +120,7 @@ static unsigned ctl_priv_slots(const struct ibrd_ctl *x)
 }
 
 /* The ctl's own descriptors: the listener's pause timer and the spare for EMFILE. */
-static int ctl_state_open(struct ibrd *d)
+static int ctl_state_open(struct ibrd *d, ibrd_ctl_run_fn *run)
 {
 	struct ibrd_ctl *x = calloc(1, sizeof(*x));
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -158,6 +128,7 @@ static int ctl_state_open(struct ibrd *d)
 	if (!x)
 		return -ENOMEM;
 	d->ctl = x;
+	x->run = run;
 	x->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	x->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	x->ev_timer.kind = IBRD_EV_LISTEN;
@@ -232,13 +203,13 @@ void ibrd_ctl_listener_close(struct ibrd_ctl_listener *l)
 		unlink(l->path);
 }
 
-int ibrd_ctl_open(struct ibrd *d)
+int ibrd_ctl_open(struct ibrd *d, ibrd_ctl_run_fn *run)
 {
 	const char *path = d->sock_path ? d->sock_path : d->conf->ctl_socket;
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
 	int rc;
 
-	if ((rc = ctl_state_open(d)) ||
+	if ((rc = ctl_state_open(d, run)) ||
 	    (rc = ibrd_ctl_listener_open(&d->listen, path, d->conf->ctl_mode, d->conf->ctl_group)))
 		return rc;
 	d->ev_listen.kind = IBRD_EV_LISTEN;
@@ -280,78 +251,12 @@ void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group)
 		log_warn("control: %s: cannot set owner or mode", d->listen.path);
 }
 
-/* True when a rate-limited message may go out; *held: how many were held back since. */
-static bool ctl_log_ok(struct ibr_ratelimit *rl, unsigned long long *held)
-{
-	if (!ibr_ratelimit_ok(rl, ibr_now_ns()))
-		return false;
-	*held = rl->suppressed;
-	rl->suppressed = 0;
-	return true;
-}
-
-static void ctl_parts_free(struct ibrd_client *c)
-{
-	while (c->head) {
-		struct ctl_part *p = c->head;
-
-		c->head = p->next;
-		ibrd_ctl_release(c->d, p->len);
-		free(p);
-	}
-	c->tail = NULL;
-	c->queued = 0;
-}
-
-static void ctl_client_close(struct ibrd_client *c)
-{
-	struct ibrd *d = c->d;
-	struct ibrd_client **pp;
-
-	for (pp = &d->clients; *pp; pp = &(*pp)->next)
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
-	if (c->plugin)
-		ibrd_plugin_detach(d, c->plugin);
-	if (c->held)
-		ibrd_reload_forget(d, c);
-	if (c->fd_in >= 0)
-		close(c->fd_in);
-	if (d->ctl_cur == c)
-		d->ctl_cur = NULL;
-	if (d->ctl->cur == c)
-		d->ctl->cur = NULL;
-	ctl_parts_free(c);
-	ibrd_out_free(&c->out); /* a stream's snapshot goes with it */
-	close(c->fd);
-	d->nclients--;
-	free(c);
-}
-
-/*
- * Drop a client from wherever: its memory now, the client itself in its own
- * event (the shutdown makes its socket hang up) or at the end of this one.
- */
-static void ctl_client_drop(struct ibrd_client *c)
-{
-	if (c->doomed)
-		return;
-	c->doomed = true;
-	shutdown(c->fd, SHUT_RDWR);
-	if (c == c->d->ctl->cur)
-		return; /* its command may still be writing: closed at the end of the event */
-	ctl_parts_free(c);
-	ibrd_out_free(&c->out);
-}
-
 void ibrd_ctl_close(struct ibrd *d)
 {
 	if (!d->ctl)
 		return;
 	while (d->clients)
-		ctl_client_close(d->clients);
+		ibrd_client_close(d->clients);
 	ibrd_ctl_listener_close(&d->listen);
 	if (d->ctl->timerfd >= 0)
 		close(d->ctl->timerfd);
@@ -423,10 +328,8 @@ static void ctl_refuse(int fd, int err, const char *msg)
 static void ctl_admit(struct ibrd *d, int fd)
 {
 	struct ibrd_ctl *x = d->ctl;
-	struct epoll_event ev = { .events = EPOLLIN };
 	struct ucred cr;
 	socklen_t crlen = sizeof(cr);
-	struct ibrd_client *c;
 	unsigned long long held;
 	bool priv;
 
@@ -437,33 +340,15 @@ static void ctl_admit(struct ibrd *d, int fd)
 	priv = ctl_privileged(d, fd, &cr);
 	if (d->nclients >= x->max_clients ||
 	    (!priv && d->nclients + ctl_priv_slots(x) >= x->max_clients)) {
-		if (ctl_log_ok(&x->rl_refuse, &held))
+		if (ibrd_ctl_log_ok(&x->rl_refuse, &held))
 			log_warnx("control: refusing a client of uid %u: %u clients, the limit is "
 				  "%u (%llu more refusals not logged)",
 				  (unsigned)cr.uid, d->nclients, x->max_clients, held);
 		ctl_refuse(fd, EBUSY, "too many clients; try again later");
 		return;
 	}
-	if (!(c = calloc(1, sizeof(*c)))) {
+	if (!ibrd_client_new(d, fd, &cr, priv))
 		ctl_refuse(fd, ENOMEM, "out of memory");
-		return;
-	}
-	c->ev.kind = IBRD_EV_CLIENT;
-	c->fd = fd;
-	c->d = d;
-	c->events = EPOLLIN;
-	c->fd_in = -1;
-	c->privileged = priv;
-	c->cred = cr;
-	ev.data.ptr = c;
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		close(fd);
-		free(c);
-		return;
-	}
-	c->next = d->clients;
-	d->clients = c;
-	d->nclients++;
 }
 
 /* The listener rests CTL_PAUSE_MS: no event spins on a backlog that cannot be taken. */
@@ -506,7 +391,7 @@ static void ctl_accept_failed(struct ibrd *d, int err)
 				   "the daemon is out of file descriptors; try again later");
 		x->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	}
-	if (ctl_log_ok(&x->rl_accept, &held))
+	if (ibrd_ctl_log_ok(&x->rl_accept, &held))
 		log_warnx("control: accept: %s: the listener rests %d ms (%llu more not logged)",
 			  strerror(err), CTL_PAUSE_MS, held);
 	ctl_pause(d);
@@ -525,137 +410,6 @@ static void ctl_accept(struct ibrd *d)
 			return;
 		}
 	}
-}
-
-/* Drop the clients that have not read for CTL_STALL_S, to make room. */
-static void ctl_evict(struct ibrd *d)
-{
-	uint64_t now = ibr_now_ns(), stall = (uint64_t)CTL_STALL_S * 1000000000u;
-	unsigned long long held;
-	unsigned n = 0;
-
-	for (struct ibrd_client *c = d->clients; c; c = c->next)
-		if (!c->plugin && !c->doomed && c != d->ctl->cur && c->blocked_ns &&
-		    now - c->blocked_ns >= stall) {
-			ctl_client_drop(c);
-			n++;
-		}
-	if (n && ctl_log_ok(&d->ctl->rl_drop, &held))
-		log_info("control: dropped %u clients that read nothing for %d s (%llu more such "
-			 "messages not logged)",
-			 n, CTL_STALL_S, held);
-}
-
-/*
- * `force`: a client's first part, or a plugin's, which the bound never
- * refuses.  `own`: what the asking client holds already; nor does it refuse
- * one that is alone in holding anything, so that any one answer can go out.
- */
-static int ctl_hold(struct ibrd *d, size_t bytes, bool force, size_t own)
-{
-	struct ibrd_ctl *x = d->ctl;
-
-	if (!force && x->held + bytes > CTL_HELD_MAX) {
-		ctl_evict(d);
-		if (x->held + bytes > CTL_HELD_MAX && x->held > own)
-			return -ENOBUFS;
-	}
-	x->held += bytes;
-	return 0;
-}
-
-int ibrd_ctl_hold(struct ibrd *d, size_t bytes)
-{
-	return ctl_hold(d, bytes, false, 0);
-}
-
-void ibrd_ctl_release(struct ibrd *d, size_t bytes)
-{
-	d->ctl->held -= bytes < d->ctl->held ? bytes : d->ctl->held;
-}
-
-/* The output sink of a command: queue one part for the client. */
-static int ctl_queue(void *ctx, const char *buf, size_t len)
-{
-	struct ibrd_client *c = ctx;
-	struct ctl_part *p;
-	int rc;
-
-	if (c->doomed || c->queued + len > CTL_QUEUE_MAX)
-		return -ENOBUFS;
-	if ((rc = ctl_hold(c->d, len, !c->queued || c->plugin, c->queued)))
-		return rc;
-	if (!(p = malloc(sizeof(*p) + len))) {
-		ibrd_ctl_release(c->d, len);
-		return -ENOMEM;
-	}
-	p->next = NULL;
-	p->len = len;
-	memcpy(p->buf, buf, len);
-	if (c->tail)
-		c->tail->next = p;
-	else
-		c->head = p;
-	c->tail = p;
-	c->queued += len;
-	return 0;
-}
-
-/* Send what the socket takes now.  -1: drop. */
-static int ctl_flush(struct ibrd_client *c)
-{
-	while (c->head) {
-		struct ctl_part *p = c->head;
-		ssize_t n = send(c->fd, p->buf, p->len, MSG_DONTWAIT | MSG_NOSIGNAL);
-
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (!c->blocked_ns)
-				c->blocked_ns = ibr_now_ns();
-			return 0;
-		}
-		if (n < 0)
-			return -1;
-		c->blocked_ns = 0;
-		c->head = p->next;
-		if (!c->head)
-			c->tail = NULL;
-		c->queued -= p->len;
-		ibrd_ctl_release(c->d, p->len);
-		free(p);
-	}
-	return 0;
-}
-
-/*
- * Send what the socket takes, make a stream's next parts while it takes
- * them (CTL_PARTS_BURST at a time, so that other clients have their turn),
- * then wait for room (EPOLLOUT) or for the next request.  -1: drop.
- */
-static int ctl_output(struct ibrd_client *c)
-{
-	uint32_t want;
-
-	for (int i = 0;; i++) {
-		int rc;
-
-		if (ctl_flush(c) < 0)
-			return -1;
-		if (c->head || !c->out.next || i == CTL_PARTS_BURST)
-			break;
-		if ((rc = ibrd_out_pump(&c->out)) < 0)
-			return -1; /* mid-answer: nothing sensible can follow */
-		if (rc == 0)
-			ibrd_out_free(&c->out);
-	}
-	want = c->head || c->out.next ? EPOLLOUT : c->held ? 0 : EPOLLIN;
-	if (want != c->events) {
-		struct epoll_event ev = { .events = want, .data.ptr = c };
-
-		if (epoll_ctl(c->d->epfd, EPOLL_CTL_MOD, c->fd, &ev) < 0)
-			return -1;
-		c->events = want;
-	}
-	return 0;
 }
 
 /*
@@ -684,10 +438,11 @@ static void ctl_request(struct ibrd_client *c)
 	bool refused = false;
 	ssize_t n;
 
-	if (c->plugin) {
-		/* recv(2) there takes no control data: the kernel closes descriptors sent */
-		if (ibrd_plugin_event(c->d, c->plugin, c->fd) < 0)
-			ctl_client_close(c);
+	if (ibrd_client_is_session(c)) {
+		/* its own datagrams (an OpenSM plugin's): recv(2) there takes no
+		 * control data, and the kernel closes descriptors sent */
+		if (c->ops->input(c->ops_arg, c->fd) < 0)
+			ibrd_client_close(c);
 		return;
 	}
 	n = ctl_recv(c, req, sizeof(req), &refused);
@@ -695,11 +450,11 @@ static void ctl_request(struct ibrd_client *c)
 		return;
 	if (n <= 0) {
 		ctl_fd_in_close(c); /* an empty datagram may carry one */
-		ctl_client_close(c);
+		ibrd_client_close(c);
 		return;
 	}
-	ibrd_out_init(o, IBRD_FMT_JSON, ctl_queue, c);
-	o->defer = true; /* streams are pumped by ctl_output as the socket drains */
+	ibrd_out_init(o, IBRD_FMT_JSON, ibrd_client_queue, c);
+	o->defer = true; /* streams are pumped by ibrd_client_output as the socket drains */
 	if ((size_t)n > IBR_CTL_REQ_MAX) {
 		ibrd_out_error(o, EMSGSIZE, "request longer than %d bytes", IBR_CTL_REQ_MAX);
 	} else if (refused) {
@@ -707,34 +462,34 @@ static void ctl_request(struct ibrd_client *c)
 	} else {
 		req[n] = '\0';
 		c->d->ctl_cur = c;
-		ibrd_cmd_run(c->d, o, req, c->privileged);
+		c->d->ctl->run(c->d, o, req, c->privileged);
 		c->d->ctl_cur = NULL;
 	}
 	ctl_fd_in_close(c);
-	if (o->err == -ENOBUFS && !o->next && !c->plugin && !c->doomed) {
+	if (o->err == -ENOBUFS && !o->next && !ibrd_client_is_session(c) && !c->doomed) {
 		/* a whole reply the bound refused: nothing of it is sent, an error instead */
-		ctl_parts_free(c);
+		ibrd_client_parts_free(c);
 		ibrd_out_free(o);
-		ibrd_out_init(o, IBRD_FMT_JSON, ctl_queue, c);
+		ibrd_out_init(o, IBRD_FMT_JSON, ibrd_client_queue, c);
 		ibrd_out_error(o, ENOBUFS,
 			       "the daemon holds too many answers that clients do not read; try "
 			       "again later");
 	}
 	if (!o->next)
 		ibrd_out_free(o);
-	if (!c->doomed && ctl_output(c) < 0)
-		ctl_client_close(c);
+	if (!c->doomed && ibrd_client_output(c) < 0)
+		ibrd_client_close(c);
 }
 
 static void ctl_client_event(struct ibrd_client *c, uint32_t events)
 {
 	if (c->doomed || (events & (EPOLLERR | EPOLLHUP))) {
-		ctl_client_close(c);
+		ibrd_client_close(c);
 		return;
 	}
 	if (events & EPOLLOUT) {
-		if (ctl_output(c) < 0)
-			ctl_client_close(c);
+		if (ibrd_client_output(c) < 0)
+			ibrd_client_close(c);
 		return;
 	}
 	if (events & EPOLLIN)
@@ -753,57 +508,7 @@ void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events)
 		x->cur = (struct ibrd_client *)ev;
 		ctl_client_event(x->cur, events);
 	}
-	/* a command or a plugin message may have changed what plugins must hear */
-	ibrd_plugin_sync(d);
 	if (x->cur && x->cur->doomed)
-		ctl_client_close(x->cur);
+		ibrd_client_close(x->cur);
 	x->cur = NULL;
-}
-
-int ibrd_ctl_client_send(struct ibrd_client *c, const void *buf, size_t len)
-{
-	int rc;
-
-	if (c->doomed)
-		return -EPIPE;
-	if ((rc = ctl_queue(c, buf, len)) || ctl_output(c) < 0) {
-		ctl_client_drop(c); /* cannot keep up, or gone */
-		return rc ? rc : -EPIPE;
-	}
-	return 0;
-}
-
-void ibrd_ctl_client_hold(struct ibrd_client *c)
-{
-	c->held = true; /* ctl_output stops reading it */
-}
-
-void ibrd_ctl_client_resume(struct ibrd_client *c)
-{
-	c->held = false;
-	if (!c->doomed && ctl_output(c) < 0)
-		ctl_client_drop(c);
-}
-
-void ibrd_ctl_client_drop(struct ibrd_client *c)
-{
-	ctl_client_drop(c);
-}
-
-const struct ucred *ibrd_ctl_client_cred(const struct ibrd_client *c)
-{
-	return &c->cred;
-}
-
-int ibrd_ctl_client_take_fd(struct ibrd_client *c)
-{
-	int fd = c->fd_in;
-
-	c->fd_in = -1;
-	return fd;
-}
-
-void ibrd_ctl_client_set_plugin(struct ibrd_client *c, struct ibrd_plugin *p)
-{
-	c->plugin = p;
 }

@@ -252,6 +252,30 @@ static void plugin_rebind(struct ibrd *d, bool all)
 
 /* ---- sessions ---- */
 
+static void plugin_detach(struct ibrd *d, struct ibrd_plugin *p);
+static int plugin_input(struct ibrd *d, struct ibrd_plugin *p, int fd);
+
+static int plugin_client_input(void *arg, int fd)
+{
+	struct ibrd_plugin *p = arg;
+
+	return plugin_input(p->d, p, fd);
+}
+
+static void plugin_client_closed(void *arg, struct ibrd_client *c)
+{
+	struct ibrd_plugin *p = arg;
+
+	(void)c;
+	plugin_detach(p->d, p);
+}
+
+/* The client's datagrams are the plugin's from now on, and its close is the session's end. */
+static const struct ibrd_client_ops plugin_client_ops = {
+	.input = plugin_client_input,
+	.closed = plugin_client_closed,
+};
+
 int ibrd_cmd_plugin_hello(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = { "version", "id", "name" };
@@ -276,7 +300,7 @@ int ibrd_cmd_plugin_hello(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 		return ibrd_out_error(
 			o, ENOTSUP,
 			"the OpenSM plugin is off here (learning { osm-plugin = true })");
-	cr = ibrd_ctl_client_cred(c);
+	cr = ibrd_client_cred(c);
 	if (cr->uid != 0 && cr->uid != geteuid())
 		return ibrd_out_error(o, EPERM,
 				      "plugin: uid %u may not feed this router (root or %u)",
@@ -306,12 +330,13 @@ int ibrd_cmd_plugin_hello(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 		; /* oldest first */
 	*pp = p;
 	d->nplugins++;
-	ibrd_ctl_client_set_plugin(c, p);
+	ibrd_client_set_ops(c, &plugin_client_ops, p);
 	log_info("plugin %u: connected (pid %d, uid %u)", p->id, p->pid, p->uid);
 	return 0;
 }
 
-void ibrd_plugin_detach(struct ibrd *d, struct ibrd_plugin *p)
+/* Its client is closing: its entries go (another plugin may feed its ports). */
+static void plugin_detach(struct ibrd *d, struct ibrd_plugin *p)
 {
 	struct ibrd_plugin **pp;
 
@@ -344,7 +369,8 @@ static void plugin_log_hello(const struct ibrd_plugin *p)
 		 h->sm_state == 3 ? " (master)" : "", p->s.nserve, p->s.nserve ? "" : " (any)");
 }
 
-int ibrd_plugin_event(struct ibrd *d, struct ibrd_plugin *p, int fd)
+/* Datagrams from a plugin's socket; < 0: close it. */
+static int plugin_input(struct ibrd *d, struct ibrd_plugin *p, int fd)
 {
 	static uint8_t buf[IBR_PLUG_MSG_MAX + 1]; /* the control thread's */
 	bool rebind = false;
@@ -393,7 +419,7 @@ void ibrd_plugin_sync(struct ibrd *d)
 	}
 	if (!d->conf->osm_plugin)
 		for (struct ibrd_plugin *p = d->plugins; p; p = p->next)
-			ibrd_ctl_client_drop(p->client); /* turned off by a reload */
+			ibrd_client_drop(p->client); /* turned off by a reload */
 	/* a reload may have rebuilt the RIB: every port from scratch */
 	plugin_rebind(d, reloaded);
 	d->plugin_conf = d->conf;

@@ -94,7 +94,7 @@ static int proutes_emit(void *ctx, const uint8_t *msg, size_t len)
 {
 	struct ibrd_plugin *p = ctx;
 
-	return ibrd_ctl_client_send(p->client, msg, len);
+	return ibrd_client_send(p->client, msg, len);
 }
 
 int ibrd_plugin_routes_send(struct ibrd *d, struct ibrd_plugin *p)

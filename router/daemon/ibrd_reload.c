@@ -391,7 +391,7 @@ static int reload_parse_start(struct ibrd_reload_job *j)
 
 static int reload_emit(void *ctx, const char *buf, size_t len)
 {
-	return ibrd_ctl_client_send(ctx, buf, len);
+	return ibrd_client_send(ctx, buf, len);
 }
 
 /* Answer the requests up to number `gen`, in the order they came. */
@@ -416,10 +416,24 @@ static void reload_answer(struct ibrd *d, uint64_t gen, int rc, const char *err)
 		else
 			ibrd_cmd_ok(&o);
 		ibrd_out_free(&o);
-		ibrd_ctl_client_resume(w->c);
+		ibrd_client_set_ops(w->c, NULL, NULL);
+		ibrd_client_resume(w->c);
 	}
 	j->nw = keep;
 }
+
+/* A client that waits for a reload is gone: the parse goes on, nobody hears of it. */
+static void reload_client_closed(void *arg, struct ibrd_client *c)
+{
+	struct ibrd *d = arg;
+	struct ibrd_reload_job *j = d->reload;
+
+	for (unsigned i = 0; j && i < j->nw; i++)
+		if (j->w[i].c == c)
+			j->w[i].c = NULL;
+}
+
+static const struct ibrd_client_ops reload_client_ops = { .closed = reload_client_closed };
 
 int ibrd_reload_request(struct ibrd *d, struct ibrd_client *c, int fmt)
 {
@@ -445,8 +459,10 @@ int ibrd_reload_request(struct ibrd *d, struct ibrd_client *c, int fmt)
 		j->nw--;
 		return rc;
 	}
-	if (c)
-		ibrd_ctl_client_hold(c);
+	if (c) {
+		ibrd_client_set_ops(c, &reload_client_ops, d);
+		ibrd_client_hold(c);
+	}
 	return 0;
 }
 
@@ -485,15 +501,6 @@ void ibrd_reload_event(struct ibrd *d)
 		snprintf(err, sizeof(err), "reload: %s", strerror(-rc));
 		reload_answer(d, j->asked, rc, err);
 	}
-}
-
-void ibrd_reload_forget(struct ibrd *d, struct ibrd_client *c)
-{
-	struct ibrd_reload_job *j = d->reload;
-
-	for (unsigned i = 0; j && i < j->nw; i++)
-		if (j->w[i].c == c)
-			j->w[i].c = NULL; /* the parse goes on; nobody hears of it */
 }
 
 void ibrd_reload_fini(struct ibrd *d)

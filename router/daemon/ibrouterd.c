@@ -113,7 +113,7 @@ static int start(struct ibrd *d)
 		return -errno;
 	if ((rc = signals_open(d)))
 		return rc;
-	if ((rc = ibrd_ctl_open(d))) {
+	if ((rc = ibrd_ctl_open(d, ibrd_cmd_run))) {
 		log_warnx("control socket %s: %s",
 			  d->sock_path ? d->sock_path : d->conf->ctl_socket,
 			  rc == -EADDRINUSE ? "another ibrouterd is running there" : strerror(-rc));
