@@ -277,7 +277,7 @@ void ibrd_mcast_policy(struct ibrd *d);
 bool ibrd_mcast_joined(struct ibrd *d, const uint8_t mgid[16], uint32_t port);
 void ibrd_mcast_stop(struct ibrd *d);
 
-/* ibrd_cmd_osm.c: what a route is to the OpenSM of a port's subnet (prefix routes) */
+/* ibrd_osm_route.c: what a route is to the OpenSM of a port's subnet (prefix routes) */
 enum ibrd_osm_kind {
 	IBRD_OSM_LINE,	    /* a /64: one "<prefix> <guid>" line */
 	IBRD_OSM_ANY,	    /* ::/0: "* <guid>", after every other line */

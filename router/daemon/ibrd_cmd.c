@@ -184,15 +184,6 @@ static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	return ibrd_cmd_ok(o);
 }
 
-int ibrd_cmd_ok(struct ibrd_out *o)
-{
-	static const char *const cols[] = { "done" };
-
-	ibrd_out_object(o, cols, 1);
-	ibrd_out_bool(o, true);
-	return ibrd_out_end(o);
-}
-
 static int cmd_format(int *argc, char ***argv, enum ibrd_fmt *fmt)
 {
 	if (*argc < 2 || strcmp((*argv)[0], "-o"))

@@ -35,7 +35,7 @@ ibrd_cmd_fn ibrd_cmd_proxy, ibrd_cmd_show_proxies, ibrd_cmd_show_qps;
 /* ibrd_sma.c: the SMA's Set policy */
 ibrd_cmd_fn ibrd_cmd_show_sma, ibrd_cmd_sma_release;
 
-/* {"done":true} */
+/* ibrd_cmd_util.c: {"done":true} */
 int ibrd_cmd_ok(struct ibrd_out *o);
 /* Port index by name (or -1 with an error already sent). */
 int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name);

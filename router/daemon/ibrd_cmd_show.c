@@ -10,16 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name)
-{
-	int p = router_rib_port_find(&d->rib, name);
-	char esc[64];
-
-	if (p < 0)
-		ibrd_out_error(o, ENOENT, "no port '%s'", ibrd_out_escape(name, esc, sizeof(esc)));
-	return p;
-}
-
 static const char *lid_str(uint16_t lid, char *buf, size_t n)
 {
 	snprintf(buf, n, "0x%04x", lid);
