@@ -130,7 +130,6 @@ struct ibrd {
 	unsigned smp_head, smp_n;
 	_Atomic uint64_t smp_dropped; /* by the workers (queue full) and the control thread */
 	int smp_efd;
-	bool sma_dirty;
 	/* MAD channels (mad = ibsim or umad) and their SA clients */
 	struct ibrd_mad_port *mad[ROUTER_MAX_PORTS];
 	uint64_t sa_changes, sa_reports, sa_last_change_ns;
@@ -149,7 +148,13 @@ struct ibrd {
 	unsigned plugin_feeder[ROUTER_MAX_PORTS]; /* plugin id, 0 for none */
 	const struct ibrd_conf *plugin_conf;	  /* the config the feeders were chosen under */
 	uint64_t plugin_gen;			  /* RIB generation of the last routes sent */
-	bool plugin_dirty;			  /* plugin entries changed: publish */
+	bool plugin_resend;			  /* a reload: every plugin's routes again */
+	/* what the loop's tail has to do (ibrd_sync.c), said by whoever changed it */
+	unsigned dirty;		/* enum ibrd_dirty */
+	uint32_t dirty_ports;	/* ports whose prefix or link changed: their connected routes */
+	uint64_t fib_publishes; /* FIBs published since start (version) */
+	/* the SA client of each port with one (ibrd_mad.c makes them), read by all */
+	struct sa_client *sa[ROUTER_MAX_PORTS];
 	uint64_t start_ns;
 	char pid_file[IBRD_PATH_MAX];
 	/*
@@ -165,6 +170,34 @@ struct ibrd {
 	uint64_t cap_limit, cap_count;
 	char cap_file[IBRD_PATH_MAX];
 };
+
+/* What the loop's tail has to do (ibrd_sync.c). */
+enum ibrd_dirty {
+	IBRD_DIRTY_FIB = 1u << 0,   /* the RIB changed: compile and publish the FIB */
+	IBRD_DIRTY_MCAST = 1u << 1, /* groups changed: the bridging policy runs */
+};
+
+/* The RIB changed: the FIB is compiled and published at the end of the turn. */
+static inline void ibrd_rib_changed(struct ibrd *d)
+{
+	d->dirty |= IBRD_DIRTY_FIB;
+}
+
+/* Port `idx`'s prefix or link changed (router_rib_port_set): its connected route anew. */
+static inline void ibrd_port_changed(struct ibrd *d, uint32_t idx)
+{
+	d->dirty_ports |= 1u << idx;
+	d->dirty |= IBRD_DIRTY_FIB;
+}
+
+/* Groups came, went or changed members: the bridging policy runs, the FIB anew. */
+static inline void ibrd_groups_changed(struct ibrd *d)
+{
+	d->dirty |= IBRD_DIRTY_MCAST | IBRD_DIRTY_FIB;
+}
+
+/* ibrd_sync.c: the end of each turn of the loop: compile, publish, tell; 0 or -errno */
+int ibrd_sync_run(struct ibrd *d);
 
 /* ibrd_data.c: the data path */
 /* Bind the sim sockets of config `c` beside the open ones (those whose path is open are kept). */
@@ -266,15 +299,14 @@ void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev);
 void ibrd_mad_tick(struct ibrd *d, uint64_t now_ns);
 /* Milliseconds until the MAD side has work (at most 1000). */
 int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now_ns);
-struct sa_client *ibrd_mad_sa(struct ibrd *d, uint32_t idx);
 struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx);
 /* Wall-clock ms (epoch) of port idx's last Report and last table change published, or 0. */
 void ibrd_mad_times(struct ibrd *d, uint32_t idx, uint64_t *report_ms, uint64_t *change_ms);
 
 /* ibrd_mcast.c: the multicast bridging policy (joins and leaves per subnet) */
 void ibrd_mcast_policy(struct ibrd *d);
-/* The router joined `mgid` on `port` (it keeps the group fed: members join without traps). */
-bool ibrd_mcast_joined(struct ibrd *d, const uint8_t mgid[16], uint32_t port);
+/* The groups the router joined are fed (receivers), whoever told the RIB of them. */
+void ibrd_mcast_mark_joined(struct ibrd *d);
 void ibrd_mcast_stop(struct ibrd *d);
 
 /* ibrd_osm_route.c: what a route is to the OpenSM of a port's subnet (prefix routes) */
@@ -299,6 +331,7 @@ void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group);
 /* What a request runs: the core's commands (ibrd_cmd_run). */
 typedef int ibrd_ctl_run_fn(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged);
 int ibrd_ctl_open(struct ibrd *d, ibrd_ctl_run_fn *run);
+
 void ibrd_ctl_close(struct ibrd *d);
 /* An event on the listening socket or on a client (ev->kind says which). */
 void ibrd_ctl_event(struct ibrd *d, struct ibrd_ev *ev, uint32_t events);
@@ -310,7 +343,11 @@ struct ibrd_client_ops {
 	void (*closed)(void *arg, struct ibrd_client *c);
 };
 void ibrd_client_set_ops(struct ibrd_client *c, const struct ibrd_client_ops *ops, void *arg);
-/* Queue a datagram for a client and send what the socket takes (sessions, late answers). */
+/* The output sink of a client's answer (ibrd_out): queue one part; it goes out at the turn's end. */
+int ibrd_client_queue(void *ctx, const char *buf, size_t len);
+/* The answers of this turn's requests go out (ibrd_sync.c: after the tables are published). */
+void ibrd_client_flush_all(struct ibrd *d);
+/* Queue a datagram for a client and send what the socket takes (sessions). */
 int ibrd_client_send(struct ibrd_client *c, const void *buf, size_t len);
 /* The current request is answered later: read nothing more from `c` until resumed. */
 void ibrd_client_hold(struct ibrd_client *c);
@@ -322,8 +359,10 @@ const struct ucred *ibrd_client_cred(const struct ibrd_client *c);
 int ibrd_client_take_fd(struct ibrd_client *c);
 
 /* ibrd_plugin.c: OpenSM plugins (ibrouter-osm(8)), a learning source */
-/* After every control event: feeders, RIB publication, prefix routes sent. */
-void ibrd_plugin_sync(struct ibrd *d);
+/* Before the FIB is compiled: which plugin feeds each port, their entries anew. */
+void ibrd_plugin_feeders(struct ibrd *d);
+/* After: each plugin's prefix routes, when the published tables moved. */
+void ibrd_plugin_routes_sync(struct ibrd *d);
 
 /* ibrd_cmd.c: one request -> reply parts, through an output sink */
 struct ibrd_out;

@@ -70,6 +70,11 @@ void ibrd_client_close(struct ibrd_client *c)
 		}
 	if (c->ops && c->ops->closed) /* whoever took the client over (a plugin, a reload) */
 		c->ops->closed(c->ops_arg, c);
+	for (pp = &d->ctl->deferred; c->deferred && *pp; pp = &(*pp)->deferred_next)
+		if (*pp == c) {
+			*pp = c->deferred_next;
+			break;
+		}
 	if (c->fd_in >= 0)
 		close(c->fd_in);
 	if (d->ctl_cur == c)
@@ -251,8 +256,30 @@ void ibrd_client_hold(struct ibrd_client *c)
 void ibrd_client_resume(struct ibrd_client *c)
 {
 	c->held = false;
-	if (!c->doomed && ibrd_client_output(c) < 0)
-		client_drop(c);
+	ibrd_client_defer(c); /* the late answer too comes once the tables are published */
+}
+
+void ibrd_client_defer(struct ibrd_client *c)
+{
+	if (c->deferred || c->doomed)
+		return;
+	c->deferred = true;
+	c->deferred_next = c->d->ctl->deferred;
+	c->d->ctl->deferred = c;
+}
+
+void ibrd_client_flush_all(struct ibrd *d)
+{
+	while (d->ctl && d->ctl->deferred) {
+		struct ibrd_client *c = d->ctl->deferred;
+
+		d->ctl->deferred = c->deferred_next;
+		c->deferred = false;
+		/* outside any client's event: a client that cannot take it hangs up and is
+		 * closed in its own event */
+		if (!c->doomed && ibrd_client_output(c) < 0)
+			client_drop(c);
+	}
 }
 
 void ibrd_client_drop(struct ibrd_client *c)

@@ -132,17 +132,19 @@ usage:
 
 static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	static const char *const cols[] = { "version", "name", "uptime_s", "ports", "workers" };
+	static const char *const cols[] = { "version", "name",	  "uptime_s",
+					    "ports",   "workers", "fib_publications" };
 
 	(void)argv;
 	if (argc != 1)
 		return ibrd_out_error(o, EINVAL, "usage: version");
-	ibrd_out_object(o, cols, 5);
+	ibrd_out_object(o, cols, 6);
 	ibrd_out_str(o, IBRD_VERSION);
 	ibrd_out_str(o, d->conf->name);
 	ibrd_out_u64(o, (ibr_now_ns() - d->start_ns) / 1000000000u);
 	ibrd_out_u64(o, d->conf->nports);
 	ibrd_out_u64(o, d->nworkers);
+	ibrd_out_u64(o, d->fib_publishes);
 	return ibrd_out_end(o);
 }
 

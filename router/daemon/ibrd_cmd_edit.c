@@ -83,8 +83,7 @@ static int edit_done(struct ibrd *d, struct ibrd_out *o, int rc, const char *wha
 	if (rc)
 		return ibrd_out_error(
 			o, rc, "%s: invalid (check the LID range, LMC alignment and port)", what);
-	if ((rc = ibrd_state_publish(d)))
-		return ibrd_out_error(o, rc, "%s: cannot publish the new tables", what);
+	ibrd_rib_changed(d); /* published before the answer goes out (ibrd_sync.c) */
 	log_info("control: %s", what);
 	return ibrd_cmd_ok(o);
 }

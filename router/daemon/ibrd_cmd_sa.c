@@ -28,7 +28,7 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		return -ENOENT;
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
-		struct sa_client *sa = ibrd_mad_sa(d, i);
+		struct sa_client *sa = d->sa[i];
 		const struct mad_chan_stats *ms;
 		const struct sa_client_stats *st;
 		const struct sa_port_state *ps;
@@ -76,7 +76,7 @@ int ibrd_cmd_sa_resync(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
-		struct sa_client *sa = ibrd_mad_sa(d, i);
+		struct sa_client *sa = d->sa[i];
 
 		if (sa && (port < 0 || (uint32_t)port == i)) {
 			sa_client_resync(sa, "control command");

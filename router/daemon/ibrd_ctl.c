@@ -477,8 +477,7 @@ static void ctl_request(struct ibrd_client *c)
 	}
 	if (!o->next)
 		ibrd_out_free(o);
-	if (!c->doomed && ibrd_client_output(c) < 0)
-		ibrd_client_close(c);
+	ibrd_client_defer(c); /* out at the turn's end, once the tables are published */
 }
 
 static void ctl_client_event(struct ibrd_client *c, uint32_t events)

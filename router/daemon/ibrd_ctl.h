@@ -32,6 +32,7 @@ struct ibrd_ctl {
 	size_t held;	      /* bytes of reply parts queued and of snapshots, all clients */
 	struct ibrd_snap *snap[IBRD_SNAP_KINDS]; /* the last copy of each table, while read */
 	struct ibrd_client *cur;		 /* the client whose event is being handled */
+	struct ibrd_client *deferred;		 /* whose answers wait for the turn's end */
 	struct ibr_ratelimit rl_accept, rl_refuse, rl_drop;
 };
 
@@ -45,8 +46,10 @@ struct ibrd_client {
 	struct ibrd_ev ev; /* first: epoll's data.ptr points here */
 	int fd;
 	bool privileged;
-	bool doomed; /* shut down: closed in its own event */
-	bool held;   /* its last request is answered later (a reload): read no more */
+	bool doomed;   /* shut down: closed in its own event */
+	bool held;     /* its last request is answered later (a reload): read no more */
+	bool deferred; /* its answer goes out at the end of the turn (ibrd_ctl_flush) */
+	struct ibrd_client *deferred_next;
 	struct ucred cred;
 	int fd_in; /* the running request's descriptor (SCM_RIGHTS), else -1 */
 	const struct ibrd_client_ops *ops; /* whoever took it over, else NULL */
@@ -81,10 +84,10 @@ static inline bool ibrd_ctl_log_ok(struct ibr_ratelimit *rl, unsigned long long 
 struct ibrd_client *ibrd_client_new(struct ibrd *d, int fd, const struct ucred *cr, bool priv);
 /* Free it now (its own event, or shutdown): its ops hear of it first. */
 void ibrd_client_close(struct ibrd_client *c);
+/* Its answer goes out at the end of the turn, once what its request changed is published. */
+void ibrd_client_defer(struct ibrd_client *c);
 /* Forget the parts queued for it (an answer replaced by an error). */
 void ibrd_client_parts_free(struct ibrd_client *c);
-/* The output sink of a command: queue one part for the client (ibrd_out). */
-int ibrd_client_queue(void *ctx, const char *buf, size_t len);
 /*
  * Send what the socket takes, make a stream's next parts while it takes
  * them, then wait for room or for the next request.  -1: drop it.

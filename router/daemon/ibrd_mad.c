@@ -5,7 +5,7 @@
  * forwards to an IsSM client) and the SA client's queries and Reports.
  * What the SA client learns becomes RIB changes here: the port's LID, LMC
  * and prefix (its connected route), neighbours and multicast groups of
- * source "sa", published at once.
+ * source "sa", published at the end of the loop's turn (ibrd_sync.c).
  */
 #include "router/daemon/ibrd.h"
 
@@ -114,8 +114,7 @@ static void mad_sa_port(void *arg, const struct sa_port_state *ps)
 	log_info("sa: port %s: LID 0x%04x LMC %u prefix 0x%016llx (from the SM)", p.name, p.lid,
 		 p.lmc, (unsigned long long)p.prefix);
 	router_rib_port_set(&d->rib, mp->idx, &p);
-	ibrd_state_connected(d, mp->idx);
-	ibrd_state_publish(d);
+	ibrd_port_changed(d, mp->idx);
 }
 
 static void mad_sa_neighs(struct ibrd_mad_port *mp)
@@ -152,11 +151,10 @@ static void mad_sa_groups(struct ibrd_mad_port *mp)
 			.mlid = v[i].mlid,
 			.sl = v[i].sl,
 			/* a group the router joined may gain receivers without a trap
-			 * (IBA has none for joins): it is fed while it exists */
-			.flags = (uint8_t)((v[i].receivers || v[i].ours ||
-							    ibrd_mcast_joined(d, v[i].mgid, mp->idx)
-						    ? ROUTER_MCAST_RECEIVERS
-						    : 0) |
+			 * (IBA has none for joins): it is fed while it exists (and
+			 * ibrd_mcast_mark_joined sees to the joins still in flight) */
+			.flags = (uint8_t)((v[i].receivers || v[i].ours ? ROUTER_MCAST_RECEIVERS
+									: 0) |
 					   (v[i].senders ? ROUTER_MCAST_SENDERS : 0)),
 			.source = ROUTER_SRC_SA,
 			.tclass = v[i].tclass,
@@ -181,12 +179,13 @@ static void mad_sa_changed(void *arg, bool neighs, bool groups)
 		mad_sa_neighs(mp);
 	if (groups)
 		mad_sa_groups(mp);
-	ibrd_state_publish(mp->d);
+	if (groups)
+		ibrd_groups_changed(mp->d); /* the bridging policy, then the FIB */
+	else
+		ibrd_rib_changed(mp->d);
 	mp->change_ms = mad_wall_ms();
 	mp->d->sa_changes++;
 	mp->d->sa_last_change_ns = ibr_now_ns();
-	if (groups)
-		ibrd_mcast_policy(mp->d);
 }
 
 static void mad_sa_report(void *arg, uint16_t trap, const uint8_t gid[16])
@@ -261,6 +260,7 @@ static int mad_port_open(struct ibrd *d, uint32_t idx)
 		goto fail;
 	}
 	d->mad[idx] = mp;
+	d->sa[idx] = mp->sa;
 	log_info("mad: port %s: attached (%s %s%s%s)%s", cp->name,
 		 cp->mad == IBRD_MAD_IBSIM ? "ibsim" : "umad",
 		 cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_socket : cp->umad_ca,
@@ -292,6 +292,7 @@ void ibrd_mad_stop(struct ibrd *d)
 
 		if (!mp)
 			continue;
+		d->sa[i] = NULL;
 		sa_client_free(mp->sa); /* unsubscribes */
 		mad_chan_process(mp->chan, 0);
 		mad_chan_destroy(mp->chan); /* clears IsSM */
@@ -342,11 +343,6 @@ int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now)
 		return 0;
 	t = (t - now + 999999) / 1000000;
 	return t > 1000 ? 1000 : (int)t;
-}
-
-struct sa_client *ibrd_mad_sa(struct ibrd *d, uint32_t idx)
-{
-	return idx < ROUTER_MAX_PORTS && d->mad[idx] ? d->mad[idx]->sa : NULL;
 }
 
 void ibrd_mad_times(struct ibrd *d, uint32_t idx, uint64_t *report_ms, uint64_t *change_ms)

@@ -68,7 +68,7 @@ static struct ibrd_mjoin *mcast_find(struct ibrd *d, const uint8_t mgid[16], uin
 
 static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
 {
-	struct sa_client *sa = ibrd_mad_sa(d, port);
+	struct sa_client *sa = d->sa[port];
 	struct ibrd_mjoin *j;
 
 	if (!sa || mcast_find(d, tmpl->mgid, port))
@@ -95,7 +95,7 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 
 static void mcast_leave_at(struct ibrd *d, unsigned i)
 {
-	struct sa_client *sa = ibrd_mad_sa(d, d->mjoins[i].port);
+	struct sa_client *sa = d->sa[d->mjoins[i].port];
 
 	if (sa)
 		sa_client_leave(sa, d->mjoins[i].mgid, IBR_SA_JOIN_FULL);
@@ -107,7 +107,7 @@ static void mcast_leave_at(struct ibrd *d, unsigned i)
 /* The group `mgid` on port `p`'s subnet, or NULL. */
 static const struct sa_group *mcast_group(struct ibrd *d, uint32_t p, const uint8_t mgid[16])
 {
-	struct sa_client *sa = ibrd_mad_sa(d, p);
+	struct sa_client *sa = d->sa[p];
 	const struct sa_group *v;
 	size_t n;
 
@@ -120,9 +120,26 @@ static const struct sa_group *mcast_group(struct ibrd *d, uint32_t p, const uint
 	return NULL;
 }
 
-bool ibrd_mcast_joined(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
+/*
+ * A group the router joined is fed in that subnet (RECEIVERS), whoever told
+ * the RIB of it (the SA client, a plugin, the config): IBA has no trap for a
+ * member's join, so the router keeps forwarding into a subnet where it is a
+ * member while the group exists there.  Run after the policy, before the
+ * FIB is compiled (ibrd_sync.c).
+ */
+void ibrd_mcast_mark_joined(struct ibrd *d)
 {
-	return mcast_find(d, mgid, port) != NULL;
+	for (unsigned i = 0; i < d->nmjoins; i++) {
+		struct router_mcast_key k;
+		struct router_mcast *m;
+
+		memset(&k, 0, sizeof(k));
+		memcpy(k.mgid, d->mjoins[i].mgid, 16);
+		k.port = (uint8_t)d->mjoins[i].port;
+		m = router_tab_find(&d->rib.mcasts, &k);
+		if (m)
+			m->flags |= ROUTER_MCAST_RECEIVERS;
+	}
 }
 
 /*
@@ -179,7 +196,7 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 void ibrd_mcast_policy(struct ibrd *d)
 {
 	for (uint32_t p = 0; p < d->rib.nports; p++) {
-		struct sa_client *sa = ibrd_mad_sa(d, p);
+		struct sa_client *sa = d->sa[p];
 		const struct sa_group *v;
 		size_t n;
 

@@ -70,7 +70,7 @@ static void plugin_mcast_put(struct ibrd *d, uint32_t port, const struct ibrd_pg
 {
 	struct router_mcast m = { .source = ROUTER_SRC_PLUGIN };
 	const struct router_mcast *old;
-	bool ours = ibrd_mcast_joined(d, g->mgid, port);
+	bool ours = false; /* a join of the bridging policy: ibrd_mcast_mark_joined */
 
 	memcpy(m.key.mgid, g->mgid, 16);
 	m.key.port = (uint8_t)port;
@@ -107,7 +107,7 @@ static bool plugin_own_port(struct ibrd *d, uint32_t port, const struct ibrd_plu
 	struct router_port rp = d->rib.port[port];
 	const struct ibrd_pport *me;
 
-	if (ibrd_mad_sa(d, port) || !rp.guid || !(me = ibrd_psess_port(&p->s, rp.guid)))
+	if (d->sa[port] || !rp.guid || !(me = ibrd_psess_port(&p->s, rp.guid)))
 		return false;
 	if (me->lid == rp.lid && me->lmc == rp.lmc &&
 	    (!p->s.h.subnet_prefix || p->s.h.subnet_prefix == rp.prefix))
@@ -119,7 +119,7 @@ static bool plugin_own_port(struct ibrd *d, uint32_t port, const struct ibrd_plu
 	log_info("plugin %u: port %s: LID 0x%04x LMC %u prefix 0x%016llx (from OpenSM)", p->id,
 		 rp.name, rp.lid, rp.lmc, (unsigned long long)rp.prefix);
 	router_rib_port_set(&d->rib, port, &rp);
-	ibrd_state_connected(d, port);
+	ibrd_port_changed(d, port);
 	return true;
 }
 
@@ -133,7 +133,7 @@ static void plugin_project(struct ibrd *d, uint32_t port)
 
 	router_rib_flush_neighs(&d->rib, ROUTER_SRC_PLUGIN, (int)port);
 	router_rib_flush_mcasts(&d->rib, ROUTER_SRC_PLUGIN, (int)port);
-	d->plugin_dirty = true;
+	ibrd_groups_changed(d);
 	for (p = d->plugins; p && !plugin_feeds(d, p, port); p = p->next)
 		;
 	if (!p)
@@ -160,7 +160,7 @@ static void plugin_on_port(void *ctx, const struct ibrd_pport *pp)
 			plugin_own_port(d, i, p);
 		else
 			plugin_neigh_put(d, i, pp);
-		d->plugin_dirty = true;
+		ibrd_rib_changed(d);
 	}
 }
 
@@ -172,7 +172,7 @@ static void plugin_on_port_del(void *ctx, const struct ibrd_pport *pp)
 	for (uint32_t i = 0; i < d->rib.nports; i++)
 		if (plugin_feeds(d, p, i) &&
 		    !router_rib_neigh_del(&d->rib, (uint8_t)i, pp->guid, ROUTER_SRC_PLUGIN))
-			d->plugin_dirty = true;
+			ibrd_rib_changed(d);
 }
 
 static void plugin_on_group(void *ctx, const struct ibrd_pgroup *g)
@@ -183,7 +183,7 @@ static void plugin_on_group(void *ctx, const struct ibrd_pgroup *g)
 	for (uint32_t i = 0; i < d->rib.nports; i++)
 		if (plugin_feeds(d, p, i)) {
 			plugin_mcast_put(d, i, g);
-			d->plugin_dirty = true;
+			ibrd_groups_changed(d);
 		}
 }
 
@@ -200,7 +200,7 @@ static void plugin_on_group_del(void *ctx, const uint8_t mgid[16])
 		m = router_tab_find(&d->rib.mcasts, &k);
 		if (plugin_feeds(d, p, i) && m && m->source == ROUTER_SRC_PLUGIN) {
 			router_rib_mcast_del(&d->rib, mgid, (uint8_t)i);
-			d->plugin_dirty = true;
+			ibrd_groups_changed(d);
 		}
 	}
 }
@@ -409,35 +409,34 @@ static int plugin_input(struct ibrd *d, struct ibrd_plugin *p, int fd)
 	return 0;
 }
 
-void ibrd_plugin_sync(struct ibrd *d)
+void ibrd_plugin_feeders(struct ibrd *d)
 {
 	bool reloaded = d->plugin_conf != d->conf;
 
-	if (!d->plugins && !d->plugin_dirty) {
-		d->plugin_conf = d->conf;
+	d->plugin_conf = d->conf;
+	d->plugin_resend |= reloaded;
+	if (!d->plugins)
 		return;
-	}
 	if (!d->conf->osm_plugin)
 		for (struct ibrd_plugin *p = d->plugins; p; p = p->next)
 			ibrd_client_drop(p->client); /* turned off by a reload */
 	/* a reload may have rebuilt the RIB: every port from scratch */
 	plugin_rebind(d, reloaded);
-	d->plugin_conf = d->conf;
-	if (d->plugin_dirty) {
-		d->plugin_dirty = false;
-		if (ibrd_state_publish(d))
-			log_warnx("plugin: cannot publish the new tables");
-	}
+}
+
+void ibrd_plugin_routes_sync(struct ibrd *d)
+{
 	/* routes again when the tables changed, or a plugin has none yet or moved ports */
 	for (struct ibrd_plugin *p = d->plugins; p; p = p->next) {
 		if (!p->s.snapshots || (p->sent_valid && p->sent_bound == p->bound &&
-					d->rib.generation == d->plugin_gen && !reloaded))
+					d->rib.generation == d->plugin_gen && !d->plugin_resend))
 			continue;
 		if (ibrd_plugin_routes_send(d, p))
 			log_warnx("plugin %u: cannot send its prefix routes", p->id);
 		p->sent_bound = p->bound;
 	}
 	d->plugin_gen = d->rib.generation;
+	d->plugin_resend = false;
 }
 
 /* ---- show plugins ---- */

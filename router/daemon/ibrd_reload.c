@@ -135,6 +135,7 @@ static void reload_unprepare(struct ibrd *d, struct reload *r)
 {
 	router_rib_free(&d->rib);
 	d->rib = r->rib;
+	d->dirty_ports = (1u << d->rib.nports) - 1; /* the old ports' connected routes again */
 	memcpy(d->vdown, r->vdown, sizeof(d->vdown));
 	memcpy(d->proxy, r->proxy, sizeof(d->proxy));
 	d->nproxies = r->nproxies;
@@ -174,7 +175,9 @@ static int reload_prepare(struct ibrd *d, struct reload *r, char *err, size_t er
 	/* the proxies of a verbs port are opened with it: new ones restart the data path */
 	r->data = !reload_same_data(r->oc, r->nc) || d->nproxies != r->nproxies ||
 		  memcmp(d->proxy, r->proxy, sizeof(d->proxy[0]) * d->nproxies);
-	if ((rc = ibrd_state_build(d, r->nc, r->oc, &r->rib, r->from))) {
+	rc = ibrd_state_build(d, r->nc, r->oc, &r->rib, r->from);
+	d->dirty_ports = 0; /* every port's connected route is new (the indexes may have moved) */
+	if (rc) {
 		snprintf(err, errlen, "the new tables: %s", strerror(-rc));
 		goto fail;
 	}
@@ -261,8 +264,8 @@ static void reload_commit(struct ibrd *d, struct reload *r)
 	}
 	if (!d->verbose && nc->log_level != r->oc->log_level)
 		log_setlevel(nc->log_level);
-	if (!r->mad)
-		ibrd_mcast_policy(d); /* the policy may have changed; groups as the SAs know them */
+	/* the new tables published at the turn's end; the bridging policy may have changed */
+	ibrd_groups_changed(d);
 }
 
 int ibrd_reload_apply(struct ibrd *d, struct ibrd_conf *nc, char *err, size_t errlen)
@@ -295,9 +298,7 @@ int ibrd_reload_apply(struct ibrd *d, struct ibrd_conf *nc, char *err, size_t er
 	reload_commit(d, r);
 	ibrd_conf_free(r->oc);
 	free(r);
-	if ((rc = ibrd_state_publish(d)))
-		snprintf(err, errlen, "publishing the new tables: %s", strerror(-rc));
-	return rc;
+	return 0;
 fail:
 	ibrd_conf_free(nc);
 	free(r);
@@ -389,11 +390,6 @@ static int reload_parse_start(struct ibrd_reload_job *j)
 	return 0;
 }
 
-static int reload_emit(void *ctx, const char *buf, size_t len)
-{
-	return ibrd_client_send(ctx, buf, len);
-}
-
 /* Answer the requests up to number `gen`, in the order they came. */
 static void reload_answer(struct ibrd *d, uint64_t gen, int rc, const char *err)
 {
@@ -410,7 +406,7 @@ static void reload_answer(struct ibrd *d, uint64_t gen, int rc, const char *err)
 		}
 		if (!w->c)
 			continue;
-		ibrd_out_init(&o, w->fmt, reload_emit, w->c);
+		ibrd_out_init(&o, w->fmt, ibrd_client_queue, w->c);
 		if (rc)
 			ibrd_out_error(&o, rc, "%s", err);
 		else

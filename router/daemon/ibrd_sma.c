@@ -93,8 +93,7 @@ static void sma_event(void *arg, const struct sma_event *ev)
 		return;
 	}
 	router_rib_port_set(&d->rib, idx, &p);
-	ibrd_state_connected(d, idx);
-	d->sma_dirty = true;
+	ibrd_port_changed(d, idx);
 }
 
 /* RouterInfo/NextHopTable: the best route per prefix, in RIB order. */
@@ -233,7 +232,7 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 		io_sim_send(&d->sim[tx.port - 1], out, (size_t)len);
 }
 
-/* Control thread: answer every queued SMP, then publish what they changed. */
+/* Control thread: answer every queued SMP (what they changed is published at the turn's end). */
 void ibrd_sma_event(struct ibrd *d)
 {
 	uint64_t v;
@@ -253,11 +252,6 @@ void ibrd_sma_event(struct ibrd *d)
 		d->smp_n--;
 		pthread_mutex_unlock(&d->smp_lock);
 		sma_one(d, &q);
-	}
-	if (d->sma_dirty) {
-		d->sma_dirty = false;
-		if (ibrd_state_publish(d))
-			log_warnx("sma: cannot publish the new tables");
 	}
 }
 

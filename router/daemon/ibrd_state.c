@@ -175,7 +175,7 @@ static void state_port_learned(struct ibrd *d, struct router_port *p, const stru
 		p->prefix = cur->prefix;
 	if (d->vdown[ni]) /* the HCA port's link is down (ibrd_verbs.c) */
 		p->flags &= (uint8_t)~ROUTER_PORT_UP;
-	if (ibrd_mad_sa(d, oi)) /* the GUID its subnet knows the port by (ibsim: its own) */
+	if (d->sa[oi]) /* the GUID its subnet knows the port by (ibsim: its own) */
 		p->guid = cur->guid;
 }
 

@@ -59,7 +59,7 @@ static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
 	if (!cp->prefix && prefix)
 		rp.prefix = prefix;
 	router_rib_port_set(&d->rib, i, &rp);
-	ibrd_state_connected(d, i); /* withdrawn while down */
+	ibrd_port_changed(d, i); /* its connected route: withdrawn while down */
 }
 
 int ibrd_verbs_watch(struct ibrd *d)
@@ -86,7 +86,7 @@ int ibrd_verbs_watch(struct ibrd *d)
 	}
 	if (d->verbs)
 		io_verbs_async_owner(d->verbs, d->epfd >= 0);
-	return d->verbs ? ibrd_state_publish(d) : 0;
+	return 0;
 }
 
 void ibrd_verbs_unwatch(struct ibrd *d)
@@ -130,7 +130,7 @@ static void verbs_on_event(void *ctx, struct io_verbs_port *vp, enum io_verbs_ev
 			 d->conf->port[i].rp.prefix ? " (the config's prefix stays)" : "");
 		break;
 	default:
-		sa = ibrd_mad_sa(d, i);
+		sa = d->sa[i];
 		log_info("verbs: port %s: SM change%s", name,
 			 sa ? ": the SA client resyncs" : " (no SA client)");
 		if (sa)
@@ -146,6 +146,7 @@ void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev)
 		(const struct ibrd_verbs_ev *)((char *)ev - offsetof(struct ibrd_verbs_ev, ev));
 	struct io_verbs_port *vp = d->verbs ? io_verbs_port(d->verbs, e->k) : NULL;
 
-	if (vp && io_verbs_async_poll(vp, verbs_on_event, d))
-		ibrd_state_publish(d);
+	if (vp)
+		io_verbs_async_poll(vp, verbs_on_event,
+				    d); /* the ports it changed: ibrd_port_changed */
 }

@@ -96,8 +96,8 @@ static void loop(struct ibrd *d)
 		}
 		/* MAD retries and timeouts, the SA clients' polls and resyncs */
 		ibrd_mad_tick(d, ibr_now_ns());
-		/* what the SA clients changed reaches the OpenSM plugins now */
-		ibrd_plugin_sync(d);
+		/* what this turn changed: compiled and published once, then told */
+		ibrd_sync_run(d);
 		/* free FIBs no worker can see any more */
 		router_pub_reclaim(&d->pub);
 		ibrd_capture_tick(d);
@@ -120,7 +120,10 @@ static int start(struct ibrd *d)
 		return rc;
 	}
 	if ((rc = router_pub_init(&d->pub, d->conf->workers ? d->conf->workers : 1)) ||
-	    (rc = ibrd_state_build(d, d->conf, NULL, NULL, NULL)) || (rc = ibrd_state_publish(d)))
+	    (rc = ibrd_state_build(d, d->conf, NULL, NULL, NULL)))
+		return rc;
+	ibrd_rib_changed(d);
+	if ((rc = ibrd_sync_run(d))) /* a FIB before the workers start */
 		return rc;
 	ibrd_proxy_load(d, d->conf);
 	if ((rc = ibrd_sma_start(d))) {
@@ -137,6 +140,7 @@ static int start(struct ibrd *d)
 		else
 			snprintf(d->pid_file, sizeof(d->pid_file), "%s", d->conf->pid_file);
 	}
+	ibrd_sync_run(d); /* what the ports' backends said (the HCA ports' state) */
 	log_info("ibrouterd %s started: %u ports, %u workers, control socket %s", IBRD_VERSION,
 		 d->conf->nports, d->nworkers, d->sock_path ? d->sock_path : d->conf->ctl_socket);
 	return 0;

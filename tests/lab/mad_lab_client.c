@@ -17,6 +17,12 @@
  *	from NODE, a directed-route SMP Get of ATTR (e.g. 0xffd1) along PATH
  *	(initial path ports, e.g. 1,3); prints the status and the 64 data bytes
  *	in hex; exit 0 on status 0.
+ *   mad_lab_client report SOCKNAME NODE DLID TRAP GID|@FILE [N]
+ *	from NODE, Reports (13.4.8.2) of generic trap TRAP (64..67) to QP1 at
+ *	DLID: N for GID, or one for each GID of FILE (one a line), all sent
+ *	before the first ReportResp is awaited (a burst); from the SM's node they
+ *	come from the SM's LID, as OpenSM's do.  Exit 0 when every one was
+ *	acknowledged.
  *   mad_lab_client sa SOCKNAME NODE
  *	wait for OpenSM to give NODE a LID, then NodeRecord and PortInfoRecord
  *	GetTable to the SM LID (umad2sim truncates them: -EMSGSIZE expected),
@@ -75,15 +81,23 @@ static void run_until(struct mad_chan *c, const bool *done, unsigned int max_ms)
 	}
 }
 
-static struct mad_chan *chan_open(const char *sock, const char *node, uint32_t id,
-				  struct mad_transport **tp)
+static struct mad_chan *chan_open_n(const char *sock, const char *node, uint32_t id,
+				    struct mad_transport **tp, unsigned outstanding)
 {
-	struct mad_chan_config cfg = { .name = node, .chan_id = id, .timeout_ms = 100 };
+	struct mad_chan_config cfg = {
+		.name = node, .chan_id = id, .timeout_ms = 100, .max_outstanding = outstanding
+	};
 
 	*tp = mad_ibsim_open(sock, node, 2000);
 	if (!*tp)
 		return NULL;
 	return mad_chan_create(*tp, &cfg);
+}
+
+static struct mad_chan *chan_open(const char *sock, const char *node, uint32_t id,
+				  struct mad_transport **tp)
+{
+	return chan_open_n(sock, node, id, tp, 0);
 }
 
 static int lab_ibsim_ctl(struct mad_transport *tp, uint64_t *guid)
@@ -372,6 +386,68 @@ static int lab_join_args(int argc, char **argv)
 			qkey);
 }
 
+#define REPORTS_MAX 1000
+
+/* The GIDs to report: N times one, or those of @FILE. */
+static unsigned report_gids(const char *arg, unsigned n, union ibr_gid *g)
+{
+	char line[128];
+	unsigned k = 0;
+	FILE *f;
+
+	if (arg[0] != '@') {
+		if (ibr_gid_parse(arg, &g[0]))
+			return 0;
+		for (k = 1; k < n && k < REPORTS_MAX; k++)
+			g[k] = g[0];
+		return k;
+	}
+	if (!(f = fopen(arg + 1, "r")))
+		return 0;
+	while (k < REPORTS_MAX && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " \t\r\n")] = '\0';
+		if (line[0] && !ibr_gid_parse(line, &g[k]))
+			k++;
+	}
+	fclose(f);
+	return k;
+}
+
+static int lab_report(const char *sock, const char *node, uint16_t dlid, uint16_t trap,
+		      const char *what, unsigned n)
+{
+	struct mad_transport *tp;
+	/* every Report in flight at once: the burst is the point */
+	struct mad_chan *c = chan_open_n(sock, node, 9, &tp, REPORTS_MAX);
+	const struct mad_addr to = { .lid = dlid, .qpn = 1, .qkey = MAD_QP1_QKEY };
+	static union ibr_gid gids[REPORTS_MAX];
+	static struct result res[REPORTS_MAX];
+	uint8_t mad[IBR_MAD_SIZE];
+	unsigned k = report_gids(what, n, gids), sent = 0, acked = 0;
+
+	if (!c || !k) {
+		fprintf(stderr, "report: cannot attach at %s, or no GID in %s\n", node, what);
+		return 2;
+	}
+	for (; sent < k; sent++) {
+		/* traps 64-67: the GID in the data details, bytes 6..21 */
+		struct ibr_sa_notice nt = { .is_generic = true, .type = 4, .trap_num = trap };
+
+		memcpy(nt.details + 6, gids[sent].raw, 16);
+		ibr_mad_build_sa(mad, IBR_MAD_METHOD_REPORT, IBR_ATTR_NOTICE, 0, 0, 0);
+		ibr_sa_notice_encode(&nt, mad + IBR_SA_DATA_OFFS);
+		if (mad_chan_send_request(c, mad, &to, NULL, on_result, &res[sent], NULL))
+			break;
+	}
+	for (unsigned i = 0; i < sent; i++) {
+		run_until(c, &res[i].done, 5000);
+		acked += res[i].done && res[i].status == 0;
+	}
+	printf("reports: %u sent, %u acknowledged\n", sent, acked);
+	mad_chan_destroy(c);
+	return acked == k ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	log_init("mad_lab_client", true, getenv("LAB_DEBUG") ? LOG_DEBUG : LOG_INFO);
@@ -384,12 +460,17 @@ int main(int argc, char **argv)
 			       argc > 6 ? (uint32_t)strtoul(argv[6], NULL, 0) : 0);
 	else if (argc >= 6 && strcmp(argv[1], "join") == 0)
 		return lab_join_args(argc, argv);
+	else if (argc >= 7 && strcmp(argv[1], "report") == 0)
+		return lab_report(argv[2], argv[3], (uint16_t)strtoul(argv[4], NULL, 0),
+				  (uint16_t)strtoul(argv[5], NULL, 0), argv[6],
+				  argc > 7 ? (unsigned)strtoul(argv[7], NULL, 0) : 1);
 	else {
 		fprintf(stderr,
 			"usage: %s ibsim|sa SOCKNAME NODE [NODE2]\n"
 			"       %s join SOCKNAME NODE MGID STATE [leave] [qkey QKEY]\n"
-			"       %s smp SOCKNAME NODE PATH ATTR [MOD]\n",
-			argv[0], argv[0], argv[0]);
+			"       %s smp SOCKNAME NODE PATH ATTR [MOD]\n"
+			"       %s report SOCKNAME NODE DLID TRAP GID|@FILE [N]\n",
+			argv[0], argv[0], argv[0], argv[0]);
 		return 2;
 	}
 	return lab_check_report() ? 1 : 0;
