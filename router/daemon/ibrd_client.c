@@ -7,7 +7,7 @@
  * session, a reload that answers later) does so through its ops, so that
  * neither the socket nor the client knows them.
  */
-#include "router/daemon/ibrd_ctl.h"
+#include "router/daemon/ibrd_client.h"
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_out.h"
 

@@ -24,7 +24,7 @@
  * datagrams read by that session's ops instead.  The client object, its
  * output and its life are ibrd_client.c's.
  */
-#include "router/daemon/ibrd_ctl.h"
+#include "router/daemon/ibrd_client.h"
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_out.h"
 

@@ -1,6 +1,6 @@
 /* ibrd_snap.c - shared, immutable copies of RIB tables for streamed answers (ibrd_snap.h). */
 #include "router/daemon/ibrd_snap.h"
-#include "router/daemon/ibrd_ctl.h"
+#include "router/daemon/ibrd_client.h"
 
 #include <errno.h>
 #include <stdlib.h>

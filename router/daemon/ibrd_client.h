@@ -1,11 +1,11 @@
 /*
- * ibrd_ctl.h - the control socket's own state and its clients, shared by
+ * ibrd_client.h - the control socket's clients and the socket's own state, shared by
  * the socket (ibrd_ctl.c), the client object (ibrd_client.c) and the
  * snapshots of long answers (ibrd_snap.c), which count against the bound on
  * what all clients hold.
  */
-#ifndef IBRD_CTL_H
-#define IBRD_CTL_H
+#ifndef IBRD_CLIENT_H
+#define IBRD_CLIENT_H
 
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_out.h"
