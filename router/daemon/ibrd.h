@@ -1,7 +1,9 @@
 /*
  * ibrd.h - ibrouterd's state and the functions its files share.  The daemon
- * is the one place that wires the router core (and later the SMA and the SA
- * client) together: modules talk only through it.
+ * is the one place that wires the forwarding core, the SMA and the SA client
+ * together: modules talk only through it.  Its files are layered (core,
+ * adapters, shared helpers; doc/ARCHITECTURE.md, "The daemon"), and calls go
+ * one way: scripts/calls.sh router/daemon finds no circle.
  */
 #ifndef IBRD_H
 #define IBRD_H
