@@ -138,6 +138,7 @@ struct ibrd {
 	/* multicast bridging: the joins the router made (ibrd_mcast.c) */
 	struct ibrd_mjoin *mjoins;
 	unsigned nmjoins, mjoins_cap;
+	const struct ibrd_mcast_ops *mcast_ops; /* NULL: the SA clients' (a test sets its own) */
 	bool quit;
 	struct ibrd_reload_job *reload; /* a parse of the config file (ibrd_reload.c) */
 	struct ibrd_client *clients;
@@ -306,6 +307,22 @@ struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx);
 void ibrd_mad_times(struct ibrd *d, uint32_t idx, uint64_t *report_ms, uint64_t *change_ms);
 
 /* ibrd_mcast.c: the multicast bridging policy (joins and leaves per subnet) */
+/* A join the router made (d->mjoins). */
+struct ibrd_mjoin {
+	uint8_t mgid[16];
+	uint32_t port;
+	bool seen;	  /* the group showed in that subnet since the join */
+	uint64_t sent_ns; /* when the join went out */
+};
+struct sa_group;
+/* The subnets' groups as the policy sees them, and its joins and leaves. */
+struct ibrd_mcast_ops {
+	size_t (*groups)(struct ibrd *d, uint32_t port, const struct sa_group **v);
+	int (*join)(struct ibrd *d, uint32_t port, const struct sa_group *tmpl); /* 0 or -errno */
+	void (*leave)(struct ibrd *d, uint32_t port, const uint8_t mgid[16]);
+};
+/* Through the ports' SA clients (d->sa[]): the daemon's, when d->mcast_ops is NULL. */
+extern const struct ibrd_mcast_ops ibrd_mcast_sa_ops;
 void ibrd_mcast_policy(struct ibrd *d);
 /* The groups the router joined are fed (receivers), whoever told the RIB of them. */
 void ibrd_mcast_mark_joined(struct ibrd *d);

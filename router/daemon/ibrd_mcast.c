@@ -25,14 +25,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ibrd_mjoin {
-	uint8_t mgid[16];
-	uint32_t port;
-	bool seen;	  /* the group showed in that subnet since the join */
-	uint64_t sent_ns; /* when the join went out */
+#define MJOIN_RETRY_NS (5 * 1000000000ull) /* a join never seen is sent again */
+
+/* The policy's view of the subnets: their SA clients (d->sa[]), or a test's. */
+static size_t sa_groups(struct ibrd *d, uint32_t port, const struct sa_group **v)
+{
+	return d->sa[port] ? sa_client_groups(d->sa[port], v) : 0;
+}
+
+static int sa_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
+{
+	if (!d->sa[port])
+		return -ENOENT;
+	return sa_client_join(d->sa[port], tmpl->mgid, IBR_SA_JOIN_FULL, tmpl) < 0 ? -EIO : 0;
+}
+
+static void sa_leave(struct ibrd *d, uint32_t port, const uint8_t mgid[16])
+{
+	if (d->sa[port])
+		sa_client_leave(d->sa[port], mgid, IBR_SA_JOIN_FULL);
+}
+
+const struct ibrd_mcast_ops ibrd_mcast_sa_ops = {
+	.groups = sa_groups,
+	.join = sa_join,
+	.leave = sa_leave,
 };
 
-#define MJOIN_RETRY_NS (5 * 1000000000ull) /* a join never seen is sent again */
+static const struct ibrd_mcast_ops *mcast_ops(const struct ibrd *d)
+{
+	return d->mcast_ops ? d->mcast_ops : &ibrd_mcast_sa_ops;
+}
 
 static bool mcast_prefix_match(const struct ibrd_conf_mprefix *p, const uint8_t mgid[16])
 {
@@ -68,10 +91,9 @@ static struct ibrd_mjoin *mcast_find(struct ibrd *d, const uint8_t mgid[16], uin
 
 static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
 {
-	struct sa_client *sa = d->sa[port];
 	struct ibrd_mjoin *j;
 
-	if (!sa || mcast_find(d, tmpl->mgid, port))
+	if (mcast_find(d, tmpl->mgid, port))
 		return;
 	if (d->nmjoins == d->mjoins_cap) {
 		unsigned cap = d->mjoins_cap ? d->mjoins_cap * 2 : 16;
@@ -82,8 +104,8 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 		d->mjoins = j;
 		d->mjoins_cap = cap;
 	}
-	if (sa_client_join(sa, tmpl->mgid, IBR_SA_JOIN_FULL, tmpl) < 0)
-		return;
+	if (mcast_ops(d)->join(d, port, tmpl))
+		return; /* no SA client there, or it cannot send now */
 	j = &d->mjoins[d->nmjoins++];
 	memcpy(j->mgid, tmpl->mgid, 16);
 	j->port = port;
@@ -95,10 +117,7 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 
 static void mcast_leave_at(struct ibrd *d, unsigned i)
 {
-	struct sa_client *sa = d->sa[d->mjoins[i].port];
-
-	if (sa)
-		sa_client_leave(sa, d->mjoins[i].mgid, IBR_SA_JOIN_FULL);
+	mcast_ops(d)->leave(d, d->mjoins[i].port, d->mjoins[i].mgid);
 	log_info("mcast: port %s: leaving a group with no member left beyond the router",
 		 d->rib.port[d->mjoins[i].port].name);
 	d->mjoins[i] = d->mjoins[--d->nmjoins];
@@ -107,13 +126,9 @@ static void mcast_leave_at(struct ibrd *d, unsigned i)
 /* The group `mgid` on port `p`'s subnet, or NULL. */
 static const struct sa_group *mcast_group(struct ibrd *d, uint32_t p, const uint8_t mgid[16])
 {
-	struct sa_client *sa = d->sa[p];
 	const struct sa_group *v;
-	size_t n;
+	size_t n = mcast_ops(d)->groups(d, p, &v);
 
-	if (!sa)
-		return NULL;
-	n = sa_client_groups(sa, &v);
 	for (size_t i = 0; i < n; i++)
 		if (!memcmp(v[i].mgid, mgid, 16))
 			return &v[i];
@@ -196,19 +211,15 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 void ibrd_mcast_policy(struct ibrd *d)
 {
 	for (uint32_t p = 0; p < d->rib.nports; p++) {
-		struct sa_client *sa = d->sa[p];
 		const struct sa_group *v;
-		size_t n;
+		size_t n = mcast_ops(d)->groups(d, p, &v);
 
-		if (!sa)
-			continue;
-		n = sa_client_groups(sa, &v);
 		for (size_t i = 0; i < n; i++) {
 			uint8_t mgid[16];
 
 			memcpy(mgid, v[i].mgid, 16); /* a join may grow the table under us */
 			mcast_apply(d, mgid);
-			n = sa_client_groups(sa, &v);
+			n = mcast_ops(d)->groups(d, p, &v);
 		}
 	}
 	/* joins of groups no subnet lists any more */
