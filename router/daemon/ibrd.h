@@ -216,7 +216,10 @@ int ibrd_data_open(struct ibrd *d);
 int ibrd_data_start(struct ibrd *d);
 void ibrd_data_stop(struct ibrd *d);
 void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
-/* With the workers stopped: the counts of port src[i] become port i's (src[i] < 0: zero). */
+/*
+ * With the workers stopped: the counts of port src[i] become port i's
+ * (src[i] < 0: zero); src has ROUTER_MAX_PORTS entries.
+ */
 void ibrd_counters_move(struct ibrd *d, const int *src);
 /* Stop and start the data path (verbs ports reopened when their proxies changed). */
 int ibrd_data_restart(struct ibrd *d);
