@@ -43,7 +43,8 @@ for t in "$tmp"/*.c.txt; do
 		  } }' "$tmp/defs" "$t"
 done > "$tmp/edges"
 if $edges; then
-	awk '{ k = $1 " -> " $2; e[k] = (k in e) ? e[k] ", " $3 : $3 } END { for (k in e) print k ": " e[k] }' \
+	awk '{ k = $1 " -> " $2; if (k in e) e[k] = e[k] ", " $3; else e[k] = $3 }
+		END { for (k in e) print k ": " e[k] }' \
 		"$tmp/edges" | sort
 	exit 0
 fi

@@ -117,6 +117,8 @@ struct ibrd {
 	bool vdown[ROUTER_MAX_PORTS];
 	unsigned nworkers;
 	struct router_worker *workers;
+	/* the core's: each worker's hooks (SMA, captures), before it starts */
+	void (*worker_setup)(struct ibrd *d, struct router_worker *w);
 	pthread_t *threads;
 	bool running;
 	struct router_counters retired; /* totals of workers stopped by a reload */
@@ -221,10 +223,10 @@ void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
  * (src[i] < 0: zero); src has ROUTER_MAX_PORTS entries.
  */
 void ibrd_counters_move(struct ibrd *d, const int *src);
-/* Stop and start the data path (verbs ports reopened when their proxies changed). */
-int ibrd_data_restart(struct ibrd *d);
 
-/* ibrd_verbs.c: the verbs ports' HCA events (port state, LID, GID, SM) */
+/* ibrd_verbs.c: the verbs ports and their HCA events (port state, LID, GID, SM) */
+/* Open the config's verbs ports (again, when their set or proxies changed), and watch them. */
+int ibrd_verbs_open(struct ibrd *d);
 /* Put the devices' async fds on the epoll loop, and the ports' state in the RIB. */
 int ibrd_verbs_watch(struct ibrd *d);
 /* Take them off (before the verbs ports close). */
@@ -261,6 +263,8 @@ int ibrd_reload_request(struct ibrd *d, struct ibrd_client *c, int fmt);
 void ibrd_reload_event(struct ibrd *d);
 /* At the end: wait for a parse that runs, free everything. */
 void ibrd_reload_fini(struct ibrd *d);
+/* The data path again with the config it has (the verbs ports reopened when their proxies changed). */
+int ibrd_reload_data(struct ibrd *d);
 /* Apply `nc` (taken: freed on error); 0 or -errno with `err` set. */
 int ibrd_reload_apply(struct ibrd *d, struct ibrd_conf *nc, char *err, size_t errlen);
 

@@ -69,11 +69,11 @@ int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		d->proxy[d->nproxies++] = x;
 	else
 		d->proxy[at] = d->proxy[--d->nproxies];
-	if ((rc = ibrd_data_restart(d))) {
+	if ((rc = ibrd_reload_data(d))) {
 		/* back to the proxies that worked */
 		memcpy(d->proxy, saved, sizeof(saved));
 		d->nproxies = nsaved;
-		ibrd_data_restart(d);
+		ibrd_reload_data(d);
 		return ibrd_out_error(o, -rc, "proxy %s: %s", argv[1], strerror(-rc));
 	}
 	return ibrd_cmd_ok(o);

@@ -112,97 +112,11 @@ int ibrd_data_open(struct ibrd *d)
 	return rc;
 }
 
-/* The verbs ports still open at exit (stop() in ibrouterd.c knows only sim sockets). */
-static struct io_verbs *data_verbs_live;
-
-static void data_verbs_atexit(void)
-{
-	if (data_verbs_live)
-		io_verbs_close(data_verbs_live);
-	data_verbs_live = NULL;
-}
-
-/*
- * The verbs ports of the config, opened together: io_verbs registers every
- * port's buffers with every device, so any port can send from any other's.
- * Kept across reloads while the same devices serve the same port indexes.
- */
-static int data_open_verbs(struct ibrd *d)
-{
-	static bool atexit_set;
-	struct io_verbs_port_cfg cfg[ROUTER_MAX_PORTS];
-	char sig[sizeof(d->verbs_sig)] = "";
-	unsigned n = 0, at[ROUTER_MAX_PORTS];
-	size_t len = 0;
-
-	memset(cfg, 0, sizeof(cfg));
-	for (unsigned i = 0; i < d->conf->nports; i++) {
-		const struct ibrd_conf_port *p = &d->conf->port[i];
-
-		if (p->data != IBRD_DATA_VERBS)
-			continue;
-		snprintf(cfg[n].device, sizeof(cfg[n].device), "%s", p->device);
-		cfg[n].port_num = p->device_port;
-		cfg[n].router_port = (uint8_t)i;
-		cfg[n].qkey = p->relay_qkey;
-		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u:%x ", i, p->device,
-					p->device_port, p->relay_qkey);
-		for (unsigned k = 0; k < d->nproxies; k++) {
-			const struct ibrd_proxy *x = &d->proxy[k];
-			struct io_verbs_proxy_cfg *c = &cfg[n].proxy[cfg[n].nproxy];
-
-			if (x->port != i || cfg[n].nproxy == IO_VERBS_MAX_PROXY)
-				continue;
-			memcpy(c->gid, x->gid, 16);
-			c->qpn = x->qpn;
-			c->qkey = x->qkey;
-			cfg[n].nproxy++;
-			len += (size_t)snprintf(sig + len, sizeof(sig) - len, "p:");
-			for (unsigned b = 0; b < 16; b++)
-				len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%02x",
-							x->gid[b]);
-			len += (size_t)snprintf(sig + len, sizeof(sig) - len, ":%x:%x ", x->qpn,
-						x->qkey);
-		}
-		at[n++] = i;
-	}
-	if (d->verbs && !strcmp(sig, d->verbs_sig))
-		return 0;
-	memset(d->vport, 0, sizeof(d->vport));
-	ibrd_verbs_unwatch(d);
-	if (d->verbs)
-		io_verbs_close(d->verbs);
-	d->verbs = data_verbs_live = NULL;
-	d->verbs_sig[0] = '\0';
-	if (!n)
-		return 0;
-	if (!(d->verbs = io_verbs_open(cfg, n))) {
-		int rc = -errno;
-
-		log_warnx("router: verbs ports: %s", strerror(-rc));
-		return rc;
-	}
-	data_verbs_live = d->verbs;
-	if (!atexit_set)
-		atexit(data_verbs_atexit);
-	atexit_set = true;
-	strcpy(d->verbs_sig, sig);
-	for (unsigned k = 0; k < n; k++) {
-		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
-
-		d->vport[at[k]] = &vp->io;
-		log_info("router: port %s: verbs %s:%u, LID 0x%04x, relay QPN 0x%06x Q_Key "
-			 "0x%08x, %s",
-			 d->conf->port[at[k]].name, vp->cfg.device, vp->cfg.port_num, vp->lid,
-			 vp->qpn, vp->q[0].qkey, vp->up ? "active" : "down");
-	}
-	return 0;
-}
-
 /*
  * The workers over the ports' sockets (ibrd_data_stage/install) and verbs
- * ports (opened here when their set changed), one reader of the FIBs each.
- * On failure nothing runs.
+ * ports (ibrd_verbs_open), one reader of the FIBs each; the core's
+ * worker_setup hook gives each worker its hooks (SMA, captures) before it
+ * starts.  On failure nothing runs.
  */
 int ibrd_data_start(struct ibrd *d)
 {
@@ -210,8 +124,6 @@ int ibrd_data_start(struct ibrd *d)
 	unsigned n = d->conf->workers ? d->conf->workers : 1;
 	int rc;
 
-	if ((rc = data_open_verbs(d)) || (rc = ibrd_verbs_watch(d)))
-		return rc;
 	for (unsigned i = 0; i < d->conf->nports; i++)
 		ports[i] = d->sim_open[i] ? &d->sim[i].io : d->vport[i];
 	if ((rc = router_pub_set_readers(&d->pub, n)))
@@ -228,8 +140,8 @@ int ibrd_data_start(struct ibrd *d)
 					     rx)))
 			break;
 		d->workers[w].hook_ctx = d;
-		ibrd_capture_hooks(d, &d->workers[w]);
-		ibrd_sma_hooks(d, &d->workers[w]);
+		if (d->worker_setup)
+			d->worker_setup(d, &d->workers[w]);
 		if ((rc = -pthread_create(&d->threads[w], NULL, router_worker_run,
 					  &d->workers[w]))) {
 			router_worker_fini(&d->workers[w]);
@@ -241,13 +153,6 @@ int ibrd_data_start(struct ibrd *d)
 	if (rc)
 		ibrd_data_stop(d); /* the workers that started */
 	return rc;
-}
-
-int ibrd_data_restart(struct ibrd *d)
-{
-	if (d->running)
-		ibrd_data_stop(d);
-	return ibrd_data_start(d);
 }
 
 /* Stop the workers (within their 100 ms epoll timeout); sockets stay open. */

@@ -208,12 +208,23 @@ fail:
 	return rc;
 }
 
+int ibrd_reload_data(struct ibrd *d)
+{
+	int rc;
+
+	if (d->running)
+		ibrd_data_stop(d);
+	if ((rc = ibrd_verbs_open(d)))
+		return rc;
+	return ibrd_data_start(d);
+}
+
 /* The data path and MAD channels of d->conf, once the old ones stopped. */
 static int reload_start(struct ibrd *d, const struct reload *r)
 {
 	int rc = 0;
 
-	if (r->data && (rc = ibrd_data_start(d)))
+	if (r->data && (rc = ibrd_reload_data(d)))
 		return rc;
 	if (r->mad && (rc = ibrd_mad_start(d))) {
 		ibrd_mad_stop(d); /* the channels that did attach */

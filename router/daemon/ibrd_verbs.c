@@ -29,6 +29,8 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 
@@ -61,6 +63,8 @@ static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
 	router_rib_port_set(&d->rib, i, &rp);
 	ibrd_port_changed(d, i); /* its connected route: withdrawn while down */
 }
+
+/* ---- async events ---- */
 
 int ibrd_verbs_watch(struct ibrd *d)
 {
@@ -149,4 +153,94 @@ void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev)
 	if (vp)
 		io_verbs_async_poll(vp, verbs_on_event,
 				    d); /* the ports it changed: ibrd_port_changed */
+}
+
+/* ---- the verbs ports ---- */
+
+/* The verbs ports still open at exit (stop() in ibrouterd.c knows only sim sockets). */
+static struct io_verbs *verbs_live;
+
+static void verbs_atexit(void)
+{
+	if (verbs_live)
+		io_verbs_close(verbs_live);
+	verbs_live = NULL;
+}
+
+/*
+ * The verbs ports of the config, opened together: io_verbs registers every
+ * port's buffers with every device, so any port can send from any other's.
+ * Kept across reloads while the same devices serve the same port indexes
+ * and proxies; their async events on the loop (ibrd_verbs_watch).
+ */
+int ibrd_verbs_open(struct ibrd *d)
+{
+	static bool atexit_set;
+	struct io_verbs_port_cfg cfg[ROUTER_MAX_PORTS];
+	char sig[sizeof(d->verbs_sig)] = "";
+	unsigned n = 0, at[ROUTER_MAX_PORTS];
+	size_t len = 0;
+
+	memset(cfg, 0, sizeof(cfg));
+	for (unsigned i = 0; i < d->conf->nports; i++) {
+		const struct ibrd_conf_port *p = &d->conf->port[i];
+
+		if (p->data != IBRD_DATA_VERBS)
+			continue;
+		snprintf(cfg[n].device, sizeof(cfg[n].device), "%s", p->device);
+		cfg[n].port_num = p->device_port;
+		cfg[n].router_port = (uint8_t)i;
+		cfg[n].qkey = p->relay_qkey;
+		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u:%x ", i, p->device,
+					p->device_port, p->relay_qkey);
+		for (unsigned k = 0; k < d->nproxies; k++) {
+			const struct ibrd_proxy *x = &d->proxy[k];
+			struct io_verbs_proxy_cfg *c = &cfg[n].proxy[cfg[n].nproxy];
+
+			if (x->port != i || cfg[n].nproxy == IO_VERBS_MAX_PROXY)
+				continue;
+			memcpy(c->gid, x->gid, 16);
+			c->qpn = x->qpn;
+			c->qkey = x->qkey;
+			cfg[n].nproxy++;
+			len += (size_t)snprintf(sig + len, sizeof(sig) - len, "p:");
+			for (unsigned b = 0; b < 16; b++)
+				len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%02x",
+							x->gid[b]);
+			len += (size_t)snprintf(sig + len, sizeof(sig) - len, ":%x:%x ", x->qpn,
+						x->qkey);
+		}
+		at[n++] = i;
+	}
+	if (d->verbs && !strcmp(sig, d->verbs_sig))
+		return ibrd_verbs_watch(d); /* the same ports: their state into the new RIB */
+	memset(d->vport, 0, sizeof(d->vport));
+	ibrd_verbs_unwatch(d);
+	if (d->verbs)
+		io_verbs_close(d->verbs);
+	d->verbs = verbs_live = NULL;
+	d->verbs_sig[0] = '\0';
+	if (!n)
+		return ibrd_verbs_watch(d);
+	if (!(d->verbs = io_verbs_open(cfg, n))) {
+		int rc = -errno;
+
+		log_warnx("router: verbs ports: %s", strerror(-rc));
+		return rc;
+	}
+	verbs_live = d->verbs;
+	if (!atexit_set)
+		atexit(verbs_atexit);
+	atexit_set = true;
+	strcpy(d->verbs_sig, sig);
+	for (unsigned k = 0; k < n; k++) {
+		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
+
+		d->vport[at[k]] = &vp->io;
+		log_info("router: port %s: verbs %s:%u, LID 0x%04x, relay QPN 0x%06x Q_Key "
+			 "0x%08x, %s",
+			 d->conf->port[at[k]].name, vp->cfg.device, vp->cfg.port_num, vp->lid,
+			 vp->qpn, vp->q[0].qkey, vp->up ? "active" : "down");
+	}
+	return ibrd_verbs_watch(d);
 }

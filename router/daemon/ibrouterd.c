@@ -104,6 +104,13 @@ static void loop(struct ibrd *d)
 	}
 }
 
+/* Each worker's hooks: SMPs to the SMA, packets to a running capture. */
+static void worker_setup(struct ibrd *d, struct router_worker *w)
+{
+	ibrd_capture_hooks(d, w);
+	ibrd_sma_hooks(d, w);
+}
+
 static int start(struct ibrd *d)
 {
 	int rc;
@@ -130,7 +137,8 @@ static int start(struct ibrd *d)
 		log_warnx("sma: cannot start: %s", strerror(-rc));
 		return rc;
 	}
-	if ((rc = ibrd_data_open(d)) || (rc = ibrd_data_start(d)))
+	d->worker_setup = worker_setup;
+	if ((rc = ibrd_data_open(d)) || (rc = ibrd_verbs_open(d)) || (rc = ibrd_data_start(d)))
 		return rc;
 	if ((rc = ibrd_mad_start(d)))
 		return rc;
