@@ -491,8 +491,8 @@ void sa_sync_trap(struct sa_client *c, uint16_t trap, const uint8_t gid[16])
 		struct ibr_sa_node_rec nr = { .port_guid = ibr_mad_ld64(gid + 8) };
 		uint8_t rec[IBR_SA_NODE_REC_LEN];
 
-		if (ibr_mad_ld64(gid) != c->ps.prefix || nr.port_guid == c->ps.port_guid)
-			return;
+		if (nr.port_guid == c->ps.port_guid)
+			return; /* our own port is never a neighbour */
 		ibr_sa_node_rec_encode(&nr, rec);
 		sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_NODE_RECORD, 1ull << 8, rec,
 			 sizeof(rec), SA_REQ_NR_GUID, &q);
