@@ -9,6 +9,7 @@
  *   posm_conn.c   the plugin's thread: connections to ibrouterd, sending,
  *                 receiving prefix routes, timers
  *   posm_route.c  prefix routes: merged over routers, kept in OpenSM's list
+ *   posm_log.c    the log (into OpenSM's) and the clock
  *
  * Threads (IBA-NOTES.md, OpenSM 3.3.23 source): report() runs on OpenSM's
  * threads -- the sweeper (SUBNET_UP, sweep events: OpenSM's lock free),

@@ -80,6 +80,7 @@ struct posm {
 	uint64_t route_log_gen;
 };
 
+/* posm_log.c: the log and the clock (they call no other file of the plugin) */
 /* Log into OpenSM's log when `level` <= verbose (0 goes out as an error). */
 void posm_log(struct posm *p, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

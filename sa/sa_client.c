@@ -239,7 +239,10 @@ static void sa_port_result(struct sa_client *c, const struct mad_chan_result *r)
 		return;
 	}
 	if (sm_change && c->have_guid) {
-		/* fix: learning the port, or its coming back Active, is no change of SM */
+		/*
+		 * a sync, but a change of SM only on a port that was usable:
+		 * learning the port, or its coming back Active, is none
+		 */
 		if (sa_port_usable(&old))
 			c->st.sm_changes++;
 		sa_sync_start(c, "port or SM changed");
@@ -338,9 +341,10 @@ static bool sa_on_unsolicited(struct mad_chan *ch, struct mad_chan_msg *msg, voi
 	trap = n.trap_num;
 	gid = ibr_sa_notice_gid(&n);
 	/*
-	 * fix: traps 64/65 name a port GID; one of another subnet's prefix is
-	 * none of ours (trap 65 deleted the neighbour of that GUID, and both were
-	 * reported to the daemon as applied).
+	 * Traps 64/65 name a port GID (14.2.5.1); one with another subnet's
+	 * prefix is none of ours: it is not applied (a trap 65 would delete our
+	 * neighbour of that GUID) nor reported as applied.  The one place that
+	 * checks it: sa_sync_trap() relies on it.
 	 */
 	if (trap <= IBR_TRAP_GID_OUT_OF_SERVICE && ibr_mad_ld64(gid) != c->ps.prefix) {
 		c->st.reports_ignored++;

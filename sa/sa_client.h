@@ -9,7 +9,8 @@
  * descriptor: the daemon calls sa_client_tick() from its event loop (the
  * channel's callbacks drive everything else).  Results reach the daemon
  * through struct sa_client_ops: the client never touches the router's
- * tables (modules talk only through the daemon, DESIGN.md).
+ * tables (modules talk only through the daemon: doc/ARCHITECTURE.md,
+ * Modules, Boundaries).
  *
  * GetTable responses cut after their first MAD by a transport without RMPP
  * (ibsim/umad2sim) are detected by the channel (-EMSGSIZE); the client then

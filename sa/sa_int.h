@@ -105,7 +105,11 @@ bool sa_group_del(struct sa_group_vec *t, const uint8_t mgid[16]);
 void sa_sync_start(struct sa_client *c, const char *why);
 void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r);
 void sa_sync_done_one(struct sa_client *c);
-/* Trap 64 / 66: query the one port or group; trap 65 / 67 are applied at once. */
+/*
+ * Trap 64 / 66: query the one port or group; trap 65 / 67 are applied at once.
+ * The Report handler (sa_client.c) passes only traps about our subnet: a port
+ * GID of traps 64/65 with another subnet's prefix never gets here.
+ */
 void sa_sync_trap(struct sa_client *c, uint16_t trap, const uint8_t gid[16]);
 void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r);
 /* MCMemberRecords of one response into `t` (group parameters, members). */

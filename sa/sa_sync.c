@@ -53,9 +53,13 @@ static void sa_neigh_from_nr(struct sa_client *c, struct sa_neigh_vec *t,
 	struct sa_neigh n = {
 		.guid = nr->port_guid,
 		.lid = nr->lid,
-		/* until its PortInfoRecord says (OpenSM: one LMC for all CA ports); fix: a
-		 * switch's port 0 has LMC 0 without lmc_esp0 (trap 64 never asks), and a
-		 * smaller LMC is always safe */
+		/*
+		 * Until its PortInfoRecord says: OpenSM gives every CA and router
+		 * port the subnet's one LMC, ours; a switch's port 0 has LMC 0
+		 * unless OpenSM runs with lmc_esp0 (a trap 64 asks no
+		 * PortInfoRecord).  A smaller LMC than the port's is safe: it
+		 * names fewer of the port's LIDs, never another port's.
+		 */
 		.lmc = nr->node_type == 2 ? 0 : c->ps.lmc,
 		.node_type = nr->node_type,
 		.port_num = nr->local_port,
@@ -93,9 +97,10 @@ static void sa_pir_records(struct sa_neigh_vec *t, const uint8_t *mad, size_t le
 		    !pr.lid)
 			continue;
 		/*
-		 * fix: a switch's LMC is its port 0's; every port of a switch comes
-		 * with the switch's LID, and the last one (an external port, LMC
-		 * reserved: 0) won.
+		 * A switch's LMC is its port 0's: port 0 is the switch's end port,
+		 * and every port's record carries the switch's LID while LMC is
+		 * reserved (0) on the external ports (14.2.5.6).  A CA's or
+		 * router's record is its own port's.
 		 */
 		for (size_t j = 0; j < t->n; j++)
 			if (t->v[j].lid == pr.lid &&
@@ -393,9 +398,11 @@ void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 	if (r->status < 0 && r->status != -EMSGSIZE)
 		sa_sync_fail(c, "query", r->status);
 	/*
-	 * fix: an SA error (BUSY, NO_RESOURCES, ...; not NO_RECORDS) on a table or
-	 * walk query left that part of the new tables empty and the sync
-	 * succeeded, flushing the daemon's neighbours or groups.  Alias GUIDs
+	 * An SA error status (Busy, 13.4.7; NO_RESOURCES, REQ_INVALID, ...,
+	 * 15.2.1.1) on a table or walk query fails the sync: that part of the
+	 * new tables would be empty, and swapping them in would flush the
+	 * daemon's neighbours or groups.  NO_RECORDS is an empty answer.
+	 * ClassPortInfo and the subscription hold no table, and alias GUIDs
 	 * are optional: an SA without GUIDInfoRecords still syncs.
 	 */
 	if (st && !none && q->kind != SA_REQ_CPI && q->kind != SA_REQ_SUB &&
@@ -419,9 +426,9 @@ void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 			sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_GUID_INFO_RECORD, 0, NULL,
 				 IBR_SA_GUIDINFO_REC_LEN, SA_REQ_GIR_TABLE, NULL);
 			/*
-			 * fix: asked only now, as the LMCs it gives apply to these
-			 * neighbours: the SA answers in any order, and PortInfoRecords
-			 * that came first were lost.
+			 * Asked only now: the LMCs it gives go to the neighbours
+			 * these NodeRecords made, and the SA answers in any order
+			 * (a PortInfoRecord read first finds no neighbour to go to).
 			 */
 			sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_PORT_INFO_RECORD, 0, NULL,
 				 IBR_SA_PORTINFO_REC_LEN, SA_REQ_PIR_TABLE, NULL);
@@ -491,8 +498,8 @@ void sa_sync_trap(struct sa_client *c, uint16_t trap, const uint8_t gid[16])
 		struct ibr_sa_node_rec nr = { .port_guid = ibr_mad_ld64(gid + 8) };
 		uint8_t rec[IBR_SA_NODE_REC_LEN];
 
-		if (ibr_mad_ld64(gid) != c->ps.prefix || nr.port_guid == c->ps.port_guid)
-			return;
+		if (nr.port_guid == c->ps.port_guid)
+			return; /* our own port is never a neighbour */
 		ibr_sa_node_rec_encode(&nr, rec);
 		sa_query(c, IBR_MAD_METHOD_GET_TABLE, IBR_SA_ATTR_NODE_RECORD, 1ull << 8, rec,
 			 sizeof(rec), SA_REQ_NR_GUID, &q);
@@ -532,8 +539,11 @@ void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 
 	if (c->pending && q->gen == c->gen && q->kind != SA_REQ_JOIN && q->kind != SA_REQ_LEAVE)
 		c->pending--; /* sa_query() counted it */
-	/* fix: a sync in progress may have read the groups before this join or leave,
-	 * and swapping its tables in undid it: sync once more after it */
+	/*
+	 * A sync in progress may have read the groups before this join or
+	 * leave, and its tables, swapped in at its end, would not hold it:
+	 * another sync follows.
+	 */
 	if (got && (q->kind == SA_REQ_JOIN || q->kind == SA_REQ_LEAVE) && c->phase == SA_PHASE_SYNC)
 		c->sync_again = true;
 	if (q->kind == SA_REQ_NR_GUID && got) {
@@ -564,7 +574,7 @@ void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 
 		if (g)
 			g->ours = false;
-		/* fix: the daemon was not told (it feeds groups of ours as having receivers) */
+		/* the daemon feeds a group of ours as one with receivers: it must hear we left */
 		if (g && c->ops.changed)
 			c->ops.changed(c->arg, false, true);
 	} else if (!got && (q->kind == SA_REQ_JOIN || q->kind == SA_REQ_LEAVE)) {
