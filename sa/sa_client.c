@@ -331,6 +331,20 @@ static bool sa_on_unsolicited(struct mad_chan *ch, struct mad_chan_msg *msg, voi
 	if (ibr_mad_build_response(resp, msg->mad, msg->len, 0) == 0)
 		mad_chan_respond(ch, msg, resp);
 	c->st.reports++;
+	/*
+	 * Reports come from the SA, at the subnet's SM (13.4.8.2: the class
+	 * manager forwards the traps to its subscribers): one from any other
+	 * LID -- a host that would drop our neighbours with a trap 65 -- is
+	 * answered and changes nothing.
+	 */
+	if (!c->ps.sm_lid || msg->from.lid != c->ps.sm_lid) {
+		c->st.reports_ignored++;
+		if (ibr_ratelimit_ok(&c->report_rl, sa_now(c)))
+			log_warnx(
+				"sa: %s: a Report from LID 0x%04x, not the SM's (0x%04x): ignored",
+				c->name, msg->from.lid, c->ps.sm_lid);
+		return true;
+	}
 	if (msg->len < IBR_SA_DATA_OFFS + IBR_SA_NOTICE_LEN ||
 	    ibr_sa_notice_decode(msg->mad + IBR_SA_DATA_OFFS, msg->len - IBR_SA_DATA_OFFS, &n) ||
 	    !n.is_generic || n.trap_num < IBR_TRAP_GID_IN_SERVICE ||
@@ -369,6 +383,7 @@ struct sa_client *sa_client_new(struct mad_chan *chan, const struct sa_client_co
 		return NULL;
 	c->chan = chan;
 	c->cfg = *cfg;
+	c->report_rl = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 5);
 	if (!c->cfg.poll_ms)
 		c->cfg.poll_ms = 1000;
 	if (!c->cfg.backoff_ms)

@@ -71,6 +71,7 @@ struct sa_client {
 	struct sa_client_ops ops;
 	void *arg;
 	char name[48];
+	struct ibr_ratelimit report_rl; /* Reports not from the SM: a warning each, rate-limited */
 	enum sa_client_phase phase;
 	struct sa_port_state ps;
 	bool have_port, have_guid, poll_inflight;

@@ -1199,8 +1199,8 @@ static void check_default_tables(void)
 /* ---- reports ---- */
 
 /* OpenSM's Report(Notice) of trap `trap` about `gid`; returns its TID. */
-static uint64_t inject_report(uint16_t trap, uint64_t prefix, uint64_t guid_or_0,
-			      const uint8_t *mgid, bool generic)
+static uint64_t inject_report_from(uint16_t lid, uint16_t trap, uint64_t prefix, uint64_t guid_or_0,
+				   const uint8_t *mgid, bool generic)
 {
 	uint8_t *m = calloc(1, IBR_MAD_SIZE);
 	struct ibr_sa_notice n = { .is_generic = generic,
@@ -1208,7 +1208,7 @@ static uint64_t inject_report(uint16_t trap, uint64_t prefix, uint64_t guid_or_0
 				   .producer = 4, /* class manager (the SM) */
 				   .trap_num = trap,
 				   .issuer_lid = F->sm_lid };
-	struct mad_addr from = { .lid = F->sm_lid, .local_lid = LID_US, .qpn = 1, .local_qpn = 1 };
+	struct mad_addr from = { .lid = lid, .local_lid = LID_US, .qpn = 1, .local_qpn = 1 };
 
 	report_tid++;
 	ibr_mad_build_report(m, IBR_MGMT_CLASS_SUBN_ADM, IBR_ATTR_NOTICE, report_tid);
@@ -1223,6 +1223,13 @@ static uint64_t inject_report(uint16_t trap, uint64_t prefix, uint64_t guid_or_0
 	ibr_sa_notice_encode(&n, m + IBR_SA_DATA_OFFS);
 	mq_push(&F->rx, m, IBR_MAD_SIZE, &from);
 	return report_tid;
+}
+
+/* A Report from the SM, as OpenSM sends them. */
+static uint64_t inject_report(uint16_t trap, uint64_t prefix, uint64_t guid_or_0,
+			      const uint8_t *mgid, bool generic)
+{
+	return inject_report_from(F->sm_lid, trap, prefix, guid_or_0, mgid, generic);
 }
 
 /* The ReportResp at sent[i] acknowledges the Report `tid` (13.4.6.1), echoing it. */
@@ -1786,6 +1793,18 @@ static void test_reports_ignored(void)
 	pump();
 	check_ignored(tid, mark, 4);
 	CU_ASSERT_PTR_NULL(neigh(GUID_D));
+	/* a trap 65 about a known port, from a host's LID, not the SM's: nothing changes */
+	CU_ASSERT_PTR_NOT_NULL(neigh(GUID_C));
+	mark = F->n_sent;
+	inject_report_from(12, IBR_TRAP_GID_OUT_OF_SERVICE, PREFIX, GUID_C, NULL, true);
+	pump();
+	CU_ASSERT_EQUAL_FATAL(F->n_sent, mark + 1); /* acknowledged, to its sender */
+	CU_ASSERT_EQUAL(ibr_mad_method(F->sent[mark].mad), IBR_MAD_METHOD_REPORT_RESP);
+	CU_ASSERT_EQUAL(F->sent[mark].to.lid, 12);
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->reports_ignored, 5);
+	CU_ASSERT_EQUAL(CB.reports, 0);
+	CU_ASSERT_PTR_NOT_NULL(neigh(GUID_C));
+	check_default_tables();
 	stop();
 }
 
