@@ -19,7 +19,7 @@ if [ -f "$out/../config.h" ]; then
 else
 	CFLAGS="$CFLAGS -D_GNU_SOURCE -DPACKAGE_VERSION=\"fuzz\""
 fi
-LIBS="${ISAL_LIBS:-} -libmad -libumad -libverbs -lz -lm -lpthread"
+LIBS="${ISAL_LIBS:-} ${IB_LIBS:--libmad -libumad -libverbs} -lz -lm -lpthread"
 
 # Everything a fuzz target may call: the libraries of lib/ and router/ (and, as
 # they land, sma/ and sa/), minus programs' main files.
