@@ -25,10 +25,6 @@
  * then the rest in place seeded with its CRC, 103 ns: two dependent calls, and isa-l's paths for
  * short buffers and for remainders under 256 bytes are slow.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "lib/ibr_crc.h"
 #include "lib/ibr_crc16.h"
 

@@ -16,10 +16,6 @@
  * Products stay below bit 127.  At the end the accumulator weighs exactly like 16 message
  * bytes, so one slicing-by-16 step reduces it to the 16-bit register.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "lib/ibr_crc16.h"
 
 #if defined(__x86_64__)

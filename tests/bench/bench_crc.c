@@ -4,10 +4,6 @@
  * Prints `BENCH <case> <value> <unit>`; each case is the best of 40 runs of ~5 ms, memcpy and
  * the CRCs taking turns (see bench_all()), so the whole program takes about 4 s.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "lib/ibr_crc.h"
 
 #include <stdint.h>

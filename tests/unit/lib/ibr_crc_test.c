@@ -3,10 +3,6 @@
  * reference at every length (the ICRC's over a packet masked field by field), long messages,
  * the masking itself, the incremental VCRC update, and isa-l against zlib.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "lib/ibr_crc.h"
 #include "tests/unit/ibr_test.h"
 
