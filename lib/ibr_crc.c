@@ -17,7 +17,7 @@
  *                the rest of the LRH stays covered: a packet without a GRH never leaves its
  *                subnet, and switches change only its VL.
  *
- * The masking costs no copy and no second pass.  The gfni engine (lib/ibr_crc16.c, where the
+ * The masking costs no copy and no second pass.  The gfni engine (lib/ibr_crc16_gfni.c, where the
  * CPU has AVX-512 VPCLMULQDQ and GFNI) sets the masked bits, and xors in the initial register,
  * as it loads the packet's first bytes (icrc_pat).  With isa-l or zlib it is folded into the
  * seed of one CRC-32 call over the packet in place (see icrc_seed()).  Measured with isa-l on 2

@@ -73,6 +73,11 @@ bool ibr_crc16_usable(enum ibr_vcrc_impl impl);
 uint16_t ibr_crc16_xpow8(size_t n);
 /* Byte-at-a-time: the tail of the fast engines (fewer than 16 bytes) and small inputs. */
 uint16_t ibr_crc16_bytes(uint16_t reg, const uint8_t *p, size_t n);
+/* a * b mod P (registers), in software. */
+uint16_t ibr_crc16_mulmod_soft(uint16_t a, uint16_t b);
+/* The portable engine's CRC and update (ibr_crc16_slice16.c), where no other engine builds. */
+uint16_t ibr_crc16_slice16(uint16_t reg, const uint8_t *p, size_t n);
+uint16_t ibr_crc16_update_soft(uint16_t vcrc, const uint8_t *o, const uint8_t *nw, size_t len);
 
 static inline __attribute__((always_inline)) uint64_t ibr_crc16_le64(const uint8_t *p)
 {

@@ -1,5 +1,5 @@
 /*
- * Tests for lib/ibr_crc.c and lib/ibr_crc16.c: every VCRC and ICRC engine against a bit-by-bit
+ * Tests for lib/ibr_crc.c and lib/ibr_crc16*.c: every VCRC and ICRC engine against a bit-by-bit
  * reference at every length (the ICRC's over a packet masked field by field), long messages,
  * the masking itself, the incremental VCRC update, and isa-l against zlib.
  */
