@@ -1,8 +1,9 @@
 /*
  * ibr_crc16.c - what the CRC-16/0x100B engines of the VCRC share: the tables of the
  * slicing-by-16 step (the tails of every engine), the powers x^(8n) mod P behind the O(1)
- * incremental update and the multiplication mod P in software, which engines this CPU and
- * build run, and the set-up of them all.  The engines themselves, one per instruction set:
+ * incremental update and the multiplication mod P in software, the table of the engines
+ * (lib/ibr_crc.h, IBR_VCRC_ENGINES), and the set-up of them all.  The engines themselves, one
+ * per instruction set, each saying whether this CPU runs it:
  * ibr_crc16_slice16.c (portable), ibr_crc16_pclmul.c (PCLMULQDQ folding on 128-bit lanes,
  * x86-64), ibr_crc16_avx512.c (VPCLMULQDQ folding on 512-bit registers, AVX-512) and
  * ibr_crc16_gfni.c (VPCLMULQDQ and GFNI folding side by side, AVX-512; it also computes the
@@ -53,33 +54,22 @@ uint16_t ibr_crc16_xpow8(size_t n)
 	return r;
 }
 
-#ifdef IBR_CRC16_X86
+/* clang-format off */
+const struct ibr_crc16_ops *const ibr_crc16_engines[IBR_VCRC_IMPL_COUNT] = {
+#define IBR_CRC16_OPS_PTR(impl, file) [IBR_VCRC_IMPL_##impl] = &ibr_crc16_##file##_ops,
+	IBR_VCRC_ENGINES(IBR_CRC16_OPS_PTR)
+#undef IBR_CRC16_OPS_PTR
+};
+/* clang-format on */
+
 bool ibr_crc16_usable(enum ibr_vcrc_impl impl)
 {
-	__builtin_cpu_init();
-	switch (impl) {
-	case IBR_VCRC_IMPL_SLICE16:
-		return true;
-	case IBR_VCRC_IMPL_PCLMUL:
-		return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
-	case IBR_VCRC_IMPL_VPCLMUL:
-		return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1") &&
-		       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
-		       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
-		       __builtin_cpu_supports("vpclmulqdq");
-	case IBR_VCRC_IMPL_GFNI:
-		return ibr_crc16_usable(IBR_VCRC_IMPL_VPCLMUL) &&
-		       __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("gfni");
-	default:
+	const struct ibr_crc16_ops *o;
+
+	if ((unsigned int)impl >= IBR_VCRC_IMPL_COUNT || !(o = ibr_crc16_engines[impl]))
 		return false;
-	}
+	return o->usable && o->usable();
 }
-#else
-bool ibr_crc16_usable(enum ibr_vcrc_impl impl)
-{
-	return impl == IBR_VCRC_IMPL_SLICE16;
-}
-#endif
 
 void ibr_crc16_init(void)
 {
@@ -106,6 +96,8 @@ void ibr_crc16_init(void)
 							 ibr_crc16_x2k[k - 1]);
 #ifdef IBR_CRC16_X86
 	ibr_crc16_fold_init();
-	ibr_crc16_gfni_init();
 #endif
+	for (int i = 0; i < IBR_VCRC_IMPL_COUNT; i++)
+		if (ibr_crc16_engines[i] && ibr_crc16_engines[i]->init)
+			ibr_crc16_engines[i]->init();
 }

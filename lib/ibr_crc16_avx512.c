@@ -128,15 +128,26 @@ VPCLMUL_TARGET void ibr_crc16_update_n_vpclmul(const struct ibr_vcrc_job *job, u
 						       job[i].len);
 }
 
-const struct ibr_crc16_ops ibr_crc16_vpclmul_ops = {
+static bool crc16_vpclmul_usable(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1") &&
+	       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("vpclmulqdq");
+}
+
+const struct ibr_crc16_ops ibr_crc16_avx512_ops = {
 	.impl = IBR_VCRC_IMPL_VPCLMUL,
 	.name = "avx512",
+	.usable = crc16_vpclmul_usable,
 	.crc = crc16_vpclmul,
 	.update_n = ibr_crc16_update_n_vpclmul,
 	.update = ibr_crc16_update_pclmul,
 };
 #else
-const struct ibr_crc16_ops ibr_crc16_vpclmul_ops = {
+/* Not in this build: a stand-in, never usable (no usable()), that computes the VCRC. */
+const struct ibr_crc16_ops ibr_crc16_avx512_ops = {
 	.impl = IBR_VCRC_IMPL_VPCLMUL,
 	.name = "avx512",
 	.crc = ibr_crc16_slice16,

@@ -487,22 +487,32 @@ VF_TARGET static uint64_t crc16_gfni_verify_n(const uint8_t *const pkt[], const 
 	return bad;
 }
 
+static bool crc16_gfni_usable(void)
+{
+	__builtin_cpu_init();
+	return ibr_crc16_usable(IBR_VCRC_IMPL_VPCLMUL) && __builtin_cpu_supports("avx512vbmi") &&
+	       __builtin_cpu_supports("gfni");
+}
+
+/* Its tables for both CRCs. */
+static void crc16_gfni_init(void)
+{
+	vf_init(&crc16_vk, 0x10000 | IBR_CRC16_POLY, 16);
+	vf_init(&crc32_vk, 0x104C11DB7ull, 32);
+}
+
 const struct ibr_crc16_ops ibr_crc16_gfni_ops = {
 	.impl = IBR_VCRC_IMPL_GFNI,
 	.name = "gfni",
+	.usable = crc16_gfni_usable,
+	.init = crc16_gfni_init,
 	.crc = crc16_gfni,
 	.update = ibr_crc16_update_pclmul,
 	.update_n = ibr_crc16_update_n_vpclmul,
 	.verify_n = crc16_gfni_verify_n,
 };
-
-/* Its tables for both CRCs, from ibr_crc16_init(). */
-void ibr_crc16_gfni_init(void)
-{
-	vf_init(&crc16_vk, 0x10000 | IBR_CRC16_POLY, 16);
-	vf_init(&crc32_vk, 0x104C11DB7ull, 32);
-}
 #else
+/* Not in this build: a stand-in, never usable (no usable()), that computes the VCRC. */
 const struct ibr_crc16_ops ibr_crc16_gfni_ops = {
 	.impl = IBR_VCRC_IMPL_GFNI,
 	.name = "gfni",

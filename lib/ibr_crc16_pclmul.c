@@ -84,13 +84,21 @@ PCLMUL_TARGET uint16_t ibr_crc16_update_pclmul(uint16_t vcrc, const uint8_t *o, 
 	return vcrc ^ (uint16_t)_mm_extract_epi16(X(s, q), 4);
 }
 
+static bool crc16_pclmul_usable(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+}
+
 const struct ibr_crc16_ops ibr_crc16_pclmul_ops = {
 	.impl = IBR_VCRC_IMPL_PCLMUL,
 	.name = "pclmul",
+	.usable = crc16_pclmul_usable,
 	.crc = ibr_crc16_pclmul,
 	.update = ibr_crc16_update_pclmul,
 };
 #else
+/* Not in this build: a stand-in, never usable (no usable()), that computes the VCRC. */
 const struct ibr_crc16_ops ibr_crc16_pclmul_ops = {
 	.impl = IBR_VCRC_IMPL_PCLMUL,
 	.name = "pclmul",

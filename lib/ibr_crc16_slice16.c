@@ -33,9 +33,16 @@ uint16_t ibr_crc16_update_soft(uint16_t vcrc, const uint8_t *o, const uint8_t *n
 	return vcrc ^ ibr_crc16_mulmod_soft(ibr_crc16_delta16(a, b), ibr_crc16_xpow_get(len - 16));
 }
 
+/* Every CPU. */
+static bool crc16_slice16_usable(void)
+{
+	return true;
+}
+
 const struct ibr_crc16_ops ibr_crc16_slice16_ops = {
 	.impl = IBR_VCRC_IMPL_SLICE16,
 	.name = "slice16",
+	.usable = crc16_slice16_usable,
 	.crc = ibr_crc16_slice16,
 	.update = ibr_crc16_update_soft,
 };

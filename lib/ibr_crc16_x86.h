@@ -13,16 +13,15 @@
  *
  * The engines need no compiler flags of their own: each function carries the target attribute
  * of the instructions it uses, and the rest of a file (tables, set-up) stays baseline x86-64,
- * so it runs before ibr_crc16_usable() has looked at the CPU.
+ * so it runs before the engine's usable() has looked at the CPU.
  */
 #ifndef IBR_CRC16_X86_H
 #define IBR_CRC16_X86_H
 
 #include "lib/ibr_crc16.h"
 
-/* Set-up, from ibr_crc16_init(): the folding constants, then the gfni engine's tables. */
+/* Set-up, from ibr_crc16_init(), before the engines' own: the folding constants. */
 void ibr_crc16_fold_init(void);
-void ibr_crc16_gfni_init(void);
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -257,7 +257,7 @@ int main(void)
 	setup_update(&j, &s);
 	bench_all(&j);
 	/* the other engines, for reference (not BENCH lines) */
-	for (int i = IBR_VCRC_IMPL_SLICE16; i <= IBR_VCRC_IMPL_GFNI; i++) {
+	for (int i = IBR_VCRC_IMPL_SLICE16; i < IBR_VCRC_IMPL_COUNT; i++) {
 		if (i == (int)impl || ibr_vcrc_impl_set((enum ibr_vcrc_impl)i) != 0)
 			continue;
 		j.size = 2048;
