@@ -1,6 +1,6 @@
 /*
  * fake_verbs.h - a fake libibverbs for tests (issue 8): the entry points
- * router/io_verbs.c uses, compiled against the system's
+ * router/io_verbs*.c use, compiled against the system's
  * <infiniband/verbs.h>, whose devices' ports are sim wire ports (DESIGN.md,
  * "Sim data-path backend").  A UD send becomes a whole IB packet on the
  * port's socket (LRH, GRH, BTH, DETH, payload, ICRC, VCRC, built by
