@@ -3,7 +3,8 @@
  * pools and their MRs, CQs, each port's QPs) and its io_port.  With io_verbs_qp.c (QP states,
  * receive posting, recovery), io_verbs_rx.c (receive), io_verbs_tx.c (send, address handles),
  * io_verbs_event.c (async events, port state) and io_verbs_mcast.c (multicast attachment, the
- * Q_Key QPs) these are the files of ibrouter that call ibv_* (DESIGN.md).
+ * Q_Key QPs) these are the files of ibrouter that call ibv_*, so that tests swap in a fake
+ * (doc/ARCHITECTURE.md, "Modules", Boundaries).
  * Tests link them with the fake provider of tests/fakes/, production with
  * libibverbs.
  */
