@@ -17,7 +17,7 @@
  *                the rest of the LRH stays covered: a packet without a GRH never leaves its
  *                subnet, and switches change only its VL.
  *
- * The masking costs no copy and no second pass.  The gfni engine (lib/ibr_crc16.c, where the
+ * The masking costs no copy and no second pass.  The gfni engine (lib/ibr_crc16_gfni.c, where the
  * CPU has AVX-512 VPCLMULQDQ and GFNI) sets the masked bits, and xors in the initial register,
  * as it loads the packet's first bytes (icrc_pat).  With isa-l or zlib it is folded into the
  * seed of one CRC-32 call over the packet in place (see icrc_seed()).  Measured with isa-l on 2
@@ -25,10 +25,6 @@
  * then the rest in place seeded with its CRC, 103 ns: two dependent calls, and isa-l's paths for
  * short buffers and for remainders under 256 bytes are slow.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "lib/ibr_crc.h"
 #include "lib/ibr_crc16.h"
 
@@ -254,14 +250,12 @@ static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
 static const struct ibr_crc16_ops *_Atomic vcrc_ops;
 static _Atomic(icrc_fn) icrc_cur;
 
+/* The last engine of the table (worst first) this CPU runs; slice16 runs on all. */
 static const struct ibr_crc16_ops *vcrc_best(void)
 {
-	if (ibr_crc16_usable(IBR_VCRC_IMPL_GFNI))
-		return &ibr_crc16_gfni_ops;
-	if (ibr_crc16_usable(IBR_VCRC_IMPL_VPCLMUL))
-		return &ibr_crc16_vpclmul_ops;
-	if (ibr_crc16_usable(IBR_VCRC_IMPL_PCLMUL))
-		return &ibr_crc16_pclmul_ops;
+	for (int i = IBR_VCRC_IMPL_COUNT - 1; i > IBR_VCRC_IMPL_SLICE16; i--)
+		if (ibr_crc16_usable((enum ibr_vcrc_impl)i))
+			return ibr_crc16_engines[i];
 	return &ibr_crc16_slice16_ops;
 }
 
@@ -352,19 +346,13 @@ const char *ibr_icrc_impl_name(enum ibr_icrc_impl impl)
 
 int ibr_vcrc_impl_set(enum ibr_vcrc_impl impl)
 {
-	static const struct ibr_crc16_ops *const ops[] = {
-		[IBR_VCRC_IMPL_SLICE16] = &ibr_crc16_slice16_ops,
-		[IBR_VCRC_IMPL_PCLMUL] = &ibr_crc16_pclmul_ops,
-		[IBR_VCRC_IMPL_VPCLMUL] = &ibr_crc16_vpclmul_ops,
-		[IBR_VCRC_IMPL_GFNI] = &ibr_crc16_gfni_ops,
-	};
 	const struct ibr_crc16_ops *o;
 
 	crc_ready();
 	if (impl == IBR_VCRC_IMPL_AUTO)
 		o = vcrc_best();
-	else if ((unsigned int)impl < sizeof(ops) / sizeof(ops[0]) && ops[impl])
-		o = ops[impl];
+	else if ((unsigned int)impl < IBR_VCRC_IMPL_COUNT && ibr_crc16_engines[impl])
+		o = ibr_crc16_engines[impl];
 	else
 		return -EINVAL;
 	if (!ibr_crc16_usable(o->impl))
@@ -380,18 +368,10 @@ enum ibr_vcrc_impl ibr_vcrc_impl_get(void)
 
 const char *ibr_vcrc_impl_name(enum ibr_vcrc_impl impl)
 {
-	switch (impl) {
-	case IBR_VCRC_IMPL_AUTO:
+	if (impl == IBR_VCRC_IMPL_AUTO)
 		return "auto";
-	case IBR_VCRC_IMPL_SLICE16:
-		return ibr_crc16_slice16_ops.name;
-	case IBR_VCRC_IMPL_PCLMUL:
-		return ibr_crc16_pclmul_ops.name;
-	case IBR_VCRC_IMPL_VPCLMUL:
-		return ibr_crc16_vpclmul_ops.name;
-	case IBR_VCRC_IMPL_GFNI:
-		return ibr_crc16_gfni_ops.name;
-	}
+	if ((unsigned int)impl < IBR_VCRC_IMPL_COUNT && ibr_crc16_engines[impl])
+		return ibr_crc16_engines[impl]->name;
 	return "unknown";
 }
 

@@ -118,14 +118,28 @@ void ibr_vcrc_update_n(const struct ibr_vcrc_job *job, unsigned n);
  */
 int ibr_vcrc_rewrite(void *pkt, size_t wire_len, const uint8_t old_hdr[IBR_VCRC_HDR_LEN]);
 
+/*
+ * The VCRC engines, worst first: the best one is the last this CPU runs.  X(IMPL, file) gives
+ * IBR_VCRC_IMPL_<IMPL> and, in lib/ibr_crc16.c, the table of the engines' ops, each
+ * ibr_crc16_<file>_ops in lib/ibr_crc16_<file>.c.  Adding an engine is adding its file and its
+ * line here (and the file in lib/local.am); the unit tests and bench_crc run every engine.
+ */
+/* clang-format off */
+#define IBR_VCRC_ENGINES(X)                                                                        \
+	X(SLICE16, slice16) /* portable: slicing-by-16 tables */                                   \
+	X(PCLMUL, pclmul)   /* x86-64: carry-less multiply folding, 128 bits (PCLMULQDQ) */        \
+	X(VPCLMUL, avx512)  /* x86-64: the same on 512-bit registers (AVX-512 VPCLMULQDQ) */       \
+	X(GFNI, gfni)       /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding side by side */
+
 /* VCRC implementations, for tests and benchmarks. */
 enum ibr_vcrc_impl {
-	IBR_VCRC_IMPL_AUTO,    /* the best one this CPU runs */
-	IBR_VCRC_IMPL_SLICE16, /* portable: slicing-by-16 tables */
-	IBR_VCRC_IMPL_PCLMUL,  /* x86-64: carry-less multiply folding, 128 bits (PCLMULQDQ) */
-	IBR_VCRC_IMPL_VPCLMUL, /* x86-64: the same on 512-bit registers (AVX-512 VPCLMULQDQ) */
-	IBR_VCRC_IMPL_GFNI,    /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding side by side */
+	IBR_VCRC_IMPL_AUTO, /* the best one this CPU runs */
+#define IBR_VCRC_IMPL_ENUM(impl, file) IBR_VCRC_IMPL_##impl,
+	IBR_VCRC_ENGINES(IBR_VCRC_IMPL_ENUM)
+#undef IBR_VCRC_IMPL_ENUM
+	IBR_VCRC_IMPL_COUNT /* not an implementation: AUTO and the engines */
 };
+/* clang-format on */
 
 /* Forces an implementation; -ENOTSUP if the CPU or the build lacks it.  Not for the data path. */
 int ibr_vcrc_impl_set(enum ibr_vcrc_impl impl);

@@ -29,6 +29,10 @@ extern uint16_t ibr_crc16_xpow[IBR_CRC16_XPOW_N];
 struct ibr_crc16_ops {
 	enum ibr_vcrc_impl impl;
 	const char *name;
+	/* whether this CPU runs it; NULL where the build has no such engine (a stand-in) */
+	bool (*usable)(void);
+	/* fills the engine's own tables, from ibr_crc16_init(), or NULL */
+	void (*init)(void);
 	/* register after feeding n bytes at p to register `reg` */
 	uint16_t (*crc)(uint16_t reg, const uint8_t *p, size_t n);
 	/* ibr_vcrc_update(): one indirect call, everything else inline */
@@ -40,10 +44,11 @@ struct ibr_crc16_ops {
 	uint64_t (*verify_n)(const uint8_t *const pkt[], const uint32_t len[], unsigned n);
 };
 
-extern const struct ibr_crc16_ops ibr_crc16_slice16_ops;
-extern const struct ibr_crc16_ops ibr_crc16_pclmul_ops;
-extern const struct ibr_crc16_ops ibr_crc16_vpclmul_ops;
-extern const struct ibr_crc16_ops ibr_crc16_gfni_ops;
+#define IBR_CRC16_OPS_DECL(impl, file) extern const struct ibr_crc16_ops ibr_crc16_##file##_ops;
+IBR_VCRC_ENGINES(IBR_CRC16_OPS_DECL)
+#undef IBR_CRC16_OPS_DECL
+/* Every engine, by enum ibr_vcrc_impl (AUTO: NULL). */
+extern const struct ibr_crc16_ops *const ibr_crc16_engines[IBR_VCRC_IMPL_COUNT];
 
 /*
  * Byte patterns for the gfni engine to apply to the first IBR_CRC_PAT_LEN bytes of a message as
@@ -67,12 +72,17 @@ uint32_t ibr_crc32_gfni_pat(const struct ibr_crc_pat *pat, const uint8_t *p, siz
 
 /* Fills the tables; call once (the module does, under pthread_once) before any engine. */
 void ibr_crc16_init(void);
-/* Whether this CPU and build run an engine (slice16: always). */
+/* Whether this CPU and build run an engine (slice16: always; AUTO and others: never). */
 bool ibr_crc16_usable(enum ibr_vcrc_impl impl);
 /* x^(8n) mod P for n >= IBR_CRC16_XPOW_N (below, read ibr_crc16_xpow[n]). */
 uint16_t ibr_crc16_xpow8(size_t n);
 /* Byte-at-a-time: the tail of the fast engines (fewer than 16 bytes) and small inputs. */
 uint16_t ibr_crc16_bytes(uint16_t reg, const uint8_t *p, size_t n);
+/* a * b mod P (registers), in software. */
+uint16_t ibr_crc16_mulmod_soft(uint16_t a, uint16_t b);
+/* The portable engine's CRC and update (ibr_crc16_slice16.c), where no other engine builds. */
+uint16_t ibr_crc16_slice16(uint16_t reg, const uint8_t *p, size_t n);
+uint16_t ibr_crc16_update_soft(uint16_t vcrc, const uint8_t *o, const uint8_t *nw, size_t len);
 
 static inline __attribute__((always_inline)) uint64_t ibr_crc16_le64(const uint8_t *p)
 {

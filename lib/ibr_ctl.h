@@ -1,7 +1,7 @@
 /*
- * ibr_ctl.h - helpers for ibrouterd's control protocol (DESIGN.md): AF_UNIX
- * SOCK_SEQPACKET, one text request per datagram, one or more JSON reply
- * datagrams:
+ * ibr_ctl.h - helpers for ibrouterd's control protocol (doc/ARCHITECTURE.md,
+ * "The daemon", control socket): AF_UNIX SOCK_SEQPACKET, one text request per
+ * datagram, one or more JSON reply datagrams:
  *   {"ok":true,"more":true,"data":...}   all but the last part
  *   {"ok":true,"data":...}               the last part
  *   {"ok":false,"error":"EINVAL","msg":"..."}

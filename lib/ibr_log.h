@@ -1,5 +1,5 @@
 /*
- * ibr_log.h - logging for every ibrouter program (DESIGN.md, Conventions).
+ * ibr_log.h - logging for every ibrouter program (doc/ARCHITECTURE.md, "Conventions").
  *
  * Messages go to stderr in the foreground (-d) and to syslog otherwise.
  * Callers prefix messages with their subsystem ("sa: port b: ...").

@@ -1,9 +1,10 @@
 /*
  * io_port.h - what the forwarding worker needs of a data-path backend
- * (DESIGN.md, "Data path"): bursts in, bursts out, a file descriptor to
- * sleep on.  io_sim.c (whole packets on UNIX datagram sockets) and
- * io_verbs.c (UD datagrams on an HCA) are the two implementations; each
- * embeds a struct io_port as the first member of its port.
+ * (doc/ARCHITECTURE.md, "Data path"): bursts in, bursts out, a file
+ * descriptor to sleep on.  io_sim.c (whole packets on UNIX datagram
+ * sockets) and io_verbs*.c (UD datagrams on an HCA) are the two
+ * implementations; each embeds a struct io_port as the first member of its
+ * port.
  *
  * Cost: one indirect call per burst and operation, not per packet
  * (bench_fwd sim_e2e_256 against relay_256, same run: unchanged within noise).

@@ -1,9 +1,9 @@
 /*
- * io_sim.h - the sim data-path backend (DESIGN.md, "Sim data-path backend"):
- * each port owns a UNIX datagram socket bound at a configured path and sends
- * to one configured peer path.  One datagram is one IB packet exactly as on
- * the wire, from the first LRH byte through the VCRC.  Batched with
- * recvmmsg/sendmmsg.
+ * io_sim.h - the sim data-path backend (doc/ARCHITECTURE.md, "Data path",
+ * model 1: raw packets): each port owns a UNIX datagram socket bound at a
+ * configured path and sends to one configured peer path.  One datagram is
+ * one IB packet exactly as on the wire, from the first LRH byte through the
+ * VCRC.  Batched with recvmmsg/sendmmsg.
  */
 #ifndef IO_SIM_H
 #define IO_SIM_H

@@ -1,6 +1,6 @@
 /*
- * io_verbs.h - the verbs data-path backend (DESIGN.md, "Data path", model 2:
- * UD datagrams; issue 8).  Per port: a PD on its device, one buffer pool
+ * io_verbs.h - the verbs data-path backend (doc/ARCHITECTURE.md, "Data path",
+ * model 2: UD datagrams).  Per port: a PD on its device, one buffer pool
  * (io_verbs_pool.h) registered with every device's PD so that any port can
  * send from any port's receive buffers, a receive CQ on a completion
  * channel (the worker's epoll fd), a send CQ, and one UD "relay" QP with a

@@ -24,6 +24,32 @@ struct io_verbs {
 	bool async_ctl; /* the control thread reads the async events (io_verbs_async_owner) */
 };
 
+#define IO_VERBS_MCAST_QPN 0xFFFFFF /* IBA 10.5.1: the DestQP of every multicast packet */
+
+static inline unsigned io_verbs_dev_idx(const struct io_verbs_port *p)
+{
+	return (unsigned)(p->dev - p->v->dev);
+}
+
+/* The lkey of port `owner`'s pool on the device of port `p`. */
+static inline uint32_t io_verbs_lkey(const struct io_verbs_port *p, unsigned owner)
+{
+	return p->v->mr[owner][io_verbs_dev_idx(p)]->lkey;
+}
+
+/* io_verbs_rx.c, io_verbs_tx.c: the port's io_port receive and send (io_port.h). */
+int io_verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned n);
+void io_verbs_rx_done(struct io_port *io, struct router_mbuf **pkts, unsigned n);
+unsigned io_verbs_tx_burst(struct io_port *io, const struct router_tx *tx, unsigned n,
+			   uint64_t *bytes);
+
+/*
+ * io_verbs_tx.c: the send completions reaped, their buffers released (under
+ * tx_lock); an address handle destroyed, for the AH cache (io_verbs_ah.h).
+ */
+void io_verbs_reap_locked(struct io_verbs_port *p);
+void io_verbs_ah_destroy(void *ah);
+
 /*
  * io_verbs_event.c: the owning worker's idle work on events: read the
  * device's async events unless the control thread does, and read the
@@ -32,16 +58,19 @@ struct io_verbs {
 void io_verbs_event_idle(struct io_verbs_port *p);
 
 /*
- * io_verbs.c, for io_verbs_mcast.c: QP `slot` of the port created with
- * its send ring and brought to RTS (0 or -errno; on failure the slot may
- * hold a QP to destroy); free buffers posted to the QPs below their depth
- * (owner thread); a QP's posted receives taken back without completions
- * (the receive CQ drained, the buffers free again) once it was reset.
+ * io_verbs_qp.c: QP `slot` of the port created with its send ring and
+ * brought to RTS (0 or -errno; on failure the slot may hold a QP to
+ * destroy); free buffers posted to the QPs below their depth (owner
+ * thread); a QP's posted receives taken back without completions (the
+ * receive CQ drained, the buffers free again) once it was reset; the QPs
+ * in the error state reset and brought back once their sends completed
+ * (owner thread).
  */
 int io_verbs_qp_open(struct io_verbs_port *p, unsigned slot, uint32_t rq, uint32_t sq,
 		     uint32_t qkey);
 void io_verbs_repost(struct io_verbs_port *p, bool all);
 void io_verbs_rq_reclaim(struct io_verbs_port *p, unsigned slot);
+void io_verbs_recover(struct io_verbs_port *p);
 
 /*
  * io_verbs_mcast.c: attach to the groups of a new FIB and detach from the

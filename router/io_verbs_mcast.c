@@ -15,7 +15,7 @@
  * Closing a Q_Key QP: once detached from its last group it goes to the
  * error state, which completes every posted receive with a flush error
  * (IBA 10.3.1); the owner takes those buffers back as their completions
- * come (io_verbs.c), reaps its sends, and destroys it when it has no
+ * come (io_verbs_rx.c), reaps its sends, and destroys it when it has no
  * receive posted and no send in flight (io_verbs_qkey_gc).  Until then its
  * slot is not reused: a group refused meanwhile for want of a slot waits,
  * and once the slot is free the port asks its worker for the FIB again
@@ -61,7 +61,7 @@ static void qkey_kind_set(struct io_verbs_port *p, unsigned s, uint8_t kind)
 /*
  * Empty slot `s` and destroy its QP (no group attached, nothing posted, no
  * send in flight).  Its send sequence numbers go on from where they were:
- * the AH cache's marks compare them (io_verbs.c).
+ * the AH cache's marks compare them (io_verbs_tx.c).
  */
 static void qkey_slot_free(struct io_verbs_port *p, unsigned s)
 {

@@ -2,7 +2,7 @@
  * io_verbs_synth.h - how the engine sees a verbs packet (io_verbs.h): from
  * the GRH and payload a UD receive left in a buffer (io_verbs_pool.h
  * layout) and what the work completion says, the whole packet the HCA
- * consumed, LRH through VCRC.  No verbs types here: io_verbs.c fills the
+ * consumed, LRH through VCRC.  No verbs types here: io_verbs_rx.c fills the
  * description from its ibv_wc.
  */
 #ifndef IO_VERBS_SYNTH_H

@@ -6,67 +6,17 @@
  * tests checks 1-3 and 5-16 together on header words with masks (the usual
  * packet passes all, with a handful of predicted branches), and a packet it
  * refuses goes through the same checks one by one in their numbered order
- * (eng_check_ordered()), which names the first rule broken.  The unit test
+ * (router_engine_check.c), which names the first rule broken.  The unit test
  * holds the two against a reference on mutated packets.  Stage costs are
  * measured with bench_fwd on an AMD EPYC (Zen 5) VM; see each stage.
  */
-#include "router/router_engine.h"
+#include "router/router_engine_int.h"
 
 #include "lib/ibr_crc.h"
 #include "lib/ibr_gid.h"
 #include "lib/ibr_pkt.h"
 
 #include <string.h>
-
-/* clang-format off */
-static const char *const drop_names[] = {
-#define DROP_NAME(name, id, rule, desc) id,
-	ROUTER_DROPS(DROP_NAME)
-#undef DROP_NAME
-};
-static const char *const drop_rules[] = {
-#define DROP_RULE(name, id, rule, desc) rule,
-	ROUTER_DROPS(DROP_RULE)
-#undef DROP_RULE
-};
-static const char *const drop_descs[] = {
-#define DROP_DESC(name, id, rule, desc) desc,
-	ROUTER_DROPS(DROP_DESC)
-#undef DROP_DESC
-};
-/* clang-format on */
-
-const char *router_drop_name(int reason)
-{
-	return reason >= 0 && reason < ROUTER_DROP_MAX ? drop_names[reason] : "unknown";
-}
-
-const char *router_drop_rule(int reason)
-{
-	return reason >= 0 && reason < ROUTER_DROP_MAX ? drop_rules[reason] : "";
-}
-
-const char *router_drop_desc(int reason)
-{
-	return reason >= 0 && reason < ROUTER_DROP_MAX ? drop_descs[reason] : "unknown";
-}
-
-int router_drop_parse(const char *name)
-{
-	for (int i = 0; i < ROUTER_DROP_MAX; i++)
-		if (strcmp(name, drop_names[i]) == 0)
-			return i;
-	return -22; /* -EINVAL */
-}
-
-void router_counters_add(struct router_counters *to, const struct router_counters *from)
-{
-	uint64_t *t = (uint64_t *)to;
-	const uint64_t *f = (const uint64_t *)from;
-
-	for (size_t i = 0; i < sizeof(*to) / sizeof(uint64_t); i++)
-		t[i] += f[i];
-}
 
 /* What the engine decided for one packet of the burst. */
 enum eng_kind {
@@ -76,11 +26,6 @@ enum eng_kind {
 	ENG_UCAST,
 	ENG_MCAST,
 };
-
-/* Check results besides a drop reason (>= 0). */
-#define ENG_PASS     (-1) /* go on (or: sent) */
-#define ENG_TO_SMA   (-2) /* VL15: for the SMA */
-#define ENG_TO_LOCAL (-3) /* addressed to the router itself */
 
 /*
  * What the stages pass on for one packet: 16 bytes, each half written with
@@ -116,12 +61,6 @@ static inline uint64_t eng_info_drop(int reason)
 {
 	return ENG_INFO_KIND(ENG_DROP) | ENG_INFO_REASON(reason);
 }
-
-#define GRH_OFF	   IBR_LRH_LEN
-#define SGID_OFF   (GRH_OFF + 8)
-#define DGID_OFF   (GRH_OFF + 24)
-#define BTH_OFF	   (IBR_LRH_LEN + IBR_GRH_LEN)
-#define MIN_GLOBAL (BTH_OFF + IBR_BTH_LEN + IBR_ICRC_LEN + IBR_VCRC_LEN)
 
 /*
  * The LRH and the first GRH word as big-endian 64-bit values (host order):
@@ -160,124 +99,6 @@ static inline uint64_t eng_ld64_wire(const uint8_t *p)
 
 	memcpy(&v, p, sizeof(v));
 	return v;
-}
-
-/* Checks 1-6: the link layer's view of the packet (IBA 7.7, 7.8). */
-static int eng_check_link(const struct router_fib_port *in, const struct router_mbuf *m)
-{
-	const struct ibr_lrh *lrh = (const struct ibr_lrh *)m->data;
-	uint16_t dlid;
-
-	/* 1. an LRH and a VCRC at least */
-	if (m->len < IBR_LRH_LEN + IBR_VCRC_LEN)
-		return ROUTER_DROP_SHORT;
-	/* 2. LVer 0 is the only link version (IBA 7.7.2) */
-	if (ibr_lrh_get_lver(lrh) != 0)
-		return ROUTER_DROP_LVER;
-	/* 3. PktLen counts 4-byte words from the LRH through the ICRC (IBA 7.7.8) */
-	if ((uint32_t)ibr_lrh_get_pktlen(lrh) * 4 + IBR_VCRC_LEN != m->len)
-		return ROUTER_DROP_PKTLEN;
-	/* 4. the link-level check of the VCRC (IBA 7.8.2), a per-port option */
-	if ((in->cfg.flags & ROUTER_PORT_VCRC_CHECK) && ibr_vcrc_verify(m->data, m->len))
-		return ROUTER_DROP_VCRC;
-	/* 5. VL15 carries SMPs only, and SMPs never cross a router (C8-1) */
-	if (ibr_lrh_get_vl(lrh) == IBR_VL15)
-		return ENG_TO_SMA;
-	/* 6. the packet must be addressed to this port: one of its 2^LMC LIDs, or
-	 *    a multicast LID of a group known on this subnet (IBA 8.2.3) */
-	dlid = ibr_lrh_get_dlid(lrh);
-	if (dlid >= IBR_LID_MCAST_MIN && dlid <= IBR_LID_MCAST_MAX) {
-		if (!router_bit_test(in->mlid_bits, dlid - IBR_LID_MCAST_MIN))
-			return ROUTER_DROP_DLID;
-	} else if (in->cfg.lid == 0 || dlid < in->cfg.lid ||
-		   (unsigned)(dlid - in->cfg.lid) >= (1u << in->cfg.lmc)) {
-		return ROUTER_DROP_DLID;
-	}
-	return ENG_PASS;
-}
-
-/* Checks 7-13: the GRH and the transport headers a router relies on. */
-static int eng_check_grh(const struct router_mbuf *m, uint16_t *payload)
-{
-	const uint8_t *b = m->data;
-	const struct ibr_grh *grh = (const struct ibr_grh *)(b + GRH_OFF);
-	const struct ibr_bth *bth = (const struct ibr_bth *)(b + BTH_OFF);
-	uint32_t hdr = BTH_OFF + IBR_BTH_LEN;
-	uint8_t op;
-
-	/* 7. raw packets (LNH 0, 1): IBA does not specify routing them (8.1) */
-	if (ibr_lrh_get_lnh((const struct ibr_lrh *)b) < IBR_LNH_IBA_LOCAL)
-		return ROUTER_DROP_RAW;
-	/* 8. no GRH: addressed to the router itself (C8-1: leaving the subnet needs a GRH) */
-	if (ibr_lrh_get_lnh((const struct ibr_lrh *)b) == IBR_LNH_IBA_LOCAL)
-		return ENG_TO_LOCAL;
-	if (m->len < MIN_GLOBAL)
-		return ROUTER_DROP_TRUNCATED;
-	/* 9. C8-2: IPVer 6.  10. C8-7: NxtHdr 0x1B (raw IPv6 and others: not ours) */
-	if (ibr_grh_get_ipver(grh) != IBR_GRH_IPVER)
-		return ROUTER_DROP_IPVER;
-	if (ibr_grh_get_nxthdr(grh) != IBR_GRH_NXTHDR_IBA)
-		return ROUTER_DROP_NXTHDR;
-	/* 11. PayLen: from after the GRH through the ICRC (C8-14 keeps it; it must agree) */
-	if ((uint32_t)ibr_grh_get_paylen(grh) + IBR_LRH_LEN + IBR_GRH_LEN + IBR_VCRC_LEN != m->len)
-		return ROUTER_DROP_PAYLEN;
-	/* 12. UD: the DETH (and ImmDt) must fit; PadCnt within the payload (IBA 9.2.4) */
-	op = ibr_bth_get_opcode(bth);
-	if (ibr_bth_op_is_ud(op))
-		hdr += IBR_DETH_LEN + (op == IBR_BTH_OP_UD_SEND_ONLY_IMM ? IBR_IMMDT_LEN : 0);
-	if (hdr + IBR_ICRC_LEN + IBR_VCRC_LEN > m->len)
-		return ROUTER_DROP_TRUNCATED;
-	if (hdr + ibr_bth_get_padcnt(bth) + IBR_ICRC_LEN + IBR_VCRC_LEN > m->len)
-		return ROUTER_DROP_PADCNT;
-	*payload = (uint16_t)(m->len - hdr - ibr_bth_get_padcnt(bth) - IBR_ICRC_LEN - IBR_VCRC_LEN);
-	/* 13. C8-16: HopLmt 0 or 1 is dropped; otherwise decremented */
-	if (ibr_grh_get_hoplmt(grh) < 2)
-		return ROUTER_DROP_HOPLMT;
-	return ENG_PASS;
-}
-
-/* 17. ICRC, when the port asks (off by default: the router is not the end node) */
-static int eng_check_icrc(const struct router_fib_port *in, const struct router_mbuf *m)
-{
-	if ((in->cfg.flags & ROUTER_PORT_ICRC_CHECK) &&
-	    ibr_icrc_verify(m->data, m->len - IBR_VCRC_LEN))
-		return ROUTER_DROP_ICRC;
-	return ENG_PASS;
-}
-
-/* Checks 14-17: addresses (IBA 4.1.1) and the optional ICRC check. */
-static int eng_check_gids(const struct router_fib_port *in, const struct router_mbuf *m)
-{
-	union ibr_gid sgid, dgid;
-
-	memcpy(sgid.raw, m->data + SGID_OFF, 16);
-	memcpy(dgid.raw, m->data + DGID_OFF, 16);
-	/* 14. an SGID is never multicast, reserved or loopback */
-	if (ibr_gid_is_mcast(&sgid) || ibr_gid_is_reserved(&sgid) || ibr_gid_is_loopback(&sgid))
-		return ROUTER_DROP_SGID;
-	/* 15. nor is a DGID reserved or loopback */
-	if (ibr_gid_is_reserved(&dgid) || ibr_gid_is_loopback(&dgid))
-		return ROUTER_DROP_DGID;
-	/* 16. link-local GIDs are never routed, as SGID or DGID */
-	if (ibr_gid_is_link_local(&sgid) || ibr_gid_is_link_local(&dgid))
-		return ROUTER_DROP_LINK_LOCAL;
-	return eng_check_icrc(in, m);
-}
-
-/*
- * Checks 1-17 one after the other, in their numbered order: the first rule
- * broken is the drop reason.  Or ENG_TO_SMA, ENG_TO_LOCAL, ENG_PASS.
- */
-static int eng_check_ordered(const struct router_fib_port *in, const struct router_mbuf *m,
-			     uint16_t *payload)
-{
-	int r;
-
-	if ((r = eng_check_link(in, m)) != ENG_PASS)
-		return r;
-	if ((r = eng_check_grh(m, payload)) != ENG_PASS)
-		return r;
-	return eng_check_gids(in, m);
 }
 
 /*
@@ -321,7 +142,7 @@ static const struct {
  * predicted.  When every one holds on a plain data packet with a GRH (not
  * VL15, LNH 3, GID prefixes of 2^54 or more), returns the payload length,
  * and ENG_INFO_MCAST for a multicast DGID (checks 4 and 17, the CRCs, are
- * left); else a negative value, and eng_check_ordered() names the first rule
+ * left); else a negative value, and router_engine_check_ordered() names the first rule
  * broken (or accepts a valid packet this test does not cover, such as an SMP).
  */
 static inline int64_t eng_check_fast(const struct router_fib_port *in, const uint8_t *b,
@@ -463,7 +284,7 @@ static struct eng_pkt eng_validate_other(const struct router_fib *fib,
 		payload = (uint16_t)fast;
 		r = eng_check_crcs(in, m, vcrc_bad);
 	} else {
-		r = eng_check_ordered(in, m, &payload);
+		r = router_engine_check_ordered(in, m, &payload);
 	}
 	if (r == ENG_TO_SMA || r == ENG_TO_LOCAL) {
 		st.info = ENG_INFO_KIND(r == ENG_TO_SMA ? ENG_SMA : ENG_LOCAL);

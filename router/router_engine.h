@@ -16,6 +16,7 @@
 #ifndef ROUTER_ENGINE_H
 #define ROUTER_ENGINE_H
 
+#include "router/router_counters.h"
 #include "router/router_drop.h"
 #include "router/router_fib.h"
 
@@ -57,23 +58,6 @@ struct router_out {
 };
 
 /*
- * Per-worker counters: the worker's own running totals, written by its thread
- * only, with plain adds; other threads read the copy the worker publishes
- * once per burst (router_worker_counters()).
- */
-struct router_counters {
-	uint64_t rx_pkts[ROUTER_MAX_PORTS];
-	uint64_t rx_bytes[ROUTER_MAX_PORTS];
-	uint64_t tx_pkts[ROUTER_MAX_PORTS];
-	uint64_t tx_bytes[ROUTER_MAX_PORTS];
-	uint64_t tx_errors[ROUTER_MAX_PORTS];
-	uint64_t sma[ROUTER_MAX_PORTS];
-	uint64_t local[ROUTER_MAX_PORTS];
-	uint64_t drop[ROUTER_MAX_PORTS][ROUTER_DROP_MAX]; /* by ingress port */
-} __attribute__((aligned(64)));
-#define ROUTER_COUNTERS_WORDS (sizeof(struct router_counters) / sizeof(uint64_t))
-
-/*
  * Decide the fate of `n` (<= ROUTER_BURST) packets with the tables of `fib`.
  * Counts rx, SMA, local and drops in `c`; the backend counts tx after
  * sending.  Packets whose ingress port is not in the FIB are dropped as
@@ -81,9 +65,6 @@ struct router_counters {
  */
 void router_engine_burst(const struct router_fib *fib, struct router_mbuf **pkts, unsigned n,
 			 struct router_out *out, struct router_counters *c);
-
-/* Add `from` into `to` (for reading the sum over workers). */
-void router_counters_add(struct router_counters *to, const struct router_counters *from);
 
 /* The DLID offset for a flow on a port with `lmc` (IBA 8.2.3: LMC bits steer the path). */
 uint16_t router_engine_path_bits(const uint8_t *grh, uint8_t lmc);

@@ -41,7 +41,7 @@ struct router_worker {
 	uint32_t rx_ports; /* ports this worker receives from (bit per index) */
 	int epfd;
 	_Atomic bool stop;
-	router_worker_hook *sma_hook;	/* VL15: the SMA (until it lands: counted and dropped) */
+	router_worker_hook *sma_hook;	/* VL15: the SMA (NULL: counted, not answered) */
 	router_worker_hook *local_hook; /* addressed to the router itself */
 	router_worker_hook *drop_hook;	/* every drop, with its reason (capture) */
 	/*

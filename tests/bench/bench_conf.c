@@ -9,10 +9,6 @@
  * The routes are written as ibrouterd -n prints them.  Each case is the
  * best of 5 runs (wall time); the file sits in the page cache.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "router/daemon/ibrd_conf.h"
 
 #include <stdio.h>

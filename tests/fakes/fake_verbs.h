@@ -1,12 +1,13 @@
 /*
- * fake_verbs.h - a fake libibverbs for tests (issue 8): the entry points
- * router/io_verbs.c uses, compiled against the system's
- * <infiniband/verbs.h>, whose devices' ports are sim wire ports (DESIGN.md,
- * "Sim data-path backend").  A UD send becomes a whole IB packet on the
- * port's socket (LRH, GRH, BTH, DETH, payload, ICRC, VCRC, built by
- * lib/ibr_pkt); a packet from the socket becomes a receive completion the
- * way an HCA makes one (IBA 11.4.2.1, the GRH in the first 40 bytes of the
- * scatter list).  No threads: the "HCA" runs inside ibv_poll_cq.
+ * fake_verbs.h - a fake libibverbs for tests: the entry points
+ * router/io_verbs*.c use, compiled against the system's
+ * <infiniband/verbs.h>, whose devices' ports are sim wire ports
+ * (doc/ARCHITECTURE.md, "Data path", model 1).  A UD send becomes a whole
+ * IB packet on the port's socket (LRH, GRH, BTH, DETH, payload, ICRC, VCRC,
+ * built by lib/ibr_pkt); a packet from the socket becomes a receive
+ * completion the way an HCA makes one (IBA 11.4.2.1, the GRH in the first 40
+ * bytes of the scatter list).  No threads: the "HCA" runs inside
+ * ibv_poll_cq.
  *
  * Not modelled: RC/UC/RD QPs, SRQs, multicast loopback (never delivered),
  * link-level flow control, VL arbitration.  See tests/fakes/README.

@@ -19,10 +19,11 @@ if [ -f "$out/../config.h" ]; then
 else
 	CFLAGS="$CFLAGS -D_GNU_SOURCE -DPACKAGE_VERSION=\"fuzz\""
 fi
-LIBS="${ISAL_LIBS:-} -libmad -libumad -libverbs -lz -lm -lpthread"
+LIBS="${ISAL_LIBS:-} ${IB_LIBS:--libmad -libumad -libverbs} -lz -lm -lpthread"
 
-# Everything a fuzz target may call: the libraries of lib/ and router/ (and, as
-# they land, sma/ and sa/), minus programs' main files.
+# Everything a fuzz target may call: the libraries of lib/, router/ and sma/,
+# minus programs' main files (the targets of sa/ and router/daemon/ include
+# the sources they take).
 objs=""
 for c in "$src"/lib/*.c "$src"/router/*.c "$src"/sma/*.c; do
 	o="$out/obj/$(basename "$c" .c).o"

@@ -1,12 +1,8 @@
 /*
- * Tests for lib/ibr_crc.c and lib/ibr_crc16.c: every VCRC and ICRC engine against a bit-by-bit
+ * Tests for lib/ibr_crc.c and lib/ibr_crc16*.c: every VCRC and ICRC engine against a bit-by-bit
  * reference at every length (the ICRC's over a packet masked field by field), long messages,
  * the masking itself, the incremental VCRC update, and isa-l against zlib.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "lib/ibr_crc.h"
 #include "tests/unit/ibr_test.h"
 
@@ -105,21 +101,20 @@ static void fill_rand(uint8_t *p, size_t n, unsigned long long *seed)
 		*p++ = (uint8_t)ibr_test_rand(seed);
 }
 
-#define NVCRC 4 /* VCRC implementations */
-#define NICRC 2 /* ICRC implementations */
+#define NVCRC (IBR_VCRC_IMPL_COUNT - 1) /* VCRC implementations: every engine of the table */
+#define NICRC 2				/* ICRC implementations */
 
-/* The implementations to run every VCRC test with: every one this CPU runs. */
+/* The implementations to run every VCRC test with: every one this CPU runs, worst first. */
 static int impls(enum ibr_vcrc_impl out[NVCRC])
 {
-	static const enum ibr_vcrc_impl all[NVCRC] = { IBR_VCRC_IMPL_SLICE16, IBR_VCRC_IMPL_PCLMUL,
-						       IBR_VCRC_IMPL_VPCLMUL, IBR_VCRC_IMPL_GFNI };
 	int n = 0;
 
-	for (int i = 0; i < NVCRC; i++) {
-		if (ibr_vcrc_impl_set(all[i]) == 0)
-			out[n++] = all[i];
+	for (int i = IBR_VCRC_IMPL_SLICE16; i < IBR_VCRC_IMPL_COUNT; i++) {
+		if (ibr_vcrc_impl_set((enum ibr_vcrc_impl)i) == 0)
+			out[n++] = (enum ibr_vcrc_impl)i;
 		else
-			fprintf(stderr, "(%s not available here)\n", ibr_vcrc_impl_name(all[i]));
+			fprintf(stderr, "(%s not available here)\n",
+				ibr_vcrc_impl_name((enum ibr_vcrc_impl)i));
 	}
 	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
 	return n;
@@ -175,6 +170,30 @@ static void test_impl_select(void)
 	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_PCLMUL), "pclmul");
 	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_VPCLMUL), "avx512");
 	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_GFNI), "gfni");
+}
+
+/*
+ * The engine table (IBR_VCRC_ENGINES): every implementation has an engine with a name of its
+ * own, forcing one this CPU lacks is refused, and nothing past the table is an engine.
+ */
+static void test_impl_table(void)
+{
+	for (int i = IBR_VCRC_IMPL_SLICE16; i < IBR_VCRC_IMPL_COUNT; i++) {
+		const char *name = ibr_vcrc_impl_name((enum ibr_vcrc_impl)i);
+		int rc = ibr_vcrc_impl_set((enum ibr_vcrc_impl)i);
+
+		CU_ASSERT_STRING_NOT_EQUAL(name, "unknown");
+		CU_ASSERT_STRING_NOT_EQUAL(name, "auto");
+		for (int j = IBR_VCRC_IMPL_SLICE16; j < i; j++)
+			CU_ASSERT_STRING_NOT_EQUAL(name, ibr_vcrc_impl_name((enum ibr_vcrc_impl)j));
+		CU_ASSERT(rc == 0 || rc == -ENOTSUP);
+		if (rc == 0)
+			CU_ASSERT_EQUAL(ibr_vcrc_impl_get(), i);
+	}
+	CU_ASSERT_EQUAL(ibr_vcrc_impl_set(IBR_VCRC_IMPL_COUNT), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_COUNT), "unknown");
+	CU_ASSERT_STRING_EQUAL(ibr_vcrc_impl_name(IBR_VCRC_IMPL_AUTO), "auto");
+	CU_ASSERT_EQUAL(ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO), 0);
 }
 
 static void test_icrc_impl_select(void)
@@ -677,6 +696,7 @@ static void test_isal_vs_zlib(void)
 static CU_TestInfo tests[] = {
 	{ "check values", test_check_values },
 	{ "implementation selection", test_impl_select },
+	{ "the engine table", test_impl_table },
 	{ "icrc: implementation selection", test_icrc_impl_select },
 	{ "vcrc: every length, every engine", test_vcrc_every_length },
 	{ "icrc: every length, every LNH, every engine", test_icrc_reference },

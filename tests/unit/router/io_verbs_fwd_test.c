@@ -1,6 +1,6 @@
 /*
  * The verbs backend under the forwarding worker and engine (router_worker.c
- * over io_verbs.c over the fake provider): packets a host sends on one
+ * over io_verbs*.c over the fake provider): packets a host sends on one
  * subnet reach hosts on the others, and the engine's numbered checks see the
  * GRH the sender built (HopLmt, scope, group), as with the sim backend.
  */

@@ -1,5 +1,5 @@
 /*
- * Tests for router/io_verbs.c (with io_verbs_pool.c and io_verbs_ah.c) over
+ * Tests for router/io_verbs*.c (with io_verbs_pool.c and io_verbs_ah.c) over
  * the fake provider of tests/fakes/: three devices whose ports are sim wire
  * ports, a "host" socket at the other end of each.
  */
