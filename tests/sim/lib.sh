@@ -18,8 +18,29 @@ export TSAN_OPTIONS
 
 cleanup() {
 	st=$?
-	# CONT: a stopped process (SIGSTOP) takes the TERM once it runs again
-	for p in $PIDS; do kill "$p" 2>/dev/null && kill -s CONT "$p" 2>/dev/null; done
+	# CONT: a stopped process (SIGSTOP, state T) takes the TERM once it runs
+	# again; only those: a CONT to one that is exiting can break
+	# LeakSanitizer's ptrace stop of it (state t), which then spins for good
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null || continue
+		[ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" = T ] && kill -s CONT "$p"
+	done
+	# what still runs after 10 s is killed, so that no test waits for ever
+	for _ in $(seq 1 100); do
+		alive=""
+		for p in $PIDS; do
+			case $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) in
+			'' | Z) ;; # gone, or a zombie its wait below reaps
+			*) alive="$alive $p" ;;
+			esac
+		done
+		[ -z "$alive" ] && break
+		sleep 0.1
+	done
+	for p in $alive; do
+		echo "# cleanup: pid $p outlived SIGTERM by 10 s: killed"
+		kill -s KILL "$p" 2>/dev/null
+	done
 	for p in $PIDS; do wait "$p" 2>/dev/null; done
 	for f in "$T"/tsan.*; do
 		[ -f "$f" ] || continue
