@@ -19,6 +19,13 @@
 
 struct io_port;
 
+/* What became of the copies handed to tx_burst; those neither sent nor absent: link errors. */
+struct io_tx_result {
+	unsigned sent;	 /* went out */
+	unsigned absent; /* not sent: nobody at the other end (a sim peer path nothing is bound at) */
+	uint64_t bytes; /* the size of those sent */
+};
+
 struct io_port_ops {
 	/*
 	 * Up to `n` (<= ROUTER_BURST) received packets, LRH through VCRC as the
@@ -33,9 +40,9 @@ struct io_port_ops {
 	 * complete.  NULL: nothing to do.
 	 */
 	void (*rx_done)(struct io_port *p, struct router_mbuf **pkts, unsigned n);
-	/* Send `n` copies; returns how many went out, `*bytes` their size. */
+	/* Send `n` copies; what became of them in `*r`; returns r->sent. */
 	unsigned (*tx_burst)(struct io_port *p, const struct router_tx *tx, unsigned n,
-			     uint64_t *bytes);
+			     struct io_tx_result *r);
 	/* The descriptor that becomes readable when rx_burst has work. */
 	int (*fd)(const struct io_port *p);
 	/*
@@ -73,9 +80,9 @@ static inline void io_port_rx_done(struct io_port *p, struct router_mbuf **pkts,
 }
 
 static inline unsigned io_port_tx_burst(struct io_port *p, const struct router_tx *tx, unsigned n,
-					uint64_t *bytes)
+					struct io_tx_result *r)
 {
-	return p->ops->tx_burst(p, tx, n, bytes);
+	return p->ops->tx_burst(p, tx, n, r);
 }
 
 static inline void io_port_fib_changed(struct io_port *p, const struct router_fib *fib)

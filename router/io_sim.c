@@ -59,9 +59,9 @@ static int sim_io_rx_burst(struct io_port *io, struct router_mbuf **out, unsigne
 }
 
 static unsigned sim_io_tx_burst(struct io_port *io, const struct router_tx *tx, unsigned n,
-				uint64_t *bytes)
+				struct io_tx_result *r)
 {
-	return io_sim_tx_burst((struct io_sim_port *)io, tx, n, bytes);
+	return io_sim_tx_burst((struct io_sim_port *)io, tx, n, r);
 }
 
 static int sim_io_fd(const struct io_port *io)
@@ -199,15 +199,17 @@ static bool sim_wait_room(struct io_sim_port *p, uint64_t *deadline, unsigned *b
 }
 
 unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsigned n,
-			 uint64_t *bytes)
+			 struct io_tx_result *res)
 {
 	struct mmsghdr msg[ROUTER_BURST];
 	struct iovec iov[ROUTER_BURST][3];
 	uint8_t vcrc[ROUTER_BURST][2];
 	uint64_t deadline = 0;
 	unsigned sent = 0, backoff = 0;
+	/* a peer that held a packet past its lifetime: discard until it takes one again */
+	bool stalled = atomic_load_explicit(&p->stalled, memory_order_relaxed);
 
-	*bytes = 0;
+	*res = (struct io_tx_result){ 0 };
 	if (n > ROUTER_BURST)
 		n = ROUTER_BURST;
 	memset(msg, 0, sizeof(msg[0]) * n);
@@ -229,15 +231,29 @@ unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsi
 
 		if (r > 0) {
 			for (int i = 0; i < r; i++)
-				*bytes += tx[sent + (unsigned)i].m->len;
+				res->bytes += tx[sent + (unsigned)i].m->len;
 			sent += (unsigned)r;
+			if (stalled) /* it reads again */
+				atomic_store_explicit(&p->stalled, (stalled = false),
+						      memory_order_relaxed);
 		} else if (errno == EAGAIN) {
-			if (!sim_wait_room(p, &deadline, &backoff))
-				break; /* held past the head-of-queue lifetime */
+			if (stalled)
+				break; /* discarded at once, as a port past its HOQ lifetime does */
+			if (!sim_wait_room(p, &deadline, &backoff)) {
+				/* held past the head-of-queue lifetime: dropped, and the
+				 * port discards from now on without waiting, so that one
+				 * stuck peer does not hold the worker's other ports */
+				atomic_store_explicit(&p->stalled, true, memory_order_relaxed);
+				break;
+			}
+		} else if (errno == ENOENT || errno == ECONNREFUSED) {
+			res->absent = n - sent; /* nothing bound at the peer path */
+			break;
 		} else if (errno != EINTR) {
-			break; /* no peer at the path: the link is down */
+			break; /* the link is down */
 		}
 	}
+	res->sent = sent;
 	return sent;
 }
 

@@ -11,6 +11,7 @@
 #include "router/io_port.h"
 #include "router/router_engine.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,7 +30,10 @@ struct io_sim_port {
 	struct sockaddr_un peer;
 	socklen_t peerlen;
 	unsigned hol_ms; /* how long a full peer may hold a packet before it is dropped */
-	uint8_t *bufs;	 /* ROUTER_BURST receive buffers of IO_SIM_BUFSZ */
+	/* the peer held a packet past hol_ms and has taken none since: sends to it are
+	 * discarded at once (any worker sends on any port: atomic) */
+	atomic_bool stalled;
+	uint8_t *bufs; /* ROUTER_BURST receive buffers of IO_SIM_BUFSZ */
 	struct router_mbuf mbuf[ROUTER_BURST];
 };
 
@@ -58,17 +62,22 @@ int io_sim_rx_burst(struct io_sim_port *p, struct router_mbuf **out, unsigned n)
 /*
  * Send `n` copies to the peer: each is the received packet with its first
  * 16 bytes and its VCRC replaced (three iovecs: no payload copy).  Returns
- * how many were sent; `*bytes` gets their total size.
+ * how many were sent; `*r` says how many and their size, and how many found
+ * nobody at the peer path (absent).
  *
  * An IB link is lossless: credits hold a packet back until the receiver has
  * room, and a switch port drops it only when it waited past its head-of-queue
  * lifetime (IBA 18.2.5.4, HOQLife).  The sim link does the same: when the
  * peer's queue is full the send waits for room up to `hol_ms`, then the
- * copies left are dropped; so are copies for a peer that is absent.  The
- * caller counts what was not sent.
+ * copies left are dropped; and as a switch port whose HOQ timer expired
+ * discards until credits come back, the port then discards at once, without
+ * waiting, until the peer takes a packet again -- one stuck peer holds the
+ * worker, and its other ports, for one lifetime, not for one a burst.
+ * Copies for a peer that is absent are dropped as such.  The caller counts
+ * what was not sent.
  */
 unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsigned n,
-			 uint64_t *bytes);
+			 struct io_tx_result *r);
 
 /*
  * How long io_sim_tx_burst sleeps before it tries a full peer again, in

@@ -41,7 +41,7 @@ static inline uint32_t io_verbs_lkey(const struct io_verbs_port *p, unsigned own
 int io_verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned n);
 void io_verbs_rx_done(struct io_port *io, struct router_mbuf **pkts, unsigned n);
 unsigned io_verbs_tx_burst(struct io_port *io, const struct router_tx *tx, unsigned n,
-			   uint64_t *bytes);
+			   struct io_tx_result *res);
 
 /*
  * io_verbs_tx.c: the send completions reaped, their buffers released (under

@@ -204,14 +204,15 @@ static unsigned verbs_post_chain(struct io_verbs_port *p, unsigned slot, struct 
  * one CQE per 16 packets.
  */
 unsigned io_verbs_tx_burst(struct io_port *io, const struct router_tx *tx, unsigned n,
-			   uint64_t *bytes)
+			   struct io_tx_result *res)
 {
+	uint64_t *bytes = &res->bytes;
 	struct io_verbs_port *p = (struct io_verbs_port *)io;
 	struct ibv_send_wr wr[ROUTER_BURST], *first[IO_VERBS_NQP] = { 0 }, *last[IO_VERBS_NQP];
 	unsigned cnt[IO_VERBS_NQP] = { 0 }, k = 0, sent = 0;
 	struct ibv_sge sge[ROUTER_BURST];
 
-	*bytes = 0;
+	*res = (struct io_tx_result){ 0 };
 	if (!__atomic_load_n(&p->up, __ATOMIC_RELAXED)) {
 		/* any worker sends on any port: the one count kept outside tx_lock */
 		__atomic_fetch_add(&p->st.tx_down, n, __ATOMIC_RELAXED);
@@ -271,5 +272,6 @@ unsigned io_verbs_tx_burst(struct io_port *io, const struct router_tx *tx, unsig
 			sent += verbs_post_chain(p, slot, first[slot], last[slot], cnt[slot],
 						 bytes);
 	pthread_spin_unlock(&p->tx_lock);
+	res->sent = sent;
 	return sent;
 }

@@ -20,7 +20,8 @@ struct router_counters {
 	uint64_t rx_bytes[ROUTER_MAX_PORTS];
 	uint64_t tx_pkts[ROUTER_MAX_PORTS];
 	uint64_t tx_bytes[ROUTER_MAX_PORTS];
-	uint64_t tx_errors[ROUTER_MAX_PORTS];
+	uint64_t tx_errors[ROUTER_MAX_PORTS];	/* copies the link did not take */
+	uint64_t peer_absent[ROUTER_MAX_PORTS]; /* copies for a peer that is not there */
 	uint64_t sma[ROUTER_MAX_PORTS];
 	uint64_t local[ROUTER_MAX_PORTS];
 	uint64_t drop[ROUTER_MAX_PORTS][ROUTER_DROP_MAX]; /* by ingress port */

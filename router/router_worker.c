@@ -64,8 +64,8 @@ static void worker_hooks(struct router_worker *w, const struct router_out *o)
 
 /* The per-port rows before the drops; the reader copies the rows of the worker's ports. */
 static const size_t ctr_rows[] = {
-	CTR_WORD(rx_pkts),   CTR_WORD(rx_bytes), CTR_WORD(tx_pkts), CTR_WORD(tx_bytes),
-	CTR_WORD(tx_errors), CTR_WORD(sma),	 CTR_WORD(local),
+	CTR_WORD(rx_pkts),   CTR_WORD(rx_bytes),    CTR_WORD(tx_pkts), CTR_WORD(tx_bytes),
+	CTR_WORD(tx_errors), CTR_WORD(peer_absent), CTR_WORD(sma),     CTR_WORD(local),
 };
 /* a counter added to struct router_counters is published and read here too */
 _Static_assert(sizeof(struct router_counters) ==
@@ -110,6 +110,7 @@ static void worker_show_burst(struct router_worker *w, uint32_t in, const struct
 		worker_show(w, &c->tx_pkts[p]);
 		worker_show(w, &c->tx_bytes[p]);
 		worker_show(w, &c->tx_errors[p]);
+		worker_show(w, &c->peer_absent[p]);
 	}
 	atomic_store_explicit(&w->shown.seq, seq + 2, memory_order_release);
 }
@@ -156,8 +157,7 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 			w->rx_hook(w->hook_ctx, pkts[i], -1);
 	router_engine_burst(fib, pkts, (unsigned)n, o, &w->counters);
 	for (uint32_t p = 0; p < w->nports; p++) {
-		uint64_t bytes;
-		unsigned sent;
+		struct io_tx_result r;
 
 		if (!o->ntx[p])
 			continue;
@@ -165,13 +165,14 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 			w->counters.tx_errors[p] += o->ntx[p];
 			continue;
 		}
-		sent = io_port_tx_burst(w->port[p], o->tx[p], o->ntx[p], &bytes);
+		io_port_tx_burst(w->port[p], o->tx[p], o->ntx[p], &r);
 		if ((cap & (1u << p)) && w->tx_hook)
-			for (unsigned i = 0; i < sent; i++)
+			for (unsigned i = 0; i < r.sent; i++)
 				w->tx_hook(w->hook_ctx, p, &o->tx[p][i]);
-		w->counters.tx_pkts[p] += sent;
-		w->counters.tx_bytes[p] += bytes;
-		w->counters.tx_errors[p] += o->ntx[p] - sent;
+		w->counters.tx_pkts[p] += r.sent;
+		w->counters.tx_bytes[p] += r.bytes;
+		w->counters.peer_absent[p] += r.absent;
+		w->counters.tx_errors[p] += o->ntx[p] - r.sent - r.absent;
 	}
 	worker_show_burst(w, in, o);
 	worker_hooks(w, o);

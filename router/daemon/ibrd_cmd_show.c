@@ -205,7 +205,7 @@ int ibrd_cmd_show_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 
 	if (argc > 3 || (argc == 3 && ibr_gid_parse(argv[2], &args.mgid)))
 		return ibrd_out_error(o, EINVAL, "usage: show mcast [MGID]");
-	ibrd_out_table(o, cols, 9);
+	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	return show_stream(d, o, IBRD_SNAP_MCASTS, mcasts_next, &args);
 }
 
@@ -263,6 +263,8 @@ static int counters_prom(struct ibrd *d, struct ibrd_out *o, const struct router
 		  offsetof(struct router_counters, tx_bytes) },
 		{ "ibrouter_tx_errors_total", "Copies the link did not take.",
 		  offsetof(struct router_counters, tx_errors) },
+		{ "ibrouter_tx_peer_absent_total", "Copies for a peer that is not there.",
+		  offsetof(struct router_counters, peer_absent) },
 		{ "ibrouter_sma_packets_total", "SMPs (VL15) received.",
 		  offsetof(struct router_counters, sma) },
 		{ "ibrouter_local_packets_total", "Packets for the router itself.",
@@ -291,9 +293,9 @@ static int counters_prom(struct ibrd *d, struct ibrd_out *o, const struct router
 
 int ibrd_cmd_show_counters(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	static const char *const cols[] = { "port",	  "rx_packets", "rx_bytes",
-					    "tx_packets", "tx_bytes",	"tx_errors",
-					    "sma",	  "local",	"drops" };
+	static const char *const cols[] = { "port",	"rx_packets", "rx_bytes",    "tx_packets",
+					    "tx_bytes", "tx_errors",  "peer_absent", "sma",
+					    "local",	"drops" };
 	struct router_counters *c = malloc(sizeof(*c));
 	int port = -1, rc;
 
@@ -310,7 +312,7 @@ int ibrd_cmd_show_counters(struct ibrd *d, struct ibrd_out *o, int argc, char **
 		free(c);
 		return rc;
 	}
-	ibrd_out_table(o, cols, 9);
+	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (uint32_t p = 0; p < d->rib.nports; p++) {
 		if (port >= 0 && (uint32_t)port != p)
 			continue;
@@ -320,6 +322,7 @@ int ibrd_cmd_show_counters(struct ibrd *d, struct ibrd_out *o, int argc, char **
 		ibrd_out_u64(o, c->tx_pkts[p]);
 		ibrd_out_u64(o, c->tx_bytes[p]);
 		ibrd_out_u64(o, c->tx_errors[p]);
+		ibrd_out_u64(o, c->peer_absent[p]);
 		ibrd_out_u64(o, c->sma[p]);
 		ibrd_out_u64(o, c->local[p]);
 		ibrd_out_u64(o, drops_of(c, p));

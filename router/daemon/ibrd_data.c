@@ -219,6 +219,7 @@ static void counters_move(struct router_counters *c, const int *src)
 	counters_move_one(c->tx_pkts, src);
 	counters_move_one(c->tx_bytes, src);
 	counters_move_one(c->tx_errors, src);
+	counters_move_one(c->peer_absent, src);
 	counters_move_one(c->sma, src);
 	counters_move_one(c->local, src);
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)

@@ -13,14 +13,14 @@ A_HOST=fec0::1:0:0:10:1
 B_HOST=fec0::2:0:0:11:1
 N=2500
 
-# counts PORT: "rx tx tx_errors sma local drops" of PORT from show counters
+# counts PORT: "rx tx tx_errors+peer_absent sma local drops" of PORT from show counters
 counts() {
-	ctl show counters "$1" | awk 'NR == 2 { print $2, $4, $6, $7, $8, $9 }'
+	ctl show counters "$1" | awk 'NR == 2 { print $2, $4, $6 + $7, $8, $9, $10 }'
 }
-# adds_up IN OUT: rx(IN) = tx(OUT) + tx_errors(OUT) + drops(IN) + sma(IN) + local(IN)
+# adds_up IN OUT: rx(IN) = tx(OUT) + not sent(OUT) + drops(IN) + sma(IN) + local(IN)
 adds_up() {
 	set -- $(counts "$1") $(counts "$2")
-	echo "in: rx $1 sma $4 local $5 drops $6; out: tx $8 tx_errors $9"
+	echo "in: rx $1 sma $4 local $5 drops $6; out: tx $8 not sent $9"
 	[ "$1" -eq $(($8 + $9 + $4 + $5 + $6)) ]
 }
 

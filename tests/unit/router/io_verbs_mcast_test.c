@@ -348,7 +348,7 @@ static unsigned forward_one(void)
 {
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t;
-	uint64_t bytes;
+	struct io_tx_result txr;
 	unsigned sent;
 
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(&port(0)->io, m, ROUTER_BURST), 1);
@@ -356,7 +356,7 @@ static unsigned forward_one(void)
 	memcpy(t.hdr, m[0]->data, ROUTER_HDR_LEN);
 	ibr_lrh_set_dlid((struct ibr_lrh *)t.hdr, MLID(1, 1));
 	t.hdr[15]--; /* HopLmt */
-	sent = io_port_tx_burst(&port(1)->io, &t, 1, &bytes);
+	sent = io_port_tx_burst(&port(1)->io, &t, 1, &txr);
 	io_port_rx_done(&port(0)->io, m, 1);
 	io_verbs_port_reap(port(1));
 	return sent;

@@ -219,7 +219,7 @@ static void test_mcast_fanout_zero_copy(void)
 	struct router_tx tb, tc;
 	struct ibr_pkt pk;
 	uint8_t buf[8192];
-	uint64_t bytes;
+	struct io_tx_result txr;
 	struct io_verbs_buf *b;
 	int n;
 
@@ -229,8 +229,8 @@ static void test_mcast_fanout_zero_copy(void)
 	b = m[0]->priv;
 	tb = tx_for(m[0], MLID_B);
 	tc = tx_for(m[0], MLID_C);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &tb, 1, &bytes), 1);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(2), &tc, 1, &bytes), 1);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &tb, 1, &txr), 1);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(2), &tc, 1, &txr), 1);
 	io_port_rx_done(port(0), m, 1);
 	/* the fake completes at once; until reaped the sends hold the buffer */
 	CU_ASSERT_EQUAL(atomic_load(&b->refs), 2);
@@ -264,7 +264,8 @@ static void test_batching_and_ah_cache(void)
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t[ROUTER_BURST];
 	struct fake_verbs_stats a0, a1, b0, b1;
-	uint64_t bytes, misses = pb->ah.misses;
+	struct io_tx_result txr;
+	uint64_t misses = pb->ah.misses;
 	int n;
 
 	vfix_host_drain(&fx);
@@ -276,7 +277,7 @@ static void test_batching_and_ah_cache(void)
 	CU_ASSERT_EQUAL_FATAL(n, ROUTER_BURST);
 	for (int i = 0; i < n; i++)
 		t[i] = tx_for(m[i], MLID_B);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, (unsigned)n, &bytes), (unsigned)n);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, (unsigned)n, &txr), (unsigned)n);
 	io_port_rx_done(port(0), m, (unsigned)n);
 	/* the sends completed: reaped, their buffers go back at A's next (idle) burst */
 	io_verbs_port_reap(pb);
@@ -297,7 +298,7 @@ static void test_batching_and_ah_cache(void)
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	t[0] = tx_for(m[0], MLID_B);
 	tx_set_flow(&t[0], 7);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 1, &bytes), 1);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 1, &txr), 1);
 	io_port_rx_done(port(0), m, 1);
 	fake_verbs_stats_get(vfix_dev[1], &b1);
 	CU_ASSERT_EQUAL(b1.ah_created, 2);
@@ -310,7 +311,8 @@ static void test_fault_send_error(void)
 	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t[ROUTER_BURST];
-	uint64_t bytes, resets = pb->st.qp_resets;
+	struct io_tx_result txr;
+	uint64_t resets = pb->st.qp_resets;
 	int n;
 
 	vfix_host_drain(&fx);
@@ -321,7 +323,7 @@ static void test_fault_send_error(void)
 	CU_ASSERT_EQUAL_FATAL(n, 8);
 	for (int i = 0; i < n; i++)
 		t[i] = tx_for(m[i], MLID_B);
-	io_port_tx_burst(port(1), t, (unsigned)n, &bytes);
+	io_port_tx_burst(port(1), t, (unsigned)n, &txr);
 	io_port_rx_done(port(0), m, (unsigned)n);
 	io_verbs_port_reap(pb);
 	CU_ASSERT(pb->st.tx_err >= 1);
@@ -334,7 +336,7 @@ static void test_fault_send_error(void)
 	host_send_mcast(0, 64, 9);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	t[0] = tx_for(m[0], MLID_B);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 1, &bytes), 1);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 1, &txr), 1);
 	io_port_rx_done(port(0), m, 1);
 	CU_ASSERT(vfix_host_recv(&fx, 1, (uint8_t[8192]){ 0 }, 8192) > 0);
 	vfix_pools_check(&fx);
@@ -372,7 +374,7 @@ static void test_port_down_up(void)
 	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t;
-	uint64_t bytes;
+	struct io_tx_result txr;
 
 	vfix_host_drain(&fx);
 	CU_ASSERT_EQUAL(fake_verbs_port_set(vfix_dev[1], false), 0);
@@ -382,7 +384,7 @@ static void test_port_down_up(void)
 	host_send_mcast(0, 64, 1);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	t = tx_for(m[0], MLID_B);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 0);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
 	io_port_rx_done(port(0), m, 1);
 	vfix_pools_check(&fx);
 	CU_ASSERT_EQUAL(fake_verbs_port_set(vfix_dev[1], true), 0);
@@ -394,7 +396,7 @@ static void test_port_down_up(void)
 	host_send_mcast(0, 64, 2);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	t = tx_for(m[0], MLID_B);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 1);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 1);
 	io_port_rx_done(port(0), m, 1);
 	vfix_pools_check(&fx);
 	/* the owning worker's idle burst reads the events by itself */
@@ -416,11 +418,11 @@ struct down_sender {
 static void *down_send(void *arg)
 {
 	struct down_sender *s = arg;
-	uint64_t bytes;
+	struct io_tx_result txr;
 
 	pthread_barrier_wait(&s->go);
 	for (unsigned i = 0; i < s->n; i++)
-		io_port_tx_burst(port(1), &s->t, 1, &bytes);
+		io_port_tx_burst(port(1), &s->t, 1, &txr);
 	return NULL;
 }
 
@@ -533,7 +535,8 @@ static void test_async_owner(void)
 static void test_unicast_refused(void)
 {
 	struct io_verbs_port *pa = io_verbs_port(fx.v, 0), *pb = io_verbs_port(fx.v, 1);
-	uint64_t before = pb->st.tx_unicast, bytes;
+	uint64_t before = pb->st.tx_unicast;
+	struct io_tx_result txr;
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t;
 	uint8_t g[16];
@@ -543,7 +546,7 @@ static void test_unicast_refused(void)
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
 	CU_ASSERT_EQUAL(ibr_bth_get_destqp((const struct ibr_bth *)(m[0]->data + 48)), pa->qpn);
 	t = tx_for(m[0], 20);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 0);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
 	CU_ASSERT_EQUAL(pb->st.tx_unicast - before, 1);
 	io_port_rx_done(port(0), m, 1);
 	vfix_pools_check(&fx);
@@ -645,7 +648,8 @@ static void test_ah_eviction(void)
 	struct router_mbuf *m[ROUTER_BURST];
 	struct router_tx t[ROUTER_BURST];
 	struct fake_verbs_stats s0, s;
-	uint64_t bytes, no_ah = pc->st.tx_no_ah, gens = pc->ah.gens;
+	struct io_tx_result txr;
+	uint64_t no_ah = pc->st.tx_no_ah, gens = pc->ah.gens;
 	unsigned sent = 0, got = 0;
 	bool drained_late = false;
 	uint8_t buf[8192];
@@ -663,7 +667,7 @@ static void test_ah_eviction(void)
 			t[i] = tx_for(m[i], MLID_C);
 			tx_set_flow(&t[i], (uint32_t)(0x100 + round * 8 + i));
 		}
-		sent += io_port_tx_burst(port(2), t, 8, &bytes);
+		sent += io_port_tx_burst(port(2), t, 8, &txr);
 		io_port_rx_done(port(0), m, 8);
 		/* a generation began in this burst: its old handles wait for the sends */
 		if (!draining && io_verbs_ah_draining(&pc->ah)) {
@@ -725,7 +729,7 @@ static void test_unicast_proxy_pair(void)
 	struct router_tx t;
 	struct ibr_pkt pk;
 	uint8_t g[16], buf[8192];
-	uint64_t bytes;
+	struct io_tx_result txr;
 	int n;
 
 	CU_ASSERT_EQUAL_FATAL(pa->qkey0, 2); /* the relay QP and one proxy */
@@ -739,7 +743,7 @@ static void test_unicast_proxy_pair(void)
 			pa->q[1].qpn);
 	CU_ASSERT_EQUAL(ibr_deth_get_qkey((const struct ibr_deth *)(m[0]->data + 60)), 0x1234);
 	t = tx_for(m[0], 20);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &bytes), 1);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 1);
 	io_port_rx_done(port(0), m, 1);
 	n = vfix_host_recv(&fx, 1, buf, sizeof(buf));
 	CU_ASSERT_FATAL(n > 0);
@@ -757,7 +761,7 @@ static void test_unicast_proxy_pair(void)
 	host_send(1, g, 11, pb->q[1].qpn, 0x4321, 5, 0x55, false);
 	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(1), m, ROUTER_BURST), 1);
 	t = tx_for(m[0], 30);
-	CU_ASSERT_EQUAL(io_port_tx_burst(port(0), &t, 1, &bytes), 1);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(0), &t, 1, &txr), 1);
 	io_port_rx_done(port(1), m, 1);
 	n = vfix_host_recv(&fx, 0, buf, sizeof(buf));
 	CU_ASSERT_FATAL(n > 0);
@@ -779,7 +783,7 @@ static void test_send_queue_never_fills(void)
 	struct router_tx t[ROUTER_BURST];
 	struct fake_verbs_stats s0, s1;
 	unsigned sent = 0;
-	uint64_t bytes;
+	struct io_tx_result txr;
 
 	fake_verbs_stats_get(vfix_dev[2], &s0);
 	for (int round = 0; round < 20; round++) {
@@ -791,7 +795,7 @@ static void test_send_queue_never_fills(void)
 		CU_ASSERT_EQUAL_FATAL(n, ROUTER_BURST);
 		for (int i = 0; i < n; i++)
 			t[i] = tx_for(m[i], MLID_C);
-		sent += io_port_tx_burst(port(2), t, (unsigned)n, &bytes);
+		sent += io_port_tx_burst(port(2), t, (unsigned)n, &txr);
 		io_port_rx_done(port(0), m, (unsigned)n);
 		vfix_host_drain(&fx);
 	}
