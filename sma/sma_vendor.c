@@ -13,17 +13,15 @@ const struct sma_vfield sma_vendor_ri_fields[SMA_RI_MAX] = {
 	[SMA_RI_CAPABILITY_MASK] = { "CapabilityMask", 0, 32 },
 	[SMA_RI_NEXT_HOP_TABLE_CAP] = { "NextHopTableCap", 32, 32 },
 	[SMA_RI_NEXT_HOP_TABLE_TOP] = { "NextHopTableTop", 64, 32 },
-	[SMA_RI_ADJ_CHANGE] = { "AdjChange", 96, 1 },
-	[SMA_RI_NH_CHANGE] = { "NHChange", 97, 1 },
-	[SMA_RI_IS_GLB_SA] = { "IsGlbSA", 98, 1 },
+	[SMA_RI_TABLE_CHANGES] = { "TableChanges", 96, 16 },
 	[SMA_RI_ADJ_TABLE_TOP] = { "AdjacentSiteLocalSubnetsTableTop", 112, 8 },
 	[SMA_RI_ADJ_TABLE_CAP] = { "AdjacentSiteLocalSubnetsTableCap", 120, 8 },
 };
 
 const struct sma_vfield sma_vendor_nh_fields[SMA_NH_MAX] = {
 	[SMA_NH_SUBNET_PREFIX] = { "SubnetPrefix", 0, 64 },
-	[SMA_NH_PKEY] = { "Pkey", 64, 16 },
-	[SMA_NH_WEIGHT] = { "Weight", 88, 8 },
+	[SMA_NH_WEIGHT] = { "Weight", 64, 8 },
+	[SMA_NH_PKEY] = { "Pkey", 80, 16 },
 };
 
 const struct sma_vfield sma_vendor_adj_fields[SMA_ADJ_MAX] = {

@@ -54,9 +54,7 @@ static void test_router_info_fields(void)
 		{ &f[SMA_RI_CAPABILITY_MASK], 0, 3, 0xFF, 0xFF },
 		{ &f[SMA_RI_NEXT_HOP_TABLE_CAP], 4, 7, 0xFF, 0xFF },
 		{ &f[SMA_RI_NEXT_HOP_TABLE_TOP], 8, 11, 0xFF, 0xFF },
-		{ &f[SMA_RI_ADJ_CHANGE], 12, 12, 0x80, 0x80 },
-		{ &f[SMA_RI_NH_CHANGE], 12, 12, 0x40, 0x40 },
-		{ &f[SMA_RI_IS_GLB_SA], 12, 12, 0x20, 0x20 },
+		{ &f[SMA_RI_TABLE_CHANGES], 12, 13, 0xFF, 0xFF },
 		{ &f[SMA_RI_ADJ_TABLE_TOP], 14, 14, 0xFF, 0xFF },
 		{ &f[SMA_RI_ADJ_TABLE_CAP], 15, 15, 0xFF, 0xFF },
 	};
@@ -69,8 +67,8 @@ static void test_next_hop_fields(void)
 	const struct sma_vfield *f = sma_vendor_nh_fields;
 	const struct vf_expect e[] = {
 		{ &f[SMA_NH_SUBNET_PREFIX], 0, 7, 0xFF, 0xFF },
-		{ &f[SMA_NH_PKEY], 8, 9, 0xFF, 0xFF },
-		{ &f[SMA_NH_WEIGHT], 11, 11, 0xFF, 0xFF },
+		{ &f[SMA_NH_WEIGHT], 8, 8, 0xFF, 0xFF },
+		{ &f[SMA_NH_PKEY], 10, 11, 0xFF, 0xFF },
 	};
 
 	vf_check(e, sizeof(e) / sizeof(e[0]));
