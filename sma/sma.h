@@ -118,16 +118,19 @@ struct sma_adj_subnet {
 /*
  * What the SMA asks of the router.  Every member may be NULL (the tables
  * then read as empty).  Table callbacks fill out[0..max-1] with the records
- * first, first+1, ... that exist, store how many in *filled, and return the
- * table's Top (the number of records in the whole table).
+ * first, first+1, ... of the table as port `port` (1..num_ports) shows it
+ * to its subnet, store how many in *filled, and return the table's Top
+ * (the number of records in the whole table).  Each port has tables of its
+ * own: the prefixes reachable through the router from its subnet, the
+ * site-local subnets adjacent to the router in its site.
  */
 struct sma_event;
 struct sma_ops {
 	void *arg;
 	void (*event)(void *arg, const struct sma_event *ev);
-	uint32_t (*next_hops)(void *arg, uint32_t first, struct sma_next_hop *out, unsigned int max,
-			      unsigned int *filled);
-	uint32_t (*adj_subnets)(void *arg, uint32_t first, struct sma_adj_subnet *out,
+	uint32_t (*next_hops)(void *arg, uint8_t port, uint32_t first, struct sma_next_hop *out,
+			      unsigned int max, unsigned int *filled);
+	uint32_t (*adj_subnets)(void *arg, uint8_t port, uint32_t first, struct sma_adj_subnet *out,
 				unsigned int max, unsigned int *filled);
 };
 
@@ -275,6 +278,15 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
 int sma_port_set_link(struct sma *s, unsigned int port, bool up, uint64_t now_ns);
 /* Run the M_Key lease timers (also run by sma_process()). */
 void sma_tick(struct sma *s, uint64_t now_ns);
+/*
+ * The router's tables may have changed (the daemon calls this after it
+ * published new forwarding tables): each port's NextHopTable and
+ * AdjacentSiteLocalSubnetsTable are read through sma_ops and compared with
+ * what they held at the last call; one that differs sets its bit in the
+ * port's RouterInfo table-change mask (sma_vendor.h), and a Get of that
+ * table on that port clears it.  The first call only takes note.
+ */
+void sma_tables_refresh(struct sma *s);
 
 /* A read-only view of one port (decoded from its PortInfo). */
 struct sma_port_view {

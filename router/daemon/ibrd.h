@@ -29,6 +29,7 @@ struct ibrd_client;
 struct ibrd_out;
 struct ibrd_ctl;
 struct ibrd_smp;
+struct ibrd_sma_tabs;
 struct io_port;
 struct io_verbs;
 struct ibrd_mad_port;
@@ -134,6 +135,8 @@ struct ibrd {
 	unsigned smp_head, smp_n;
 	_Atomic uint64_t smp_dropped; /* by the workers (queue full) and the control thread */
 	int smp_efd;
+	uint64_t sma_tables_key;	/* what the SMA's vendor tables were last built at */
+	struct ibrd_sma_tabs *sma_tabs; /* each port's NextHopTable (ibrd_sma.c) */
 	/* MAD channels (mad = ibsim or umad) and their SA clients */
 	struct ibrd_mad_port *mad[ROUTER_MAX_PORTS];
 	uint64_t sa_changes, sa_reports, sa_last_change_ns;
@@ -301,6 +304,8 @@ struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int
 void ibrd_sma_swap(struct ibrd *d, struct sma *s);
 void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w);
 void ibrd_sma_event(struct ibrd *d);
+/* After the turn's tables are published: the SMA's view of the ports and tables anew. */
+void ibrd_sma_sync(struct ibrd *d);
 
 /* ibrd_mad.c: MAD channels of the ports, the SMA and SA client on them */
 int ibrd_mad_start(struct ibrd *d);

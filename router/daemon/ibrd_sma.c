@@ -16,6 +16,7 @@
 #include "lib/ibr_log.h"
 #include "lib/ibr_mad.h"
 #include "lib/ibr_pkt.h"
+#include "sa/sa_client.h"
 #include "sma/sma.h"
 
 #include <errno.h>
@@ -96,27 +97,176 @@ static void sma_event(void *arg, const struct sma_event *ev)
 	ibrd_port_changed(d, idx);
 }
 
-/* RouterInfo/NextHopTable: the best route per prefix, in RIB order. */
-static uint32_t sma_next_hops(void *arg, uint32_t first, struct sma_next_hop *out, unsigned max,
-			      unsigned *filled)
+/* A port forwards when it is up and has a LID (what the FIB compiler calls usable). */
+static bool sma_port_forwards(const struct router_port *p)
 {
-	struct ibrd *d = arg;
+	return (p->flags & ROUTER_PORT_UP) && p->lid;
+}
+
+/*
+ * The P_Keys a packet may carry out of port `p`: its P_Key table when it
+ * checks one (IBA 10.9), else the default partition, which stands for any.
+ */
+static unsigned sma_port_pkeys(const struct router_port *p, const uint16_t **v)
+{
+	static const uint16_t def = IBR_PKEY_DEFAULT;
+
+	if ((p->flags & ROUTER_PORT_PKEY_CHECK) && p->npkeys) {
+		*v = p->pkeys;
+		return p->npkeys;
+	}
+	*v = &def;
+	return 1;
+}
+
+/*
+ * A next hop's weight from its route's metric: NVIDIA's SM prefers the
+ * router of the higher weight (its osm_router_policy.h), a metric is a cost
+ * (lower preferred, as the OpenSM plugin keeps the lowest): metric 0 is
+ * weight 255, metrics of 254 and more weight 1.
+ */
+static uint8_t sma_weight(uint32_t metric)
+{
+	return (uint8_t)(255 - (metric < 254 ? metric : 254));
+}
+
+/*
+ * Each port's NextHopTable, built from the RIB when it moves (ibrd_sma_sync)
+ * rather than at each SMP: one walk of the routes a port and a change, so
+ * that neither a Get nor the SMA's comparison walks a large RIB.  The first
+ * SMA_NH_CAP records are kept (the SMA serves no more), and the whole
+ * table's size.
+ */
+#define SMA_NH_CAP 1024 /* RouterInfo:NextHopTableCap (sma_node_cfg_of) */
+struct ibrd_sma_tabs {
+	uint32_t top[ROUTER_MAX_PORTS], n[ROUTER_MAX_PORTS];
+	struct sma_next_hop nh[ROUTER_MAX_PORTS][SMA_NH_CAP];
+};
+
+/*
+ * NextHopTable of port index `idx`: the /64 prefixes its subnet reaches
+ * through the router (the prefix routes its OpenSM could hold: not its own
+ * prefix, not link-local, not site-local across sites; ibrd_osm_route.c),
+ * by a port that forwards; one record per P_Key that may leave by that
+ * port.  Aggregates and the default route have no 64-bit prefix: not listed.
+ */
+static void sma_nh_build(struct ibrd *d, uint32_t idx)
+{
+	struct ibrd_sma_tabs *t = d->sma_tabs;
 	const struct router_route *r;
 	uint32_t pos = 0, n = 0;
 
-	*filled = 0;
 	while ((r = router_tab_next(&d->rib.routes, &pos))) {
-		if (router_rib_best_source(&d->rib, r->key.prefix, r->key.plen) != r->key.source)
+		const uint16_t *pk;
+		unsigned npk;
+
+		if (r->nh.port >= d->rib.nports ||
+		    ibrd_osm_route_kind(d, idx, r) != IBRD_OSM_LINE ||
+		    !sma_port_forwards(&d->rib.port[r->nh.port]))
 			continue;
-		if (n >= first && *filled < max) {
-			out[*filled].subnet_prefix = r->key.prefix;
-			out[*filled].pkey = 0xFFFF;
-			out[*filled].weight = 1;
+		npk = sma_port_pkeys(&d->rib.port[r->nh.port], &pk);
+		for (unsigned k = 0; k < npk; k++, n++) {
+			if (n >= SMA_NH_CAP)
+				continue;
+			t->nh[idx][n].subnet_prefix = r->key.prefix;
+			t->nh[idx][n].pkey = pk[k];
+			t->nh[idx][n].weight = sma_weight(r->metric);
+		}
+	}
+	t->top[idx] = n;
+	t->n[idx] = n < SMA_NH_CAP ? n : SMA_NH_CAP;
+}
+
+static uint32_t sma_next_hops(void *arg, uint8_t port, uint32_t first, struct sma_next_hop *out,
+			      unsigned max, unsigned *filled)
+{
+	struct ibrd *d = arg;
+	const struct ibrd_sma_tabs *t = d->sma_tabs;
+	uint32_t idx = port - 1u;
+
+	*filled = 0;
+	if (!t || idx >= d->rib.nports)
+		return 0;
+	for (uint32_t i = first; i < t->n[idx] && *filled < max; i++)
+		out[(*filled)++] = t->nh[idx][i];
+	return t->top[idx];
+}
+
+/* The LID of port `idx`'s master SM: as its SM set it in the SMA, else as its SA client knows it. */
+static uint16_t sma_master_sm(struct ibrd *d, uint32_t idx)
+{
+	struct sma_port_view v;
+
+	if (d->sma && sma_port_get(d->sma, idx + 1, &v) == 0 && v.sm_lid)
+		return v.sm_lid;
+	return d->sa[idx] ? sa_client_port(d->sa[idx])->sm_lid : 0;
+}
+
+/* A site-local subnet prefix of the form fec0:0:0:<subnet ID> (IBA 4.1.1). */
+static bool sma_site_subnet(uint64_t prefix)
+{
+	return prefix >> 16 == 0xFEC000000000ull;
+}
+
+/*
+ * AdjacentSiteLocalSubnetsTable of port `port`: the site-local subnets on
+ * the router's other ports of its site that forward, one record per P_Key
+ * that may leave by that port, with their master SM's LID.  The port's own
+ * subnet is not listed (its SM knows it), nor other sites' (their
+ * site-local traffic never crosses: IBA 4.1.1).
+ */
+static uint32_t sma_adj_subnets(void *arg, uint8_t port, uint32_t first, struct sma_adj_subnet *out,
+				unsigned max, unsigned *filled)
+{
+	struct ibrd *d = arg;
+	uint32_t idx = port - 1u, n = 0;
+
+	*filled = 0;
+	if (idx >= d->rib.nports)
+		return 0;
+	for (uint32_t j = 0; j < d->rib.nports; j++) {
+		const struct router_port *a = &d->rib.port[j];
+		const uint16_t *pk;
+		unsigned npk;
+		uint16_t sm;
+
+		if (j == idx || a->site != d->rib.port[idx].site || !sma_site_subnet(a->prefix) ||
+		    !sma_port_forwards(a))
+			continue;
+		sm = sma_master_sm(d, j);
+		npk = sma_port_pkeys(a, &pk);
+		for (unsigned k = 0; k < npk; k++, n++) {
+			if (n < first || *filled >= max)
+				continue;
+			out[*filled].subnet_prefix = (uint16_t)a->prefix;
+			out[*filled].pkey = pk[k];
+			out[*filled].master_sm_lid = sm;
 			(*filled)++;
 		}
-		n++;
 	}
 	return n;
+}
+
+/*
+ * After each turn (ibrd_sync.c): the vendor tables are compared with what
+ * they were when the RIB or a master SM LID last moved (the table-change
+ * mask of RouterInfo).
+ */
+void ibrd_sma_sync(struct ibrd *d)
+{
+	uint64_t key;
+
+	if (!d->sma)
+		return;
+	key = d->rib.generation;
+	for (uint32_t j = 0; j < d->rib.nports; j++)
+		key = key * 0x10001u + sma_master_sm(d, j);
+	if (key != d->sma_tables_key && d->sma_tabs) {
+		for (uint32_t i = 0; i < d->rib.nports; i++)
+			sma_nh_build(d, i);
+		sma_tables_refresh(d->sma);
+		d->sma_tables_key = key;
+	}
 }
 
 /* The SMA's view of config `c`: the node, its ports' GUIDs and Set policies. */
@@ -127,6 +277,7 @@ static void sma_node_cfg_of(const struct ibrd_conf *c, struct sma_node_cfg *cfg)
 	cfg->system_image_guid = c->system_image_guid;
 	snprintf(cfg->node_desc, sizeof(cfg->node_desc), "%s", c->node_desc);
 	cfg->num_ports = c->nports;
+	cfg->next_hop_cap = SMA_NH_CAP;
 	for (unsigned i = 0; i < c->nports; i++) {
 		const struct ibrd_conf_port *cp = &c->port[i];
 
@@ -151,13 +302,20 @@ static void sma_links_up(struct sma *s, const struct ibrd_conf *c)
 int ibrd_sma_start(struct ibrd *d)
 {
 	struct sma_node_cfg cfg;
-	struct sma_ops ops = { .arg = d, .event = sma_event, .next_hops = sma_next_hops };
+	struct sma_ops ops = { .arg = d,
+			       .event = sma_event,
+			       .next_hops = sma_next_hops,
+			       .adj_subnets = sma_adj_subnets };
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_sma };
 
 	sma_node_cfg_of(d->conf, &cfg);
+	if (!(d->sma_tabs = calloc(1, sizeof(*d->sma_tabs))))
+		return -ENOMEM;
 	if (!(d->sma = sma_new(&cfg, &ops)))
 		return -errno;
 	sma_links_up(d->sma, d->conf);
+	d->sma_tables_key = 0;
+	ibrd_sma_sync(d);
 	d->smp_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	d->ev_sma.kind = IBRD_EV_SMA;
 	d->smp_q = calloc(SMA_QUEUE, sizeof(*d->smp_q));
@@ -169,7 +327,10 @@ int ibrd_sma_start(struct ibrd *d)
 struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int *from)
 {
 	struct sma_node_cfg cfg;
-	struct sma_ops ops = { .arg = d, .event = sma_event, .next_hops = sma_next_hops };
+	struct sma_ops ops = { .arg = d,
+			       .event = sma_event,
+			       .next_hops = sma_next_hops,
+			       .adj_subnets = sma_adj_subnets };
 	struct sma *s;
 
 	sma_node_cfg_of(nc, &cfg);
@@ -183,12 +344,15 @@ void ibrd_sma_swap(struct ibrd *d, struct sma *s)
 {
 	sma_free(d->sma);
 	d->sma = s;
+	d->sma_tables_key = 0; /* its tables are seen again at the turn's end */
 }
 
 void ibrd_sma_stop(struct ibrd *d)
 {
 	sma_free(d->sma);
 	d->sma = NULL;
+	free(d->sma_tabs);
+	d->sma_tabs = NULL;
 	free(d->smp_q);
 	d->smp_q = NULL;
 	if (d->smp_efd >= 0)
