@@ -192,6 +192,7 @@ struct sma_event {
 	X(BASE_VERSION, "base-version", "BaseVersion is not 1")                              \
 	X(CLASS, "class", "not an SMP class (0x01 or 0x81)")                                 \
 	X(PORT, "port", "arrival port out of range")                                         \
+	X(DLID, "dlid", "LRH DLID neither one of the port's LIDs nor permissive")            \
 	X(RESPONSE, "response", "a response (R bit): the SMA sends no requests")             \
 	X(NO_RESPONSE_METHOD, "no-response-method", "Send, or Trap (for an SM)")             \
 	X(DR_HOP_PTR_ZERO, "dr-c14-9-1", "C14-9:1 outgoing, HopCount > 0, HopPointer 0")     \
@@ -224,6 +225,7 @@ enum sma_verdict {
 struct sma_rx {
 	uint8_t port;	 /* arrival port, 1..num_ports */
 	uint16_t slid;	 /* LRH SLID of the request (0xFFFF if permissive or unknown) */
+	uint16_t dlid;	 /* LRH DLID; 0 when the transport checked it (an HCA, ibsim) */
 	uint64_t now_ns; /* monotonic clock */
 };
 
@@ -274,6 +276,27 @@ void sma_free(struct sma *s);
 enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void *req, size_t len,
 			     uint8_t *reply, struct sma_tx *tx, enum sma_drop *why);
 
+/*
+ * What port `port` forwards with, as the router has it.  The router's port
+ * state is the one state: the config, the SA client, the OpenSM plugin,
+ * the HCA and this SMA's own Sets (through SMA_EV_LID / SMA_EV_GID_PREFIX)
+ * change it, and sma_port_sync() makes PortInfo show it: LID, LMC and
+ * GidPrefix become these (GidPrefix 0: not known, the default fe80::), and
+ * while the port forwards its PortState is Active and its link up (IBA
+ * 14.2.5.6; the port passes traffic, as an Active port does); a port that
+ * stops forwarding and shows Active falls back to Init.  So an SM's Set of
+ * PortState Down or PortPhysicalState Disabled lasts only until the next
+ * call while the port forwards: a router port is taken down by the router's
+ * configuration, not by a subnet's SM.  No events: the router is the one
+ * telling.  0, or -EINVAL for a bad port or LID.
+ */
+struct sma_port_fwd {
+	uint16_t lid;
+	uint8_t lmc;
+	uint64_t gid_prefix;
+	bool forwarding;
+};
+int sma_port_sync(struct sma *s, unsigned int port, const struct sma_port_fwd *f);
 /* Physical link up or down (14.2.5.6 PortPhysicalState): up moves Down to Init. */
 int sma_port_set_link(struct sma *s, unsigned int port, bool up, uint64_t now_ns);
 /* Run the M_Key lease timers (also run by sma_process()). */

@@ -319,6 +319,25 @@ static uint16_t sma_execute(struct sma *s, struct sma_port *p, const uint8_t *re
 	return st;
 }
 
+/*
+ * The LRH DLID is the port's: one of its 2^LMC LIDs from its base LID, or
+ * the permissive LID; a port without a LID takes only the permissive LID.
+ * An end port's link layer drops every other packet (IBA vol. 1 chapter 7,
+ * the DLID check of packet reception): a LID-routed SMP (14.2.1.1) is
+ * addressed by its DLID as any packet is, a directed-route SMP by the
+ * permissive LID on its directed part and by the port's LID on a LID-routed
+ * last part (C14-9:4).  0: the transport has checked it.
+ */
+static bool sma_dlid_ok(const struct sma_port *p, uint16_t dlid)
+{
+	uint16_t lid = (uint16_t)sma_fget(p->pi, IB_PORT_LID_F);
+	unsigned int lmc = sma_fget(p->pi, IB_PORT_LMC_F);
+
+	if (!dlid || dlid == IBR_LID_PERMISSIVE)
+		return true;
+	return lid && (uint32_t)dlid - lid < (1u << lmc);
+}
+
 /* LRH addresses of the reply: see struct sma_tx. */
 static void sma_tx_fill(const struct sma_port *p, const struct sma_rx *rx, bool dr,
 			struct sma_tx *tx)
@@ -355,6 +374,8 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
 	p = sma_port_lookup(s, rx->port);
 	if (!p)
 		return sma_discard(s, rx, SMA_DROP_PORT, why);
+	if (!sma_dlid_ok(p, rx->dlid))
+		return sma_discard(s, rx, SMA_DROP_DLID, why);
 	if (ibr_mad_is_response(m))
 		return sma_discard(s, rx, SMA_DROP_RESPONSE, why);
 	dr = ibr_smp_is_dr(m);

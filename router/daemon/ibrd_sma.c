@@ -248,7 +248,10 @@ static uint32_t sma_adj_subnets(void *arg, uint8_t port, uint32_t first, struct 
 }
 
 /*
- * After each turn (ibrd_sync.c): the vendor tables are compared with what
+ * After each turn (ibrd_sync.c), once the RIB is what the workers forward
+ * with: the SMA's PortInfo shows each RIB port (its LID, LMC, prefix, and
+ * Active while it forwards: one state, whoever set it; ibrouterd.conf(5),
+ * "The SMA and the port"), and the vendor tables are compared with what
  * they were when the RIB or a master SM LID last moved (the table-change
  * mask of RouterInfo).
  */
@@ -258,6 +261,15 @@ void ibrd_sma_sync(struct ibrd *d)
 
 	if (!d->sma)
 		return;
+	for (uint32_t i = 0; i < d->rib.nports; i++) {
+		const struct router_port *p = &d->rib.port[i];
+		struct sma_port_fwd f = { .lid = p->lid,
+					  .lmc = p->lmc,
+					  .gid_prefix = p->prefix,
+					  .forwarding = sma_port_forwards(p) };
+
+		sma_port_sync(d->sma, i + 1, &f);
+	}
 	key = d->rib.generation;
 	for (uint32_t j = 0; j < d->rib.nports; j++)
 		key = key * 0x10001u + sma_master_sm(d, j);
@@ -382,6 +394,7 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 		return;
 	}
 	rx.slid = ibr_lrh_get_slid(p.lrh);
+	rx.dlid = ibr_lrh_get_dlid(p.lrh); /* checked by the SMA: a sim port has no link layer */
 	if (sma_process(d->sma, &rx, p.payload, p.payload_len, reply, &tx, &why) != SMA_REPLY)
 		return; /* counted by the SMA under its reason */
 	memset(&r, 0, sizeof(r));

@@ -152,12 +152,55 @@ static void test_random(void)
 	sma_free(s);
 }
 
+/* Get NodeInfo on port 1 with LRH DLID `dlid`, class 0x01 or (dr) 0x81: the verdict. */
+static enum sma_verdict get_dlid(struct sma *s, int dr, uint16_t dlid, enum sma_drop *why)
+{
+	uint8_t req[IB_MAD_SIZE], rep[IB_MAD_SIZE];
+	struct sma_rx rx = { .port = 1, .slid = 5, .dlid = dlid };
+	struct sma_tx tx;
+
+	t_smp(req, dr, IB_MAD_METHOD_GET, IB_ATTR_NODE_INFO, 0, 9);
+	*why = SMA_DROP_MAX;
+	return sma_process(s, &rx, req, IB_MAD_SIZE, rep, &tx, why);
+}
+
+/*
+ * The LRH DLID: a LID-routed (or directed-route) SMP is answered only when
+ * it is for one of the port's 2^LMC LIDs or the permissive LID; a port
+ * without a LID takes only the permissive LID; the others are counted.
+ */
+static void test_dlid(void)
+{
+	struct sma *s = t_sma(1);
+	struct sma_port_fwd f = { .lid = 0x10, .lmc = 2, .forwarding = true };
+	enum sma_drop why;
+
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0x10, &why), SMA_DISCARD); /* no LID yet */
+	CU_ASSERT_EQUAL(why, SMA_DROP_DLID);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0xFFFF, &why), SMA_REPLY);
+	sma_port_sync(s, 1, &f);
+	for (uint16_t l = 0x10; l < 0x14; l++)
+		CU_ASSERT_EQUAL(get_dlid(s, 0, l, &why), SMA_REPLY);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0x14, &why), SMA_DISCARD);
+	CU_ASSERT_EQUAL(why, SMA_DROP_DLID);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0x0F, &why), SMA_DISCARD);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0xC001, &why), SMA_DISCARD);
+	CU_ASSERT_EQUAL(get_dlid(s, 1, 0x20, &why), SMA_DISCARD); /* directed route too */
+	CU_ASSERT_EQUAL(why, SMA_DROP_DLID);
+	CU_ASSERT_EQUAL(get_dlid(s, 1, 0xFFFF, &why), SMA_REPLY);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0, &why), SMA_REPLY); /* checked by the transport */
+	CU_ASSERT_EQUAL(sma_counters_get(s)->drops[SMA_DROP_DLID], 5);
+	CU_ASSERT_STRING_EQUAL(sma_drop_name(SMA_DROP_DLID), "dlid");
+	sma_free(s);
+}
+
 static CU_TestInfo tests[] = {
 	{ "configuration checks", test_config },
 	{ "link up and down", test_link },
 	{ "a reload's SMA keeps its ports' state", test_renew },
 	{ "drop names", test_names },
 	{ "random SMPs", test_random },
+	{ "the LRH DLID is the port's", test_dlid },
 	CU_TEST_INFO_NULL,
 };
 
