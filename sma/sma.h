@@ -241,6 +241,13 @@ struct sma_tx {
 	uint16_t slid;
 };
 
+/* What arrived on one port (an arrival port out of range counts in the totals only). */
+struct sma_port_counters {
+	uint64_t rx;
+	uint64_t replies;
+	uint64_t drops[SMA_DROP_MAX];
+};
+
 struct sma_counters {
 	uint64_t rx;
 	uint64_t replies;
@@ -249,6 +256,7 @@ struct sma_counters {
 	uint64_t mkey_violations;
 	uint64_t traps; /* trap 256 events produced */
 	uint64_t events;
+	struct sma_port_counters port[SMA_MAX_PORTS]; /* port[0] is port 1 */
 };
 
 struct sma;

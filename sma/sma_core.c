@@ -143,7 +143,16 @@ struct sma *sma_renew(const struct sma *old, const struct sma_node_cfg *cfg, con
 		s->ports[i] = old->ports[o];
 		s->ports[i].num = (uint8_t)(i + 1);
 	}
+	/* the counters carry on, each port's with its port */
 	s->cnt = old->cnt;
+	for (unsigned int i = 0; i < SMA_MAX_PORTS; i++) {
+		int o = i < s->cfg.num_ports ? from[i] : -1;
+
+		if (o < 0 || (unsigned int)o >= old->cfg.num_ports)
+			memset(&s->cnt.port[i], 0, sizeof(s->cnt.port[i]));
+		else
+			s->cnt.port[i] = old->cnt.port[o];
+	}
 	return s;
 }
 
@@ -273,10 +282,20 @@ const struct sma_counters *sma_counters_get(const struct sma *s)
 	return &s->cnt;
 }
 
+/* The counters of the arrival port, or NULL when it is out of range. */
+static struct sma_port_counters *sma_port_cnt(struct sma *s, const struct sma_rx *rx)
+{
+	return rx->port >= 1 && rx->port <= s->cfg.num_ports ? &s->cnt.port[rx->port - 1] : NULL;
+}
+
 static enum sma_verdict sma_discard(struct sma *s, const struct sma_rx *rx, enum sma_drop reason,
 				    enum sma_drop *why)
 {
+	struct sma_port_counters *pc = sma_port_cnt(s, rx);
+
 	s->cnt.drops[reason]++;
+	if (pc)
+		pc->drops[reason]++;
 	if (why)
 		*why = reason;
 	if (reason != SMA_DROP_TRAP_REPRESS && ibr_ratelimit_ok(&s->log_rl, rx->now_ns))
@@ -364,6 +383,8 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
 	uint16_t st;
 
 	s->cnt.rx++;
+	if (sma_port_cnt(s, rx))
+		sma_port_cnt(s, rx)->rx++;
 	if (len != IBR_MAD_SIZE)
 		return sma_discard(s, rx, SMA_DROP_LENGTH, why);
 	if (ibr_mad_base_version(m) != IBR_MAD_BASE_VERSION)
@@ -417,6 +438,7 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
 		return sma_discard(s, rx, dr_why, why);
 	sma_tx_fill(p, rx, dr, tx);
 	s->cnt.replies++;
+	s->cnt.port[p->num - 1].replies++;
 	if (st)
 		s->cnt.replies_error++;
 	return SMA_REPLY;

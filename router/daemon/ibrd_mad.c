@@ -66,6 +66,7 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 	struct sma_tx tx;
 	enum sma_drop why;
 	bool routed;
+	int rc;
 
 	if (!mp->d->sma || msg->len < IBR_MAD_SIZE)
 		return false;
@@ -90,7 +91,8 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 		memcpy(reply + IBR_SMP_RETURN_PATH_OFFS, req + IBR_SMP_RETURN_PATH_OFFS,
 		       IBR_SMP_PATH_SIZE);
 	}
-	mad_chan_respond(ch, msg, reply);
+	if ((rc = mad_chan_respond(ch, msg, reply)))
+		ibrd_smp_lost(mp->d, mp->idx, ibrd_smp_reply_loss(rc));
 	return true;
 }
 

@@ -43,15 +43,19 @@ static void sma_hook(void *ctx, const struct router_mbuf *m, int reason)
 	uint64_t one = 1;
 
 	(void)reason;
+	if (m->port >= ROUTER_MAX_PORTS)
+		return;
 	pthread_mutex_lock(&d->smp_lock);
-	if (d->smp_n < SMA_QUEUE && m->len <= SMP_PKT_LEN) {
+	if (m->len > SMP_PKT_LEN) {
+		d->smp_lost[m->port][IBRD_SMP_NOT_SMP]++;
+	} else if (d->smp_n >= SMA_QUEUE) {
+		d->smp_lost[m->port][IBRD_SMP_QUEUE_FULL]++; /* the SM retries */
+	} else {
 		struct ibrd_smp *q = &d->smp_q[(d->smp_head + d->smp_n++) % SMA_QUEUE];
 
 		q->port = m->port;
 		q->len = m->len;
 		memcpy(q->pkt, m->data, m->len);
-	} else {
-		d->smp_dropped++; /* counted; the SM retries */
 	}
 	pthread_mutex_unlock(&d->smp_lock);
 	if (write(d->smp_efd, &one, sizeof(one)) < 0) {
@@ -354,6 +358,19 @@ struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int
 
 void ibrd_sma_swap(struct ibrd *d, struct sma *s)
 {
+	uint64_t lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
+	struct sma_port_view nv, ov;
+
+	/* the daemon's loss counts follow their port (by its GUID), as the SMA's own do */
+	memset(lost, 0, sizeof(lost));
+	for (unsigned i = 0; i < ROUTER_MAX_PORTS && sma_port_get(s, i + 1, &nv) == 0; i++)
+		for (unsigned j = 0; j < ROUTER_MAX_PORTS && sma_port_get(d->sma, j + 1, &ov) == 0;
+		     j++)
+			if (nv.guid == ov.guid)
+				memcpy(lost[i], d->smp_lost[j], sizeof(lost[i]));
+	pthread_mutex_lock(&d->smp_lock);
+	memcpy(d->smp_lost, lost, sizeof(lost));
+	pthread_mutex_unlock(&d->smp_lock);
 	sma_free(d->sma);
 	d->sma = s;
 	d->sma_tables_key = 0; /* its tables are seen again at the turn's end */
@@ -385,12 +402,15 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 	struct sma_tx tx;
 	enum sma_drop why;
 	uint8_t reply[IBR_MAD_SIZE], out[SMP_PKT_LEN + 8];
-	int len;
+	int len, rc = -EINVAL;
 
 	if (ibr_pkt_parse(q->pkt, q->len, &p) || p.lnh != IBR_LNH_IBA_LOCAL || !p.deth ||
-	    ibr_bth_get_destqp(p.bth) != IBR_QP0 || p.payload_len != IBR_MAD_SIZE ||
-	    ibr_pkt_crc_check(&p)) {
-		d->smp_dropped++;
+	    ibr_bth_get_destqp(p.bth) != IBR_QP0 || p.payload_len != IBR_MAD_SIZE) {
+		ibrd_smp_lost(d, q->port, IBRD_SMP_NOT_SMP);
+		return;
+	}
+	if (ibr_pkt_crc_check(&p)) {
+		ibrd_smp_lost(d, q->port, IBRD_SMP_CRC);
 		return;
 	}
 	rx.slid = ibr_lrh_get_slid(p.lrh);
@@ -405,8 +425,11 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 	r.payload = reply;
 	r.payload_len = sizeof(reply);
 	len = ibr_pkt_build_ud(out, sizeof(out), &r);
+	/* the sim wire drops what its peer cannot take (MSG_DONTWAIT): counted, the SM retries */
 	if (len > 0 && tx.port >= 1 && tx.port <= d->conf->nports && d->sim_open[tx.port - 1])
-		io_sim_send(&d->sim[tx.port - 1], out, (size_t)len);
+		rc = io_sim_send(&d->sim[tx.port - 1], out, (size_t)len);
+	if (rc)
+		ibrd_smp_lost(d, q->port, ibrd_smp_reply_loss(rc));
 }
 
 /* Control thread: answer every queued SMP (what they changed is published at the turn's end). */
@@ -432,28 +455,164 @@ void ibrd_sma_event(struct ibrd *d)
 	}
 }
 
-/* show sma [PORT]: each port's Set policy, its master SM, the Sets refused. */
+/* SMPs of port i the SMA or the daemon dropped, and the replies lost (copies taken under smp_lock). */
+static void sma_port_losses(struct ibrd *d, uint32_t i, uint64_t *lost)
+{
+	pthread_mutex_lock(&d->smp_lock);
+	memcpy(lost, d->smp_lost[i], sizeof(d->smp_lost[i]));
+	pthread_mutex_unlock(&d->smp_lock);
+}
+
+static const struct {
+	const char *name, *text;
+} sma_losses[IBRD_SMP_LOSS_MAX] = {
+#define SMA_LOSS_NAME(id, name, text) [IBRD_SMP_##id] = { name, text },
+	IBRD_SMP_LOSSES(SMA_LOSS_NAME)
+#undef SMA_LOSS_NAME
+};
+
+static bool sma_loss_is_reply(int r)
+{
+	return r == IBRD_SMP_REPLY_AGAIN || r == IBRD_SMP_REPLY_NO_PEER ||
+	       r == IBRD_SMP_REPLY_ERROR;
+}
+
+/*
+ * show sma -o prometheus: per port, the SMPs the SMA saw and answered, the
+ * drops by reason (the SMA's and the daemon's) and the replies lost by reason.
+ */
+static int sma_prom(struct ibrd *d, struct ibrd_out *o, int port)
+{
+	const struct sma_counters *c = sma_counters_get(d->sma);
+	uint64_t lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
+	uint32_t n = d->rib.nports < SMA_MAX_PORTS ? d->rib.nports : SMA_MAX_PORTS;
+
+	for (uint32_t i = 0; i < n; i++)
+		sma_port_losses(d, i, lost[i]);
+	ibrd_out_printf(o, "# HELP ibrouter_sma_smps_total SMPs handed to the SMA.\n"
+			   "# TYPE ibrouter_sma_smps_total counter\n");
+	for (uint32_t i = 0; i < n; i++)
+		if (port < 0 || (uint32_t)port == i)
+			ibrd_out_printf(o, "ibrouter_sma_smps_total{port=\"%s\"} %llu\n",
+					d->rib.port[i].name, (unsigned long long)c->port[i].rx);
+	ibrd_out_printf(o, "# HELP ibrouter_sma_replies_total SMPs the SMA answered.\n"
+			   "# TYPE ibrouter_sma_replies_total counter\n");
+	for (uint32_t i = 0; i < n; i++)
+		if (port < 0 || (uint32_t)port == i)
+			ibrd_out_printf(o, "ibrouter_sma_replies_total{port=\"%s\"} %llu\n",
+					d->rib.port[i].name,
+					(unsigned long long)c->port[i].replies);
+	ibrd_out_printf(o, "# HELP ibrouter_sma_drops_total SMPs dropped, by port and reason.\n"
+			   "# TYPE ibrouter_sma_drops_total counter\n");
+	for (uint32_t i = 0; i < n; i++) {
+		if (port >= 0 && (uint32_t)port != i)
+			continue;
+		for (int r = 0; r < SMA_DROP_MAX; r++)
+			ibrd_out_printf(
+				o, "ibrouter_sma_drops_total{port=\"%s\",reason=\"%s\"} %llu\n",
+				d->rib.port[i].name, sma_drop_name(r),
+				(unsigned long long)c->port[i].drops[r]);
+		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
+			if (!sma_loss_is_reply(r))
+				ibrd_out_printf(
+					o,
+					"ibrouter_sma_drops_total{port=\"%s\",reason=\"%s\"} "
+					"%llu\n",
+					d->rib.port[i].name, sma_losses[r].name,
+					(unsigned long long)lost[i][r]);
+	}
+	ibrd_out_printf(o,
+			"# HELP ibrouter_sma_reply_errors_total SMA replies not sent, by port and "
+			"reason.\n# TYPE ibrouter_sma_reply_errors_total counter\n");
+	for (uint32_t i = 0; i < n; i++) {
+		if (port >= 0 && (uint32_t)port != i)
+			continue;
+		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
+			if (sma_loss_is_reply(r))
+				ibrd_out_printf(
+					o,
+					"ibrouter_sma_reply_errors_total{port=\"%s\",reason="
+					"\"%s\"} %llu\n",
+					d->rib.port[i].name, sma_losses[r].name,
+					(unsigned long long)lost[i][r]);
+	}
+	return ibrd_out_end(o);
+}
+
+/* show sma drops [PORT]: the non-zero drop and reply-loss counts, by port and reason. */
+static int sma_show_drops(struct ibrd *d, struct ibrd_out *o, int port)
+{
+	static const char *const cols[] = { "port", "reason", "count", "description" };
+	const struct sma_counters *c = sma_counters_get(d->sma);
+
+	ibrd_out_table(o, cols, 4);
+	for (uint32_t i = 0; i < d->rib.nports && i < SMA_MAX_PORTS; i++) {
+		uint64_t lost[IBRD_SMP_LOSS_MAX];
+
+		if (port >= 0 && (uint32_t)port != i)
+			continue;
+		sma_port_losses(d, i, lost);
+		for (int r = 0; r < SMA_DROP_MAX; r++) {
+			if (!c->port[i].drops[r])
+				continue;
+			ibrd_out_str(o, d->rib.port[i].name);
+			ibrd_out_str(o, sma_drop_name(r));
+			ibrd_out_u64(o, c->port[i].drops[r]);
+			ibrd_out_str(o, sma_drop_text(r));
+		}
+		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++) {
+			if (!lost[r])
+				continue;
+			ibrd_out_str(o, d->rib.port[i].name);
+			ibrd_out_str(o, sma_losses[r].name);
+			ibrd_out_u64(o, lost[r]);
+			ibrd_out_str(o, sma_losses[r].text);
+		}
+	}
+	return ibrd_out_end(o);
+}
+
+/*
+ * show sma [PORT]: each port's Set policy, its master SM, the Sets refused,
+ * and what its SMPs came to (answered, dropped, replies lost);
+ * show sma drops [PORT]: those drops and losses by reason.
+ */
 int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = { "port",	    "policy",	       "mkey_set",
 					    "sm_lid",	    "master_sm",       "sm_hops",
-					    "sets_refused", "mkey_violations", "gid_prefix" };
-	int port = -1;
+					    "sets_refused", "mkey_violations", "gid_prefix",
+					    "smps",	    "replies",	       "drops",
+					    "reply_errors" };
+	const struct sma_counters *c;
+	bool drops = argc >= 3 && !strcmp(argv[2], "drops");
+	int port = -1, a = drops ? 3 : 2;
 
-	if (argc > 3)
-		return ibrd_out_error(o, EINVAL, "usage: show sma [PORT]");
-	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
+	if (argc > a + 1)
+		return ibrd_out_error(o, EINVAL, "usage: show sma [drops] [PORT]");
+	if (argc == a + 1 && (port = ibrd_cmd_port(d, o, argv[a])) < 0)
 		return -ENOENT;
 	if (!d->sma)
 		return ibrd_out_error(o, ENOENT, "no SMA");
-	ibrd_out_table(o, cols, 9);
-	for (uint32_t i = 0; i < d->rib.nports; i++) {
+	if (o->fmt == IBRD_FMT_PROM)
+		return sma_prom(d, o, port);
+	if (drops)
+		return sma_show_drops(d, o, port);
+	c = sma_counters_get(d->sma);
+	ibrd_out_table(o, cols, 13);
+	for (uint32_t i = 0; i < d->rib.nports && i < SMA_MAX_PORTS; i++) {
 		struct sma_port_view v;
 		union ibr_gid g;
 		char gs[IBR_GID_STRLEN], ls[8];
+		uint64_t lost[IBRD_SMP_LOSS_MAX], dropped = 0, reply_errors = 0;
 
 		if ((port >= 0 && (uint32_t)port != i) || sma_port_get(d->sma, i + 1, &v))
 			continue;
+		sma_port_losses(d, i, lost);
+		for (int r = 0; r < SMA_DROP_MAX; r++)
+			dropped += c->port[i].drops[r];
+		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
+			*(sma_loss_is_reply(r) ? &reply_errors : &dropped) += lost[r];
 		g = ibr_gid_make(v.gid_prefix, 0);
 		ibrd_out_str(o, d->rib.port[i].name);
 		ibrd_out_str(o, v.set_policy == SMA_SET_OPEN ? "open" : "master-sm");
@@ -465,6 +624,10 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ibrd_out_u64(o, v.sets_refused);
 		ibrd_out_u64(o, v.mkey_violations);
 		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+		ibrd_out_u64(o, c->port[i].rx);
+		ibrd_out_u64(o, c->port[i].replies);
+		ibrd_out_u64(o, dropped);
+		ibrd_out_u64(o, reply_errors);
 	}
 	return ibrd_out_end(o);
 }

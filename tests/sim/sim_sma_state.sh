@@ -4,8 +4,10 @@
 #   1. port b (mad = none, static LID 0x10 in fec0:0:0:2::): PortInfo shows
 #      that LID and prefix, and PortState Active, as the port forwards;
 #   2. a LID-routed reply leaves from the port's LID (SLID 0x10);
-#   3. a LID-routed SMP for another LID gets no reply; one for the
-#      permissive LID is answered;
+#   3. a LID-routed SMP for another LID gets no reply, and is counted
+#      (show sma drops, reason dlid); one for the permissive LID is answered;
+#      a reply that cannot be sent is counted (reply-no-peer), in show sma
+#      and its Prometheus form too;
 #   4. a reload gives b LID 0x30: the SMA reports it at once;
 #   5. an SM's Set of b's LID (directed route) is what b forwards with.
 BUILD=${BUILD:-$(pwd)}
@@ -33,6 +35,25 @@ smp_b nodeinfo slid 5 dlid 0x11 > "$T/n3.txt" 2>&1
 check "3: a LID-routed Get to LID 0x11 gets no reply" grep -q 'smp: Connection timed out' "$T/n3.txt"
 smp_b nodeinfo slid 5 > "$T/n3p.txt" 2>&1
 check "3: one to the permissive LID is answered" grep -q '^# nodeinfo: status 0x0000' "$T/n3p.txt"
+ctl -j show sma drops > "$T/drops3.json" 2>&1
+check "3: show sma drops: b, dlid, 1" \
+	grep -q '"port":"b","reason":"dlid","count":1,' "$T/drops3.json"
+
+# 3b. a reply that cannot be sent (nobody at b's peer path) is counted too
+"$HOST" -s "$T/b.other" -p "$T/b.sock" -t 300 smp nodeinfo > "$T/n3b.txt" 2>&1
+ctl -j show sma drops b > "$T/drops3b.json" 2>&1
+check "3b: show sma drops: b, reply-no-peer, 1" \
+	grep -q '"port":"b","reason":"reply-no-peer","count":1,' "$T/drops3b.json"
+ctl -j show sma b > "$T/sma3b.json" 2>&1
+check "3b: show sma: b's SMPs, replies, drops, reply errors" \
+	grep -q '"smps":5,"replies":4,"drops":1,"reply_errors":1' "$T/sma3b.json"
+ctl show sma -o prometheus > "$T/prom3b.txt" 2>&1
+check "3b: prometheus: the drop by reason" \
+	grep -q '^ibrouter_sma_drops_total{port="b",reason="dlid"} 1$' "$T/prom3b.txt"
+check "3b: prometheus: the reply error by reason" \
+	grep -q '^ibrouter_sma_reply_errors_total{port="b",reason="reply-no-peer"} 1$' "$T/prom3b.txt"
+check "3b: prometheus: a's counters are there, zero" \
+	grep -q '^ibrouter_sma_drops_total{port="a",reason="dlid"} 0$' "$T/prom3b.txt"
 
 # 4. a reload changes b's LID: the SMA reports the new one
 sed -i 's/^\tlid = 0x10$/\tlid = 0x30/' "$T/ibrouterd.conf"

@@ -71,7 +71,11 @@ static void test_renew(void)
 	const int one[1] = { 1 };
 	uint64_t events;
 
+	uint8_t req[IB_MAD_SIZE], rep[IB_MAD_SIZE];
+
 	CU_ASSERT_EQUAL(sma_port_set_link(s, 2, true, 0), 0); /* port 2: Init */
+	t_smp(req, 1, IB_MAD_METHOD_GET, IB_ATTR_NODE_INFO, 0, 1);
+	CU_ASSERT_EQUAL(t_run_at(s, 2, req, rep, 0, NULL), SMA_REPLY); /* counted on port 2 */
 	events = sma_counters_get(s)->events;
 	t_cfg(&c, 3);
 	c.ports[0].guid = T_PORT_GUID(2); /* old port 2 is first now */
@@ -86,6 +90,10 @@ static void test_renew(void)
 	CU_ASSERT(sma_port_get(n, 3, &v) == 0 && v.guid == T_PORT_GUID(1) &&
 		  v.state == SMA_PORT_DOWN);
 	CU_ASSERT_EQUAL(sma_counters_get(n)->events, events);
+	/* each port's counters moved with it */
+	CU_ASSERT(sma_counters_get(n)->port[0].rx == 1 &&
+		  sma_counters_get(n)->port[0].replies == 1);
+	CU_ASSERT(sma_counters_get(n)->port[1].rx == 0 && sma_counters_get(n)->port[2].rx == 0);
 	/* the old SMA is untouched */
 	CU_ASSERT(sma_port_get(s, 2, &v) == 0 && v.state == SMA_PORT_INIT);
 	sma_free(n);
@@ -148,6 +156,21 @@ static void test_random(void)
 		drops += c->drops[i];
 	CU_ASSERT_EQUAL(c->rx, 20000);
 	CU_ASSERT_EQUAL(c->replies + drops, c->rx);
+	/* by port: ports 1 and 2 add up; port 3 does not exist (drop "port", totals only) */
+	{
+		uint64_t rx = 0;
+
+		for (unsigned int p = 0; p < 2; p++) {
+			uint64_t d = 0;
+
+			for (int i = 0; i < SMA_DROP_MAX; i++)
+				d += c->port[p].drops[i];
+			CU_ASSERT_EQUAL(c->port[p].replies + d, c->port[p].rx);
+			CU_ASSERT_EQUAL(c->port[p].drops[SMA_DROP_PORT], 0);
+			rx += c->port[p].rx;
+		}
+		CU_ASSERT_EQUAL(rx + c->drops[SMA_DROP_PORT], c->rx);
+	}
 	CU_ASSERT(c->replies > 1000);
 	sma_free(s);
 }
@@ -190,6 +213,7 @@ static void test_dlid(void)
 	CU_ASSERT_EQUAL(get_dlid(s, 1, 0xFFFF, &why), SMA_REPLY);
 	CU_ASSERT_EQUAL(get_dlid(s, 0, 0, &why), SMA_REPLY); /* checked by the transport */
 	CU_ASSERT_EQUAL(sma_counters_get(s)->drops[SMA_DROP_DLID], 5);
+	CU_ASSERT_EQUAL(sma_counters_get(s)->port[0].drops[SMA_DROP_DLID], 5);
 	CU_ASSERT_STRING_EQUAL(sma_drop_name(SMA_DROP_DLID), "dlid");
 	sma_free(s);
 }
