@@ -75,6 +75,11 @@ struct sma_port_cfg {
 	 * SM changes it.  The SM's own key (OpenSM's m_key).
 	 */
 	uint64_t mkey;
+	/*
+	 * The subnet's SM_Key (OpenSM's sm_key), which SMInfo shows on a port
+	 * whose capmask has SMA_CAP_IS_SM (sma_node.c).
+	 */
+	uint64_t sm_key;
 };
 
 struct sma_node_cfg {

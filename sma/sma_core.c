@@ -135,10 +135,18 @@ struct sma *sma_renew(const struct sma *old, const struct sma_node_cfg *cfg, con
 		return NULL;
 	for (unsigned int i = 0; i < s->cfg.num_ports; i++) {
 		int o = from[i];
+		struct sma_port_cfg a, b;
 
-		/* a port configured otherwise (GUID, caps, Set policy, M_Key) starts anew */
-		if (o < 0 || (unsigned int)o >= old->cfg.num_ports ||
-		    memcmp(&s->cfg.ports[i], &old->cfg.ports[o], sizeof(s->cfg.ports[i])))
+		/*
+		 * a port configured otherwise (GUID, caps, Set policy, M_Key)
+		 * starts anew; the SM_Key SMInfo shows is no state of the port's
+		 */
+		if (o < 0 || (unsigned int)o >= old->cfg.num_ports)
+			continue;
+		memcpy(&a, &s->cfg.ports[i], sizeof(a)); /* padding too, for memcmp */
+		memcpy(&b, &old->cfg.ports[o], sizeof(b));
+		a.sm_key = b.sm_key = 0;
+		if (memcmp(&a, &b, sizeof(a)))
 			continue;
 		s->ports[i] = old->ports[o];
 		s->ports[i].num = (uint8_t)(i + 1);

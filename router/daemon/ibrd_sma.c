@@ -301,6 +301,11 @@ static void sma_node_cfg_of(const struct ibrd_conf *c, struct sma_node_cfg *cfg)
 		cfg->ports[i].set_policy = cp->sma_set_policy == IBRD_SMA_OPEN ? SMA_SET_OPEN
 									       : SMA_SET_MASTER_SM;
 		cfg->ports[i].mkey = cp->sma_mkey;
+		/* IsSM on ibsim ports only (ibrd_mad.c): there SMInfo carries the SM_Key */
+		if (cp->mad == IBRD_MAD_IBSIM) {
+			cfg->ports[i].capmask = SMA_CAP_DEFAULT | SMA_CAP_IS_SM;
+			cfg->ports[i].sm_key = c->sm_key;
+		}
 	}
 }
 

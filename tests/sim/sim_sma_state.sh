@@ -9,7 +9,8 @@
 #      a reply that cannot be sent is counted (reply-no-peer), in show sma
 #      and its Prometheus form too;
 #   4. a reload gives b LID 0x30: the SMA reports it at once;
-#   5. an SM's Set of b's LID (directed route) is what b forwards with.
+#   5. an SM's Set of b's LID (directed route) is what b forwards with;
+#   6. no false SM: b advertises no IsSM, and has no SMInfo (0x000C).
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
@@ -72,5 +73,11 @@ check "5: show ports: b forwards with LID 0x40" sh -c \
 smp_b portinfo > "$T/pi5b.txt" 2>&1
 check "5: and b's PortInfo has LID 0x40, Active" sh -c \
 	"grep -q '^Lid:\.*64$' '$T/pi5b.txt' && grep -q '^LinkState:\.*Active$' '$T/pi5b.txt'"
+
+# 6. no false SM: the router runs none, and a port without IsSM has no SMInfo
+smp_b sminfo > "$T/sm6.txt" 2>&1
+check "6: SMInfo on b: status 0x000c (no SM on the port)" grep -q '^# sminfo: status 0x000c' "$T/sm6.txt"
+smp_b portinfo > "$T/pi6.txt" 2>&1
+check "6: b's CapabilityMask has no IsSM" sh -c "! grep -q '^CapabilityMask:.*IsSM' '$T/pi6.txt'"
 
 finish

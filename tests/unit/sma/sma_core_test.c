@@ -97,6 +97,14 @@ static void test_renew(void)
 	/* the old SMA is untouched */
 	CU_ASSERT(sma_port_get(s, 2, &v) == 0 && v.state == SMA_PORT_INIT);
 	sma_free(n);
+	/* another SM_Key for SMInfo only: the port keeps its state */
+	t_cfg(&c, 1);
+	c.ports[0].guid = T_PORT_GUID(2);
+	c.ports[0].sm_key = 0x99;
+	n = sma_renew(s, &c, one, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	CU_ASSERT(sma_port_get(n, 1, &v) == 0 && v.state == SMA_PORT_INIT);
+	sma_free(n);
 	/* old port 2 configured otherwise (its Set policy): it starts anew */
 	t_cfg(&c, 1);
 	c.ports[0].guid = T_PORT_GUID(2);
