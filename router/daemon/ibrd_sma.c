@@ -4,9 +4,12 @@
  * answered with sma_process(), and the reply goes back out of the same port
  * as a whole packet (LRH on VL15, BTH, DETH, the MAD, ICRC, VCRC).  What
  * the SM sets (LID, LMC, GidPrefix) reaches the forwarding tables as RIB
- * changes: the next forwarded packet carries the new SLID.  Who may Set
- * (sma-set-policy, sma-mkey) is the SMA's (sma/sma_policy.c); show sma and
- * sma release are its control commands.
+ * changes: the next forwarded packet carries the new SLID; and at the end of
+ * each turn the SMA's PortInfo is set from the RIB port, whoever changed it
+ * (ibrd_sma_sync: one state).  The vendor router tables are each port's,
+ * built from the RIB.  Who may Set (sma-set-policy, sma-mkey) is the SMA's
+ * (sma/sma_policy.c); show sma [drops] and sma release are its control
+ * commands, with what was lost around the SMA counted by port and reason.
  */
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_cmd.h"
