@@ -158,6 +158,8 @@ int mad_chan_set_issm(struct mad_chan *c, bool on)
 	for (size_t i = 0; i < sizeof(needed); i++)
 		if (!agent_find(c, needed[i]))
 			return -EINVAL;
+	if (!c->tp->ops->set_issm) /* a transport that never sets it (mad_umad.c) */
+		return -EOPNOTSUPP;
 	rc = c->tp->ops->set_issm(c->tp, on);
 	if (rc == 0)
 		c->issm = on;

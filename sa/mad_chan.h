@@ -82,7 +82,7 @@ struct mad_transport_ops {
 	 * or -errno.
 	 */
 	ssize_t (*recv)(struct mad_transport *tp, const uint8_t **mad, struct mad_addr *from);
-	/* Set or clear the port's IsSM capability bit.  0 or -errno. */
+	/* Set or clear the port's IsSM capability bit.  0 or -errno; NULL: never (umad). */
 	int (*set_issm)(struct mad_transport *tp, bool on);
 	void (*close)(struct mad_transport *tp);
 };
@@ -205,8 +205,9 @@ bool mad_chan_default_respond(struct mad_chan *c, struct mad_chan_msg *msg, void
 
 /*
  * Set or clear IsSM (ibsim forwards non-standard SMPs and Reports only to an
- * IsSM client).  -EINVAL until the SMP and SA classes are registered.
- * Calling again re-asserts it (a link flap clears IsSM in ibsim).
+ * IsSM client).  -EINVAL until the SMP and SA classes are registered,
+ * -EOPNOTSUPP on a transport that never sets it (umad).  Calling again
+ * re-asserts it (a link flap clears IsSM in ibsim).
  */
 int mad_chan_set_issm(struct mad_chan *c, bool on);
 

@@ -16,12 +16,9 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <infiniband/umad.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define UMAD_MAX_AGENTS	 8
 #define UMAD_RX_START	 (64 * 1024)
@@ -31,9 +28,6 @@
 struct mad_umad {
 	struct mad_transport base;
 	int portid;
-	int issm_fd;
-	char ca[UMAD_CA_NAME_LEN];
-	int port;
 	struct {
 		uint8_t mgmt_class;
 		int agent;
@@ -77,9 +71,6 @@ struct mad_transport *mad_umad_open(const char *ca, int port)
 	if (!u)
 		return NULL;
 	u->base.ops = &mad_umad_ops;
-	u->issm_fd = -1;
-	u->port = port;
-	snprintf(u->ca, sizeof(u->ca), "%s", ca ? ca : "");
 	rc = umad_init();
 	if (rc < 0)
 		goto fail;
@@ -113,8 +104,6 @@ static void umad_tp_close(struct mad_transport *tp)
 
 	for (unsigned int i = 0; i < u->n_agents; i++)
 		umad_unregister(u->portid, u->agents[i].agent);
-	if (u->issm_fd >= 0)
-		close(u->issm_fd);
 	umad_close_port(u->portid);
 	free(u->rx);
 	free(u->tx);
@@ -225,28 +214,6 @@ static ssize_t umad_tp_recv(struct mad_transport *tp, const uint8_t **mad, struc
 	return len < 0 ? 0 : (ssize_t)len;
 }
 
-static int umad_tp_set_issm(struct mad_transport *tp, bool on)
-{
-	struct mad_umad *u = to_umad(tp);
-	char path[256];
-	int rc;
-
-	if (!on) {
-		if (u->issm_fd >= 0)
-			close(u->issm_fd);
-		u->issm_fd = -1;
-		return 0;
-	}
-	if (u->issm_fd >= 0)
-		return 0;
-	rc = umad_get_issm_path(u->ca[0] ? u->ca : NULL, u->port, path, sizeof(path));
-	if (rc < 0)
-		return rc;
-	/* IsSM is set for as long as the issm device stays open */
-	u->issm_fd = open(path, O_RDWR | O_CLOEXEC);
-	return u->issm_fd < 0 ? -errno : 0;
-}
-
 static const struct mad_transport_ops mad_umad_ops = {
 	.name = "umad",
 	.flags = MAD_TP_RMPP,
@@ -254,6 +221,12 @@ static const struct mad_transport_ops mad_umad_ops = {
 	.register_class = umad_tp_register,
 	.send = umad_tp_send,
 	.recv = umad_tp_recv,
-	.set_issm = umad_tp_set_issm,
+	/*
+	 * No set_issm: the kernel sets PortInfo:CapabilityMask.IsSM for as long
+	 * as the port's issm device is open, and on an HCA that tells every SM
+	 * of the subnet that an SM lives on the port (OpenSM then polls its
+	 * SMInfo and lists it: saquery -s).  The router runs no SM; its SMA
+	 * needs no IsSM on an HCA (the kernel hands QP0 SMPs to any agent).
+	 */
 	.close = umad_tp_close,
 };

@@ -5,8 +5,9 @@
  * Agents: classes 0x01 and 0x81 on QP0 (only on kernels and HCAs that hand
  * QP0 to user space: registration fails with the kernel's error otherwise),
  * 0x03 (SA) on QP1 with RMPP version 1, so the kernel reassembles GetTable
- * responses (MAD_TP_RMPP) and delivers one long message.  IsSM is held by
- * keeping the port's issm device open (umad_get_issm_path()).
+ * responses (MAD_TP_RMPP) and delivers one long message.  It never sets
+ * IsSM (the port's issm device stays closed): the router runs no SM, and an
+ * HCA port with IsSM is an SM to every SM of its subnet.
  */
 #ifndef SA_MAD_UMAD_H
 #define SA_MAD_UMAD_H

@@ -75,6 +75,11 @@ struct sma_port_cfg {
 	 * SM changes it.  The SM's own key (OpenSM's m_key).
 	 */
 	uint64_t mkey;
+	/*
+	 * The subnet's SM_Key (OpenSM's sm_key), which SMInfo shows on a port
+	 * whose capmask has SMA_CAP_IS_SM (sma_node.c).
+	 */
+	uint64_t sm_key;
 };
 
 struct sma_node_cfg {
@@ -118,16 +123,19 @@ struct sma_adj_subnet {
 /*
  * What the SMA asks of the router.  Every member may be NULL (the tables
  * then read as empty).  Table callbacks fill out[0..max-1] with the records
- * first, first+1, ... that exist, store how many in *filled, and return the
- * table's Top (the number of records in the whole table).
+ * first, first+1, ... of the table as port `port` (1..num_ports) shows it
+ * to its subnet, store how many in *filled, and return the table's Top
+ * (the number of records in the whole table).  Each port has tables of its
+ * own: the prefixes reachable through the router from its subnet, the
+ * site-local subnets adjacent to the router in its site.
  */
 struct sma_event;
 struct sma_ops {
 	void *arg;
 	void (*event)(void *arg, const struct sma_event *ev);
-	uint32_t (*next_hops)(void *arg, uint32_t first, struct sma_next_hop *out, unsigned int max,
-			      unsigned int *filled);
-	uint32_t (*adj_subnets)(void *arg, uint32_t first, struct sma_adj_subnet *out,
+	uint32_t (*next_hops)(void *arg, uint8_t port, uint32_t first, struct sma_next_hop *out,
+			      unsigned int max, unsigned int *filled);
+	uint32_t (*adj_subnets)(void *arg, uint8_t port, uint32_t first, struct sma_adj_subnet *out,
 				unsigned int max, unsigned int *filled);
 };
 
@@ -189,6 +197,7 @@ struct sma_event {
 	X(BASE_VERSION, "base-version", "BaseVersion is not 1")                              \
 	X(CLASS, "class", "not an SMP class (0x01 or 0x81)")                                 \
 	X(PORT, "port", "arrival port out of range")                                         \
+	X(DLID, "dlid", "LRH DLID neither one of the port's LIDs nor permissive")            \
 	X(RESPONSE, "response", "a response (R bit): the SMA sends no requests")             \
 	X(NO_RESPONSE_METHOD, "no-response-method", "Send, or Trap (for an SM)")             \
 	X(DR_HOP_PTR_ZERO, "dr-c14-9-1", "C14-9:1 outgoing, HopCount > 0, HopPointer 0")     \
@@ -221,6 +230,7 @@ enum sma_verdict {
 struct sma_rx {
 	uint8_t port;	 /* arrival port, 1..num_ports */
 	uint16_t slid;	 /* LRH SLID of the request (0xFFFF if permissive or unknown) */
+	uint16_t dlid;	 /* LRH DLID; 0 when the transport checked it (an HCA, ibsim) */
 	uint64_t now_ns; /* monotonic clock */
 };
 
@@ -236,6 +246,13 @@ struct sma_tx {
 	uint16_t slid;
 };
 
+/* What arrived on one port (an arrival port out of range counts in the totals only). */
+struct sma_port_counters {
+	uint64_t rx;
+	uint64_t replies;
+	uint64_t drops[SMA_DROP_MAX];
+};
+
 struct sma_counters {
 	uint64_t rx;
 	uint64_t replies;
@@ -244,6 +261,7 @@ struct sma_counters {
 	uint64_t mkey_violations;
 	uint64_t traps; /* trap 256 events produced */
 	uint64_t events;
+	struct sma_port_counters port[SMA_MAX_PORTS]; /* port[0] is port 1 */
 };
 
 struct sma;
@@ -271,10 +289,40 @@ void sma_free(struct sma *s);
 enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void *req, size_t len,
 			     uint8_t *reply, struct sma_tx *tx, enum sma_drop *why);
 
+/*
+ * What port `port` forwards with, as the router has it.  The router's port
+ * state is the one state: the config, the SA client, the OpenSM plugin,
+ * the HCA and this SMA's own Sets (through SMA_EV_LID / SMA_EV_GID_PREFIX)
+ * change it, and sma_port_sync() makes PortInfo show it: LID, LMC and
+ * GidPrefix become these (GidPrefix 0: not known, the default fe80::), and
+ * while the port forwards its PortState is Active and its link up (IBA
+ * 14.2.5.6; the port passes traffic, as an Active port does); a port that
+ * stops forwarding and shows Active falls back to Init.  So an SM's Set of
+ * PortState Down or PortPhysicalState Disabled lasts only until the next
+ * call while the port forwards: a router port is taken down by the router's
+ * configuration, not by a subnet's SM.  No events: the router is the one
+ * telling.  0, or -EINVAL for a bad port or LID.
+ */
+struct sma_port_fwd {
+	uint16_t lid;
+	uint8_t lmc;
+	uint64_t gid_prefix;
+	bool forwarding;
+};
+int sma_port_sync(struct sma *s, unsigned int port, const struct sma_port_fwd *f);
 /* Physical link up or down (14.2.5.6 PortPhysicalState): up moves Down to Init. */
 int sma_port_set_link(struct sma *s, unsigned int port, bool up, uint64_t now_ns);
 /* Run the M_Key lease timers (also run by sma_process()). */
 void sma_tick(struct sma *s, uint64_t now_ns);
+/*
+ * The router's tables may have changed (the daemon calls this after it
+ * published new forwarding tables): each port's NextHopTable and
+ * AdjacentSiteLocalSubnetsTable are read through sma_ops and compared with
+ * what they held at the last call; one that differs sets its bit in the
+ * port's RouterInfo table-change mask (sma_vendor.h), and a Get of that
+ * table on that port clears it.  The first call only takes note.
+ */
+void sma_tables_refresh(struct sma *s);
 
 /* A read-only view of one port (decoded from its PortInfo). */
 struct sma_port_view {

@@ -135,15 +135,32 @@ struct sma *sma_renew(const struct sma *old, const struct sma_node_cfg *cfg, con
 		return NULL;
 	for (unsigned int i = 0; i < s->cfg.num_ports; i++) {
 		int o = from[i];
+		struct sma_port_cfg a, b;
 
-		/* a port configured otherwise (GUID, caps, Set policy, M_Key) starts anew */
-		if (o < 0 || (unsigned int)o >= old->cfg.num_ports ||
-		    memcmp(&s->cfg.ports[i], &old->cfg.ports[o], sizeof(s->cfg.ports[i])))
+		/*
+		 * a port configured otherwise (GUID, caps, Set policy, M_Key)
+		 * starts anew; the SM_Key SMInfo shows is no state of the port's
+		 */
+		if (o < 0 || (unsigned int)o >= old->cfg.num_ports)
+			continue;
+		memcpy(&a, &s->cfg.ports[i], sizeof(a)); /* padding too, for memcmp */
+		memcpy(&b, &old->cfg.ports[o], sizeof(b));
+		a.sm_key = b.sm_key = 0;
+		if (memcmp(&a, &b, sizeof(a)))
 			continue;
 		s->ports[i] = old->ports[o];
 		s->ports[i].num = (uint8_t)(i + 1);
 	}
+	/* the counters carry on, each port's with its port */
 	s->cnt = old->cnt;
+	for (unsigned int i = 0; i < SMA_MAX_PORTS; i++) {
+		int o = i < s->cfg.num_ports ? from[i] : -1;
+
+		if (o < 0 || (unsigned int)o >= old->cfg.num_ports)
+			memset(&s->cnt.port[i], 0, sizeof(s->cnt.port[i]));
+		else
+			s->cnt.port[i] = old->cnt.port[o];
+	}
 	return s;
 }
 
@@ -273,10 +290,20 @@ const struct sma_counters *sma_counters_get(const struct sma *s)
 	return &s->cnt;
 }
 
+/* The counters of the arrival port, or NULL when it is out of range. */
+static struct sma_port_counters *sma_port_cnt(struct sma *s, const struct sma_rx *rx)
+{
+	return rx->port >= 1 && rx->port <= s->cfg.num_ports ? &s->cnt.port[rx->port - 1] : NULL;
+}
+
 static enum sma_verdict sma_discard(struct sma *s, const struct sma_rx *rx, enum sma_drop reason,
 				    enum sma_drop *why)
 {
+	struct sma_port_counters *pc = sma_port_cnt(s, rx);
+
 	s->cnt.drops[reason]++;
+	if (pc)
+		pc->drops[reason]++;
 	if (why)
 		*why = reason;
 	if (reason != SMA_DROP_TRAP_REPRESS && ibr_ratelimit_ok(&s->log_rl, rx->now_ns))
@@ -319,6 +346,25 @@ static uint16_t sma_execute(struct sma *s, struct sma_port *p, const uint8_t *re
 	return st;
 }
 
+/*
+ * The LRH DLID is the port's: one of its 2^LMC LIDs from its base LID, or
+ * the permissive LID; a port without a LID takes only the permissive LID.
+ * An end port's link layer drops every other packet (IBA vol. 1 chapter 7,
+ * the DLID check of packet reception): a LID-routed SMP (14.2.1.1) is
+ * addressed by its DLID as any packet is, a directed-route SMP by the
+ * permissive LID on its directed part and by the port's LID on a LID-routed
+ * last part (C14-9:4).  0: the transport has checked it.
+ */
+static bool sma_dlid_ok(const struct sma_port *p, uint16_t dlid)
+{
+	uint16_t lid = (uint16_t)sma_fget(p->pi, IB_PORT_LID_F);
+	unsigned int lmc = sma_fget(p->pi, IB_PORT_LMC_F);
+
+	if (!dlid || dlid == IBR_LID_PERMISSIVE)
+		return true;
+	return lid && (uint32_t)dlid - lid < (1u << lmc);
+}
+
 /* LRH addresses of the reply: see struct sma_tx. */
 static void sma_tx_fill(const struct sma_port *p, const struct sma_rx *rx, bool dr,
 			struct sma_tx *tx)
@@ -345,6 +391,8 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
 	uint16_t st;
 
 	s->cnt.rx++;
+	if (sma_port_cnt(s, rx))
+		sma_port_cnt(s, rx)->rx++;
 	if (len != IBR_MAD_SIZE)
 		return sma_discard(s, rx, SMA_DROP_LENGTH, why);
 	if (ibr_mad_base_version(m) != IBR_MAD_BASE_VERSION)
@@ -355,6 +403,8 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
 	p = sma_port_lookup(s, rx->port);
 	if (!p)
 		return sma_discard(s, rx, SMA_DROP_PORT, why);
+	if (!sma_dlid_ok(p, rx->dlid))
+		return sma_discard(s, rx, SMA_DROP_DLID, why);
 	if (ibr_mad_is_response(m))
 		return sma_discard(s, rx, SMA_DROP_RESPONSE, why);
 	dr = ibr_smp_is_dr(m);
@@ -396,6 +446,7 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
 		return sma_discard(s, rx, dr_why, why);
 	sma_tx_fill(p, rx, dr, tx);
 	s->cnt.replies++;
+	s->cnt.port[p->num - 1].replies++;
 	if (st)
 		s->cnt.replies_error++;
 	return SMA_REPLY;

@@ -50,20 +50,29 @@ uint16_t sma_attr_node_info(struct sma_req *r)
 }
 
 /*
- * SMInfo: the router runs no SM.  A Get is answered at once (so that an SM
- * polling it does not wait for a timeout) with SMState NotActive (0),
- * priority 0, SM_Key 0 and the port's GUID; a Set (an SM handing over
- * mastership, 14.4.1) is not supported.
+ * SMInfo (14.2.5.13) is an SM's attribute.  The router runs no SM, so a
+ * port that does not advertise IsSM has no SMInfo: 0x000C, as a CA port
+ * without an SM answers.  A port that does advertise it (ibsim's lab only,
+ * where IsSM is what makes ibsim forward vendor SMPs and Reports to us:
+ * ibrd_mad.c) answers a Get at once, so that an SM polling it does not wait
+ * for a timeout: SMState NotActive (0), priority 0, the port's GUID, and the
+ * subnet's SM_Key from the config, for OpenSM ignores and logs (ERR 2F18)
+ * an SMInfo whose SM_Key is not its own unless its own is 0.  The key is
+ * shown only to a request whose M_Key check passed (0 when M_KeyProtectBits
+ * 1 hid the M_Key), as OpenSM answers SMInfo (IBA: the SM_Key only to an
+ * authenticated requester).  A Set (an SM handing over mastership, 14.4.1)
+ * is not supported.
  */
 uint16_t sma_attr_sm_info(struct sma_req *r)
 {
+	const struct sma_port_cfg *pc = &r->s->cfg.ports[r->port->num - 1];
 	uint8_t *d = r->data;
 
-	if (r->method != IBR_MAD_METHOD_GET)
-		return IBR_MAD_STATUS_UNSUP_METHOD_ATTR;
 	memset(d, 0, IBR_SMP_DATA_SIZE);
-	sma_fset64(d, IB_SMINFO_GUID_F, r->s->cfg.ports[r->port->num - 1].guid);
-	sma_fset64(d, IB_SMINFO_KEY_F, 0);
+	if (r->method != IBR_MAD_METHOD_GET || !(pc->capmask & SMA_CAP_IS_SM))
+		return IBR_MAD_STATUS_UNSUP_METHOD_ATTR;
+	sma_fset64(d, IB_SMINFO_GUID_F, pc->guid);
+	sma_fset64(d, IB_SMINFO_KEY_F, r->mkey_ok ? pc->sm_key : 0);
 	sma_fset(d, IB_SMINFO_ACT_F, 0);
 	sma_fset(d, IB_SMINFO_PRIO_F, 0);
 	sma_fset(d, IB_SMINFO_STATE_F, 0);

@@ -20,17 +20,19 @@
 
 #include "lib/ibr_gid.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define PI_WIDTH_SET_SUPPORTED 255 /* LinkWidthEnabled: set to LinkWidthSupported */
 #define PI_SPEED_SET_SUPPORTED 15  /* LinkSpeedEnabled: set to LinkSpeedSupported */
+#define PI_DEFAULT_PREFIX      0xFE80000000000000ull /* GidPrefix before an SM sets one, 4.1.1 */
 
 void sma_portinfo_init(struct sma *s, struct sma_port *p, const struct sma_port_cfg *cfg)
 {
 	uint8_t *pi = p->pi;
 
 	memset(pi, 0, sizeof(p->pi));
-	sma_fset64(pi, IB_PORT_GID_PREFIX_F, 0xFE80000000000000ull); /* default, 4.1.1 */
+	sma_fset64(pi, IB_PORT_GID_PREFIX_F, PI_DEFAULT_PREFIX);
 	sma_fset(pi, IB_PORT_CAPMASK_F, cfg->capmask);
 	sma_fset(pi, IB_PORT_LOCAL_PORT_F, p->num);
 	sma_fset(pi, IB_PORT_LINK_WIDTH_SUPPORTED_F, 0x3); /* 1x, 4x */
@@ -264,4 +266,25 @@ uint16_t sma_attr_port_info(struct sma_req *r)
 	if (!r->mkey_ok)
 		sma_fset64(r->data, IB_PORT_MKEY_F, 0);
 	return st;
+}
+
+int sma_port_sync(struct sma *s, unsigned int port, const struct sma_port_fwd *f)
+{
+	struct sma_port *p = sma_port_lookup(s, port);
+	uint32_t st;
+
+	if (!p || !f || ibr_lid_class(f->lid) == IBR_LID_CLASS_MULTICAST ||
+	    ibr_lid_class(f->lid) == IBR_LID_CLASS_PERMISSIVE || f->lmc > IBR_LMC_MAX)
+		return -EINVAL;
+	sma_fset(p->pi, IB_PORT_LID_F, f->lid);
+	sma_fset(p->pi, IB_PORT_LMC_F, f->lmc);
+	sma_fset64(p->pi, IB_PORT_GID_PREFIX_F, f->gid_prefix ? f->gid_prefix : PI_DEFAULT_PREFIX);
+	st = sma_fget(p->pi, IB_PORT_STATE_F);
+	if (f->forwarding) {
+		sma_fset(p->pi, IB_PORT_PHYS_STATE_F, SMA_PHYS_LINKUP);
+		sma_fset(p->pi, IB_PORT_STATE_F, SMA_PORT_ACTIVE);
+	} else if (st == SMA_PORT_ACTIVE) {
+		sma_fset(p->pi, IB_PORT_STATE_F, SMA_PORT_INIT);
+	}
+	return 0;
 }

@@ -23,14 +23,74 @@ struct smp_attr {
 	const char *name;
 	uint16_t id;
 	ib_mad_dump_fn *dump;
+	void (*print)(const uint8_t *data); /* a decoder of ours, where libibmad has none */
 };
 
+static uint64_t ld_be(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* SMInfo (IBA 14.2.5.13), with libibmad's field table: it has no dumper for it */
+static void print_sminfo(const uint8_t *d)
+{
+	void *p = (void *)d;
+
+	printf("Guid: 0x%016llx\nSM_Key: 0x%016llx\nActCount: %u\nPriority: %u\nSMState: %u\n",
+	       (unsigned long long)mad_get_field64(p, 0, IB_SMINFO_GUID_F),
+	       (unsigned long long)mad_get_field64(p, 0, IB_SMINFO_KEY_F),
+	       mad_get_field(p, 0, IB_SMINFO_ACT_F), mad_get_field(p, 0, IB_SMINFO_PRIO_F),
+	       mad_get_field(p, 0, IB_SMINFO_STATE_F));
+}
+
+/*
+ * The vendor router attributes as NVIDIA's OpenSM lays them out (its
+ * ib_types.h: ib_router_info_t, rtr_next_hop_record_t,
+ * rtr_adj_site_local_subn_record_t; sma/sma_vendor.h has the sources).
+ */
+static void print_routerinfo(const uint8_t *d)
+{
+	printf("CapabilityMask: 0x%08llx\nNextHopTableCap: %llu\nNextHopTableTop: %llu\n"
+	       "TableChanges: 0x%04llx\nAdjacentSiteLocalSubnetsTableTop: %u\n"
+	       "AdjacentSiteLocalSubnetsTableCap: %u\n",
+	       (unsigned long long)ld_be(d, 4), (unsigned long long)ld_be(d + 4, 4),
+	       (unsigned long long)ld_be(d + 8, 4), (unsigned long long)ld_be(d + 12, 2), d[14],
+	       d[15]);
+}
+
+/* 4 records of 16 bytes; an all-zero record is an empty slot */
+static void print_nexthops(const uint8_t *d)
+{
+	for (int i = 0; i < 4; i++, d += 16)
+		if (ld_be(d, 8) || ld_be(d + 8, 8))
+			printf("NextHop[%d]: prefix 0x%016llx weight %u pkey 0x%04llx\n", i,
+			       (unsigned long long)ld_be(d, 8), d[8],
+			       (unsigned long long)ld_be(d + 10, 2));
+}
+
+/* 8 records of 8 bytes */
+static void print_adjsubnets(const uint8_t *d)
+{
+	for (int i = 0; i < 8; i++, d += 8)
+		if (ld_be(d, 8))
+			printf("Adjacent[%d]: subnet 0x%04llx pkey 0x%04llx smlid 0x%04llx\n", i,
+			       (unsigned long long)ld_be(d + 2, 2), (unsigned long long)ld_be(d, 2),
+			       (unsigned long long)ld_be(d + 6, 2));
+}
+
 static const struct smp_attr attrs[] = {
-	{ "nodeinfo", IBR_SMP_ATTR_NODE_INFO, mad_dump_nodeinfo },
-	{ "nodedesc", IBR_SMP_ATTR_NODE_DESC, mad_dump_nodedesc },
-	{ "portinfo", IBR_SMP_ATTR_PORT_INFO, mad_dump_portinfo },
-	{ "pkeys", IBR_SMP_ATTR_PKEY_TABLE, NULL },
-	{ "routerinfo", IBR_SMP_ATTR_ROUTER_INFO, NULL },
+	{ "nodeinfo", IBR_SMP_ATTR_NODE_INFO, mad_dump_nodeinfo, NULL },
+	{ "nodedesc", IBR_SMP_ATTR_NODE_DESC, mad_dump_nodedesc, NULL },
+	{ "portinfo", IBR_SMP_ATTR_PORT_INFO, mad_dump_portinfo, NULL },
+	{ "pkeys", IBR_SMP_ATTR_PKEY_TABLE, NULL, NULL },
+	{ "sminfo", IBR_SMP_ATTR_SM_INFO, NULL, print_sminfo },
+	{ "routerinfo", IBR_SMP_ATTR_ROUTER_INFO, NULL, print_routerinfo },
+	{ "nexthops", IBR_SMP_ATTR_NEXT_HOP_TABLE, NULL, print_nexthops },
+	{ "adjsubnets", IBR_SMP_ATTR_ADJ_SITE_LOCAL_SUBNETS, NULL, print_adjsubnets },
 };
 
 /* How the SMPs are addressed: LRH SLID and DLID (permissive for a directed route). */
@@ -38,9 +98,13 @@ struct smp_addr {
 	uint16_t slid, dlid;
 };
 
-/* Send one SMP and wait for the GetResp with its TID; the reply MAD into `resp`. */
+/*
+ * Send one SMP and wait for the GetResp with its TID; the reply MAD into
+ * `resp`, its LRH addresses into *from.
+ */
 static int smp_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int timeout_ms,
-		    const struct smp_addr *a, const uint8_t *mad, uint8_t *resp)
+		    const struct smp_addr *a, const uint8_t *mad, uint8_t *resp,
+		    struct smp_addr *from)
 {
 	struct ibr_pkt_ud_params p = { .vl = IBR_VL15,
 				       .slid = a->slid,
@@ -74,16 +138,23 @@ static int smp_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, i
 		if (ibr_mad_tid(rp.payload) != ibr_mad_tid(mad) || !ibr_mad_is_response(rp.payload))
 			continue;
 		memcpy(resp, rp.payload, IBR_MAD_SIZE);
+		from->slid = ibr_lrh_get_slid(rp.lrh);
+		from->dlid = ibr_lrh_get_dlid(rp.lrh);
 		return 0;
 	}
 }
 
-static void smp_print(const struct smp_attr *a, const uint8_t *resp)
+static void smp_print(const struct smp_attr *a, const uint8_t *resp, const struct smp_addr *from)
 {
 	char buf[4096];
 	const uint8_t *data = resp + IBR_SMP_DATA_OFFS;
 
 	printf("# %s: status 0x%04x\n", a->name, ibr_mad_status(resp) & 0x7FFF);
+	printf("# lrh: slid 0x%04x dlid 0x%04x\n", from->slid, from->dlid);
+	if (a->print) {
+		a->print(data);
+		return;
+	}
 	if (a->dump) {
 		a->dump(buf, sizeof(buf), (void *)data, 64);
 		printf("%s", buf);
@@ -119,7 +190,7 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 	     char **argv)
 {
 	const struct smp_attr *a = NULL;
-	struct smp_addr ad = { IBR_LID_PERMISSIVE, IBR_LID_PERMISSIVE };
+	struct smp_addr ad = { IBR_LID_PERMISSIVE, IBR_LID_PERMISSIVE }, from;
 	uint8_t mad[IBR_MAD_SIZE], resp[IBR_MAD_SIZE];
 	uint64_t tid = (uint64_t)time(NULL) << 16, mkey = 0;
 	uint32_t mod = 0;
@@ -130,7 +201,8 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 		if (!strcmp(argv[0], attrs[i].name))
 			a = &attrs[i];
 	if (!a) {
-		fprintf(stderr, "ibrouter-host: smp nodeinfo|nodedesc|portinfo|pkeys|routerinfo "
+		fprintf(stderr, "ibrouter-host: smp nodeinfo|nodedesc|portinfo|pkeys|sminfo|"
+				"routerinfo|nexthops|adjsubnets "
 				"[mod N] [slid L [dlid L]] [mkey K] [set-lid L] [set-lmc M] "
 				"[set-prefix P] [set-smlid L]\n");
 		return 2;
@@ -161,16 +233,16 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 	else
 		ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, a->id, mod, ++tid, 0, NULL, 0);
 	ibr_smp_set_mkey(mad, mkey);
-	if ((rc = smp_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp)))
+	if ((rc = smp_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp, &from)))
 		return fprintf(stderr, "ibrouter-host: smp: %s\n", strerror(-rc)), 1;
 	if (set) {
 		memcpy(mad + IBR_SMP_DATA_OFFS, resp + IBR_SMP_DATA_OFFS, 64);
 		smp_portinfo_edit(mad + IBR_SMP_DATA_OFFS, argc - 1, argv + 1);
 		ibr_mad_set_method(mad, IBR_MAD_METHOD_SET);
 		ibr_mad_set_tid(mad, ++tid);
-		if ((rc = smp_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp)))
+		if ((rc = smp_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp, &from)))
 			return fprintf(stderr, "ibrouter-host: smp set: %s\n", strerror(-rc)), 1;
 	}
-	smp_print(a, resp);
+	smp_print(a, resp, &from);
 	return (ibr_mad_status(resp) & 0x7FFF) ? 1 : 0;
 }

@@ -17,6 +17,7 @@
 #include "lib/ibr_json.h"
 #include "lib/ibr_pcap.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -29,6 +30,7 @@ struct ibrd_client;
 struct ibrd_out;
 struct ibrd_ctl;
 struct ibrd_smp;
+struct ibrd_sma_tabs;
 struct io_port;
 struct io_verbs;
 struct ibrd_mad_port;
@@ -39,6 +41,37 @@ struct ucred;
 struct mad_chan;
 struct sa_client;
 struct sma;
+
+/*
+ * Why an SMP, or the SMA's reply, was lost outside the SMA (which counts its
+ * own drops): the daemon's queue, a VL15 packet that is no SMP, and the
+ * replies that could not be sent (ibrd_sma.c, ibrd_mad.c; show sma drops).
+ */
+#define IBRD_SMP_LOSSES(X)                                                              \
+	X(QUEUE_FULL, "queue-full", "the SMA's queue was full (the SM retries)")        \
+	X(NOT_SMP, "not-an-smp", "VL15 but no 256-byte MAD to QP0 (IBA 14.2.1)")        \
+	X(CRC, "crc", "ICRC or VCRC wrong (IBA 7.8)")                                   \
+	X(REPLY_AGAIN, "reply-again", "the reply found the peer's queue full (EAGAIN)") \
+	X(REPLY_NO_PEER, "reply-no-peer",                                               \
+	  "the reply found no one at the peer (ENOENT, ECONNREFUSED)")                  \
+	X(REPLY_ERROR, "reply-error", "the reply could not be built or sent")
+
+enum ibrd_smp_loss {
+#define IBRD_SMP_LOSS_ENUM(id, name, text) IBRD_SMP_##id,
+	IBRD_SMP_LOSSES(IBRD_SMP_LOSS_ENUM)
+#undef IBRD_SMP_LOSS_ENUM
+		IBRD_SMP_LOSS_MAX
+};
+
+/* The loss a reply's send error is (0 or -errno from a send). */
+static inline enum ibrd_smp_loss ibrd_smp_reply_loss(int err)
+{
+	if (err == -EAGAIN || err == -EWOULDBLOCK || err == -ENOBUFS)
+		return IBRD_SMP_REPLY_AGAIN;
+	if (err == -ENOENT || err == -ECONNREFUSED)
+		return IBRD_SMP_REPLY_NO_PEER;
+	return IBRD_SMP_REPLY_ERROR;
+}
 
 /* What an epoll event's data.ptr points at: every such object starts with one. */
 enum ibrd_ev_kind {
@@ -132,8 +165,11 @@ struct ibrd {
 	pthread_mutex_t smp_lock;
 	struct ibrd_smp *smp_q;
 	unsigned smp_head, smp_n;
-	_Atomic uint64_t smp_dropped; /* by the workers (queue full) and the control thread */
+	/* SMPs and replies lost around the SMA, by port (enum ibrd_smp_loss; under smp_lock) */
+	uint64_t smp_lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
 	int smp_efd;
+	uint64_t sma_tables_key;	/* what the SMA's vendor tables were last built at */
+	struct ibrd_sma_tabs *sma_tabs; /* each port's NextHopTable (ibrd_sma.c) */
 	/* MAD channels (mad = ibsim or umad) and their SA clients */
 	struct ibrd_mad_port *mad[ROUTER_MAX_PORTS];
 	uint64_t sa_changes, sa_reports, sa_last_change_ns;
@@ -199,6 +235,16 @@ static inline void ibrd_port_changed(struct ibrd *d, uint32_t idx)
 static inline void ibrd_groups_changed(struct ibrd *d)
 {
 	d->dirty |= IBRD_DIRTY_MCAST | IBRD_DIRTY_FIB;
+}
+
+/* An SMP or a reply of port `idx` lost around the SMA (any thread). */
+static inline void ibrd_smp_lost(struct ibrd *d, uint32_t idx, enum ibrd_smp_loss why)
+{
+	if (idx >= ROUTER_MAX_PORTS || (unsigned)why >= IBRD_SMP_LOSS_MAX)
+		return;
+	pthread_mutex_lock(&d->smp_lock);
+	d->smp_lost[idx][why]++;
+	pthread_mutex_unlock(&d->smp_lock);
 }
 
 /* ibrd_sync.c: the end of each turn of the loop: compile, publish, tell; 0 or -errno */
@@ -301,6 +347,8 @@ struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int
 void ibrd_sma_swap(struct ibrd *d, struct sma *s);
 void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w);
 void ibrd_sma_event(struct ibrd *d);
+/* After the turn's tables are published: the SMA's view of the ports and tables anew. */
+void ibrd_sma_sync(struct ibrd *d);
 
 /* ibrd_mad.c: MAD channels of the ports, the SMA and SA client on them */
 int ibrd_mad_start(struct ibrd *d);

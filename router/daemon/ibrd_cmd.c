@@ -40,7 +40,7 @@ static const struct ibrd_cmd cmds[] = {
 	{ "show", "proxies", false, ibrd_cmd_show_proxies, "show proxies [PORT]" },
 	{ "show", "qps", false, ibrd_cmd_show_qps, "show qps [PORT]" },
 	{ "sa", "resync", true, ibrd_cmd_sa_resync, "sa resync [PORT]" },
-	{ "show", "sma", false, ibrd_cmd_show_sma, "show sma [PORT]" },
+	{ "show", "sma", false, ibrd_cmd_show_sma, "show sma [drops] [PORT]" },
 	{ "sma", "release", true, ibrd_cmd_sma_release, "sma release PORT" },
 	{ "show", "plugins", false, ibrd_cmd_show_plugins, "show plugins" },
 	/* the OpenSM plugin's opening request; checks its own credentials (ibrd_plugin.c) */

@@ -66,6 +66,7 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 	struct sma_tx tx;
 	enum sma_drop why;
 	bool routed;
+	int rc;
 
 	if (!mp->d->sma || msg->len < IBR_MAD_SIZE)
 		return false;
@@ -90,7 +91,8 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 		memcpy(reply + IBR_SMP_RETURN_PATH_OFFS, req + IBR_SMP_RETURN_PATH_OFFS,
 		       IBR_SMP_PATH_SIZE);
 	}
-	mad_chan_respond(ch, msg, reply);
+	if ((rc = mad_chan_respond(ch, msg, reply)))
+		ibrd_smp_lost(mp->d, mp->idx, ibrd_smp_reply_loss(rc));
 	return true;
 }
 
@@ -234,8 +236,16 @@ static int mad_port_open(struct ibrd *d, uint32_t idx)
 	if (mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_SUBN_DR, mad_on_smp, mp) ||
 	    mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_SUBN_LID, mad_on_smp, mp))
 		goto fail;
-	/* after the agents (LAB.md): ibsim forwards vendor SMPs and Reports only to an SM */
-	if (mad_chan_set_issm(mp->chan, true))
+	/*
+	 * IsSM on ibsim ports only: ibsim forwards vendor SMPs (the router
+	 * attributes), SMInfo and Reports only to a client that has it (LAB.md;
+	 * set after the agents), so the SMA answers SMInfo there, with the
+	 * subnet's SM_Key (sma_node_cfg_of in ibrd_sma.c: OpenSM ignores an
+	 * SMInfo whose key is not its own and says so, ERR 2F18).  Never on
+	 * umad: an HCA port with IsSM is an SM to every SM of the subnet, and
+	 * the kernel hands SMPs and Reports to the router's agents without it.
+	 */
+	if (cp->mad == IBRD_MAD_IBSIM && mad_chan_set_issm(mp->chan, true))
 		log_warnx("mad: port %s: cannot set IsSM: vendor SMPs and Reports will not "
 			  "reach us",
 			  cp->name);

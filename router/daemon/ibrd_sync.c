@@ -14,8 +14,10 @@
  *     joins and leaves, and the groups it joined marked as fed;
  *  4. the FIB compiled and published, when the RIB changed: the only place
  *     that publishes;
- *  5. the plugins' prefix routes, when the published tables moved;
- *  6. the replies of the turn's requests go out: a command's "done" comes
+ *  5. the SMA's view: what the ports forward with, and the vendor tables
+ *     compared with what they were (RouterInfo's table-change mask);
+ *  6. the plugins' prefix routes, when the published tables moved;
+ *  7. the replies of the turn's requests go out: a command's "done" comes
  *     once what it changed is published.
  */
 #include "router/daemon/ibrd.h"
@@ -44,6 +46,7 @@ int ibrd_sync_run(struct ibrd *d)
 		else
 			d->fib_publishes++;
 	}
+	ibrd_sma_sync(d);
 	ibrd_plugin_routes_sync(d);
 	ibrd_client_flush_all(d);
 	return rc;

@@ -24,9 +24,10 @@ struct fuzz_ctx {
 
 static struct fuzz_ctx ctx;
 
-static uint32_t fz_nh(void *arg, uint32_t first, struct sma_next_hop *out, unsigned int max,
-		      unsigned int *filled)
+static uint32_t fz_nh(void *arg, uint8_t port, uint32_t first, struct sma_next_hop *out,
+		      unsigned int max, unsigned int *filled)
 {
+	(void)port;
 	*filled = 0;
 	for (uint32_t i = first; i < 5 && *filled < max; i++, (*filled)++) {
 		out[*filled].subnet_prefix = 0xFEC0000000000000ull + i;
@@ -36,9 +37,10 @@ static uint32_t fz_nh(void *arg, uint32_t first, struct sma_next_hop *out, unsig
 	return 5;
 }
 
-static uint32_t fz_adj(void *arg, uint32_t first, struct sma_adj_subnet *out, unsigned int max,
-		       unsigned int *filled)
+static uint32_t fz_adj(void *arg, uint8_t port, uint32_t first, struct sma_adj_subnet *out,
+		       unsigned int max, unsigned int *filled)
 {
+	(void)port;
 	*filled = 0;
 	for (uint32_t i = first; i < 3 && *filled < max; i++, (*filled)++)
 		out[*filled].subnet_prefix = (uint16_t)i;
@@ -113,8 +115,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(req, data + 1, len);
 		if (ctl & 4)
 			sma_port_set_link(ctx.s, 1 + (ctl >> 7), !(ctl & 0x40), now);
-		if (ctl & 8)
+		if (ctl & 8) {
 			sma_tick(ctx.s, now);
+			sma_tables_refresh(ctx.s);
+		}
 		if (sma_process(ctx.s, &rx, req, len, rep, &tx, &why) == SMA_REPLY) {
 			check_reply(req, len, rep);
 			if (tx.port != rx.port)

@@ -100,6 +100,9 @@ lab_check "vendor SMP RouterInfo (0xFFD0) from the SM's node HcaA1 reaches our S
 lab_check "vendor SMP NextHopTable (0xFFD1) lists subnet B's prefix" grep -q "status 0x0000 data .*fec0000000000002" "$LAB/nh.out"
 lab_check "OpenSM's SMInfo Gets to the router port are answered (no SMInfo timeouts in its log)" sh -c "! grep -qi 'sminfo.*time' '$LAB/A/sm/osm.log'"
 lab_check "and carry the GUID OpenSM knows the port by (no ERR 2F19 in A or B)" sh -c "! grep -q 'ERR 2F19' '$LAB/A/sm/osm.log' '$LAB/B/sm/osm.log'"
+# IsSM stays in this lab (ibsim forwards vendor SMPs and Reports only to an IsSM client):
+# the SMA's SMInfo carries the subnet's SM_Key, which OpenSM then takes without a word
+lab_check "and carry OpenSM's SM_Key (no ERR 2F18 in A or B)" sh -c "! grep -q 'ERR 2F18' '$LAB/A/sm/osm.log' '$LAB/B/sm/osm.log'"
 
 # ---- 4. Unlink / ReLink of a host port: traps 65 and 64 ----
 ups_b() { grep -c "SUBNET UP" "$LAB/B/sm/osm.log"; }

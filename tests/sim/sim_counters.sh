@@ -40,7 +40,7 @@ S2=$!
 	--dgid $B_HOST --hoplimit 1 -c 300 -r 3000 &
 S3=$!
 # VL15 for the SMA, too long for an SMP (the worker drops it from the SMA's
-# queue) and to QP 1 (the control thread drops it): both count smp_dropped
+# queue) and to QP 1 (the control thread drops it): both count as not-an-smp (show sma drops)
 "$HOST" -s "$T/a.smp1" -p "$T/a.sock" send -q --no-grh --vl 15 --slid 3 --dlid 1 --qpn 0 \
 	--size 1024 -c 3000 &
 S4=$!

@@ -71,7 +71,11 @@ static void test_renew(void)
 	const int one[1] = { 1 };
 	uint64_t events;
 
+	uint8_t req[IB_MAD_SIZE], rep[IB_MAD_SIZE];
+
 	CU_ASSERT_EQUAL(sma_port_set_link(s, 2, true, 0), 0); /* port 2: Init */
+	t_smp(req, 1, IB_MAD_METHOD_GET, IB_ATTR_NODE_INFO, 0, 1);
+	CU_ASSERT_EQUAL(t_run_at(s, 2, req, rep, 0, NULL), SMA_REPLY); /* counted on port 2 */
 	events = sma_counters_get(s)->events;
 	t_cfg(&c, 3);
 	c.ports[0].guid = T_PORT_GUID(2); /* old port 2 is first now */
@@ -86,8 +90,20 @@ static void test_renew(void)
 	CU_ASSERT(sma_port_get(n, 3, &v) == 0 && v.guid == T_PORT_GUID(1) &&
 		  v.state == SMA_PORT_DOWN);
 	CU_ASSERT_EQUAL(sma_counters_get(n)->events, events);
+	/* each port's counters moved with it */
+	CU_ASSERT(sma_counters_get(n)->port[0].rx == 1 &&
+		  sma_counters_get(n)->port[0].replies == 1);
+	CU_ASSERT(sma_counters_get(n)->port[1].rx == 0 && sma_counters_get(n)->port[2].rx == 0);
 	/* the old SMA is untouched */
 	CU_ASSERT(sma_port_get(s, 2, &v) == 0 && v.state == SMA_PORT_INIT);
+	sma_free(n);
+	/* another SM_Key for SMInfo only: the port keeps its state */
+	t_cfg(&c, 1);
+	c.ports[0].guid = T_PORT_GUID(2);
+	c.ports[0].sm_key = 0x99;
+	n = sma_renew(s, &c, one, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	CU_ASSERT(sma_port_get(n, 1, &v) == 0 && v.state == SMA_PORT_INIT);
 	sma_free(n);
 	/* old port 2 configured otherwise (its Set policy): it starts anew */
 	t_cfg(&c, 1);
@@ -148,7 +164,65 @@ static void test_random(void)
 		drops += c->drops[i];
 	CU_ASSERT_EQUAL(c->rx, 20000);
 	CU_ASSERT_EQUAL(c->replies + drops, c->rx);
+	/* by port: ports 1 and 2 add up; port 3 does not exist (drop "port", totals only) */
+	{
+		uint64_t rx = 0;
+
+		for (unsigned int p = 0; p < 2; p++) {
+			uint64_t d = 0;
+
+			for (int i = 0; i < SMA_DROP_MAX; i++)
+				d += c->port[p].drops[i];
+			CU_ASSERT_EQUAL(c->port[p].replies + d, c->port[p].rx);
+			CU_ASSERT_EQUAL(c->port[p].drops[SMA_DROP_PORT], 0);
+			rx += c->port[p].rx;
+		}
+		CU_ASSERT_EQUAL(rx + c->drops[SMA_DROP_PORT], c->rx);
+	}
 	CU_ASSERT(c->replies > 1000);
+	sma_free(s);
+}
+
+/* Get NodeInfo on port 1 with LRH DLID `dlid`, class 0x01 or (dr) 0x81: the verdict. */
+static enum sma_verdict get_dlid(struct sma *s, int dr, uint16_t dlid, enum sma_drop *why)
+{
+	uint8_t req[IB_MAD_SIZE], rep[IB_MAD_SIZE];
+	struct sma_rx rx = { .port = 1, .slid = 5, .dlid = dlid };
+	struct sma_tx tx;
+
+	t_smp(req, dr, IB_MAD_METHOD_GET, IB_ATTR_NODE_INFO, 0, 9);
+	*why = SMA_DROP_MAX;
+	return sma_process(s, &rx, req, IB_MAD_SIZE, rep, &tx, why);
+}
+
+/*
+ * The LRH DLID: a LID-routed (or directed-route) SMP is answered only when
+ * it is for one of the port's 2^LMC LIDs or the permissive LID; a port
+ * without a LID takes only the permissive LID; the others are counted.
+ */
+static void test_dlid(void)
+{
+	struct sma *s = t_sma(1);
+	struct sma_port_fwd f = { .lid = 0x10, .lmc = 2, .forwarding = true };
+	enum sma_drop why;
+
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0x10, &why), SMA_DISCARD); /* no LID yet */
+	CU_ASSERT_EQUAL(why, SMA_DROP_DLID);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0xFFFF, &why), SMA_REPLY);
+	sma_port_sync(s, 1, &f);
+	for (uint16_t l = 0x10; l < 0x14; l++)
+		CU_ASSERT_EQUAL(get_dlid(s, 0, l, &why), SMA_REPLY);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0x14, &why), SMA_DISCARD);
+	CU_ASSERT_EQUAL(why, SMA_DROP_DLID);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0x0F, &why), SMA_DISCARD);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0xC001, &why), SMA_DISCARD);
+	CU_ASSERT_EQUAL(get_dlid(s, 1, 0x20, &why), SMA_DISCARD); /* directed route too */
+	CU_ASSERT_EQUAL(why, SMA_DROP_DLID);
+	CU_ASSERT_EQUAL(get_dlid(s, 1, 0xFFFF, &why), SMA_REPLY);
+	CU_ASSERT_EQUAL(get_dlid(s, 0, 0, &why), SMA_REPLY); /* checked by the transport */
+	CU_ASSERT_EQUAL(sma_counters_get(s)->drops[SMA_DROP_DLID], 5);
+	CU_ASSERT_EQUAL(sma_counters_get(s)->port[0].drops[SMA_DROP_DLID], 5);
+	CU_ASSERT_STRING_EQUAL(sma_drop_name(SMA_DROP_DLID), "dlid");
 	sma_free(s);
 }
 
@@ -158,6 +232,7 @@ static CU_TestInfo tests[] = {
 	{ "a reload's SMA keeps its ports' state", test_renew },
 	{ "drop names", test_names },
 	{ "random SMPs", test_random },
+	{ "the LRH DLID is the port's", test_dlid },
 	CU_TEST_INFO_NULL,
 };
 

@@ -67,19 +67,67 @@ static void test_node_desc(void)
 	sma_free(s);
 }
 
+/*
+ * SMInfo is an SM's attribute: a port that does not advertise IsSM has none
+ * (0x000C, no false SM).  One that does (the ibsim lab) answers as an SM
+ * that is not active, with the subnet's SM_Key (OpenSM ignores and logs an
+ * SMInfo with another key, ERR 2F18) -- but 0 to a request whose M_Key
+ * check hid the M_Key, as OpenSM answers.
+ */
 static void test_sm_info(void)
 {
 	struct sma *s = t_sma(2);
+	struct sma_node_cfg c;
+	struct sma_ops o = { .event = t_event };
 	uint8_t req[IB_MAD_SIZE], rep[IB_MAD_SIZE], zero[IB_SMP_DATA_SIZE] = { 0 };
+	uint8_t pi[IB_SMP_DATA_SIZE];
 
 	t_smp(req, 0, IB_MAD_METHOD_GET, IB_ATTR_SMINFO, 0, 5);
 	CU_ASSERT_EQUAL(t_run_at(s, 2, req, rep, 0, NULL), SMA_REPLY);
+	CU_ASSERT_EQUAL(t_status(rep), IB_MAD_STS_METHOD_ATTR_NOT_SUPPORTED);
+	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_SMINFO_GUID_F), 0);
+	t_get(s, IB_ATTR_PORT_INFO, 2, rep);
+	CU_ASSERT_FALSE(mad_get_field(t_data(rep), 0, IB_PORT_CAPMASK_F) & (1u << 1)); /* IsSM */
+	sma_free(s);
+
+	t_cfg(&c, 2);
+	c.ports[1].capmask = SMA_CAP_DEFAULT | SMA_CAP_IS_SM;
+	c.ports[1].sm_key = 0x1234567890ABCDEFull;
+	t_nev = 0;
+	s = sma_new(&c, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(t_run_at(s, 2, req, rep, 0, NULL), SMA_REPLY);
 	CU_ASSERT_EQUAL(t_status(rep), 0);
 	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_SMINFO_GUID_F), T_PORT_GUID(2));
+	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_SMINFO_KEY_F), 0x1234567890ABCDEFull);
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_SMINFO_STATE_F), 0);
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_SMINFO_PRIO_F), 0);
 	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_SMINFO, 0, zero, rep),
 			IB_MAD_STS_METHOD_ATTR_NOT_SUPPORTED);
+	/* port 1 has no IsSM: no SMInfo there */
+	CU_ASSERT_EQUAL(t_run_at(s, 1, req, rep, 0, NULL), SMA_REPLY);
+	CU_ASSERT_EQUAL(t_status(rep), IB_MAD_STS_METHOD_ATTR_NOT_SUPPORTED);
+	/* port 2 gets an M_Key with protection 1: a Get without it sees SM_Key 0 */
+	t_get(s, IB_ATTR_PORT_INFO, 2, rep);
+	memcpy(pi, t_data(rep), sizeof(pi));
+	mad_set_field(pi, 0, IB_PORT_STATE_F, 0);
+	mad_set_field(pi, 0, IB_PORT_PHYS_STATE_F, 0);
+	mad_set_field64(pi, 0, IB_PORT_MKEY_F, 0x77);
+	mad_set_field(pi, 0, IB_PORT_MKEY_PROT_BITS_F, 1);
+	{
+		uint8_t set[IB_MAD_SIZE];
+
+		t_smp(set, 1, IB_MAD_METHOD_SET, IB_ATTR_PORT_INFO, 2, 6); /* on port 2 itself */
+		memcpy(t_data(set), pi, sizeof(pi));
+		CU_ASSERT_EQUAL(t_run_at(s, 2, set, rep, 0, NULL), SMA_REPLY);
+		CU_ASSERT_EQUAL(t_status(rep), 0);
+	}
+	CU_ASSERT_EQUAL(t_run_at(s, 2, req, rep, 0, NULL), SMA_REPLY);
+	CU_ASSERT_EQUAL(t_status(rep), 0);
+	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_SMINFO_KEY_F), 0);
+	mad_set_field64(req, 0, IB_MAD_MKEY_F, 0x77);
+	CU_ASSERT_EQUAL(t_run_at(s, 2, req, rep, 0, NULL), SMA_REPLY);
+	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_SMINFO_KEY_F), 0x1234567890ABCDEFull);
 	sma_free(s);
 }
 

@@ -361,6 +361,79 @@ static void test_other_port(void)
 	sma_free(s);
 }
 
+/*
+ * The port's forwarding state (sma_port_sync): PortInfo shows the LID, LMC
+ * and prefix the router forwards with, Active while it forwards, without
+ * events; a LID-routed reply leaves from that LID; a port that stops
+ * forwarding falls back to Init; an SM's Disable lasts while the router
+ * does not say again that the port forwards; an SM's Set still works (and
+ * its event tells the router).
+ */
+static void test_port_sync(void)
+{
+	struct sma *s = t_sma(2);
+	struct sma_port_fwd f = {
+		.lid = 0x10, .lmc = 1, .gid_prefix = 0xFEC0000000000002ull, .forwarding = true
+	};
+	uint8_t pi[IB_SMP_DATA_SIZE], req[IB_MAD_SIZE], rep[IB_MAD_SIZE];
+	struct sma_rx rx = { .port = 1, .slid = 5 };
+	struct sma_tx tx;
+	struct sma_event ev;
+
+	sma_port_set_link(s, 1, true, 0);
+	t_nev = 0;
+	CU_ASSERT_EQUAL(sma_port_sync(s, 1, &f), 0);
+	CU_ASSERT_EQUAL(t_nev, 0);
+	t_get(s, IB_ATTR_PORT_INFO, 1, rep);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LID_F), 0x10);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LMC_F), 1);
+	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_PORT_GID_PREFIX_F),
+			0xFEC0000000000002ull);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_STATE_F), 4);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_PHYS_STATE_F), 5);
+	/* LID routed from LID 5 to LID 0x11 (base 0x10, LMC 1): the reply from 0x10 to 5 */
+	t_smp(req, 0, IB_MAD_METHOD_GET, IB_ATTR_NODE_INFO, 0, 7);
+	rx.dlid = 0x11;
+	CU_ASSERT_EQUAL(sma_process(s, &rx, req, IB_MAD_SIZE, rep, &tx, NULL), SMA_REPLY);
+	CU_ASSERT(tx.slid == 0x10 && tx.dlid == 5 && tx.port == 1);
+	/* port 2 was told nothing: no LID, the default prefix, not Active */
+	t_get(s, IB_ATTR_PORT_INFO, 2, rep);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LID_F), 0);
+	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_PORT_GID_PREFIX_F),
+			0xFE80000000000000ull);
+	CU_ASSERT_NOT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_STATE_F), 4);
+	/* an SM's Set of the LID: done, told as an event */
+	t_pi_rmw(s, pi);
+	mad_set_field(pi, 0, IB_PORT_LID_F, 0x40);
+	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
+	CU_ASSERT(t_ev_count(SMA_EV_LID, &ev) == 1 && ev.lid == 0x40);
+	/* the router no longer forwards on it, prefix unknown: Init, fe80:: */
+	f.forwarding = false;
+	f.gid_prefix = 0;
+	CU_ASSERT_EQUAL(sma_port_sync(s, 1, &f), 0);
+	t_get(s, IB_ATTR_PORT_INFO, 1, rep);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_STATE_F), 2);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LID_F), 0x10);
+	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_PORT_GID_PREFIX_F),
+			0xFE80000000000000ull);
+	/* disabled by the SM while the router forwards on it: Active again */
+	t_pi_rmw(s, pi);
+	mad_set_field(pi, 0, IB_PORT_PHYS_STATE_F, 3);
+	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_STATE_F), 1);
+	f.forwarding = true;
+	CU_ASSERT_EQUAL(sma_port_sync(s, 1, &f), 0);
+	t_get(s, IB_ATTR_PORT_INFO, 1, rep);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_STATE_F), 4);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_PHYS_STATE_F), 5);
+	/* bad arguments */
+	f.lid = 0xC000;
+	CU_ASSERT_EQUAL(sma_port_sync(s, 1, &f), -EINVAL);
+	f.lid = 1;
+	CU_ASSERT_EQUAL(sma_port_sync(s, 3, &f), -EINVAL);
+	sma_free(s);
+}
+
 static CU_TestInfo tests[] = {
 	{ "defaults and AttributeModifier", test_defaults },
 	{ "round trip of each writable field", test_rw_round_trip },
@@ -373,6 +446,7 @@ static CU_TestInfo tests[] = {
 	{ "PortPhysicalState Disabled/Polling", test_phys_disable },
 	{ "Down retrains to Init", test_down_retrains },
 	{ "another port's PortInfo", test_other_port },
+	{ "the router's forwarding state", test_port_sync },
 	CU_TEST_INFO_NULL,
 };
 

@@ -54,9 +54,7 @@ static void test_router_info_fields(void)
 		{ &f[SMA_RI_CAPABILITY_MASK], 0, 3, 0xFF, 0xFF },
 		{ &f[SMA_RI_NEXT_HOP_TABLE_CAP], 4, 7, 0xFF, 0xFF },
 		{ &f[SMA_RI_NEXT_HOP_TABLE_TOP], 8, 11, 0xFF, 0xFF },
-		{ &f[SMA_RI_ADJ_CHANGE], 12, 12, 0x80, 0x80 },
-		{ &f[SMA_RI_NH_CHANGE], 12, 12, 0x40, 0x40 },
-		{ &f[SMA_RI_IS_GLB_SA], 12, 12, 0x20, 0x20 },
+		{ &f[SMA_RI_TABLE_CHANGES], 12, 13, 0xFF, 0xFF },
 		{ &f[SMA_RI_ADJ_TABLE_TOP], 14, 14, 0xFF, 0xFF },
 		{ &f[SMA_RI_ADJ_TABLE_CAP], 15, 15, 0xFF, 0xFF },
 	};
@@ -69,8 +67,8 @@ static void test_next_hop_fields(void)
 	const struct sma_vfield *f = sma_vendor_nh_fields;
 	const struct vf_expect e[] = {
 		{ &f[SMA_NH_SUBNET_PREFIX], 0, 7, 0xFF, 0xFF },
-		{ &f[SMA_NH_PKEY], 8, 9, 0xFF, 0xFF },
-		{ &f[SMA_NH_WEIGHT], 11, 11, 0xFF, 0xFF },
+		{ &f[SMA_NH_WEIGHT], 8, 8, 0xFF, 0xFF },
+		{ &f[SMA_NH_PKEY], 10, 11, 0xFF, 0xFF },
 	};
 
 	vf_check(e, sizeof(e) / sizeof(e[0]));
@@ -88,27 +86,41 @@ static void test_adj_fields(void)
 	vf_check(e, sizeof(e) / sizeof(e[0]));
 }
 
-/* A fake route table: 6 next hops, 10 adjacent subnets. */
-static uint32_t fake_nh(void *arg, uint32_t first, struct sma_next_hop *out, unsigned int max,
-			unsigned int *filled)
+/*
+ * Fake route tables: port 1 shows 6 next hops and 10 adjacent subnets, port
+ * 2 shows nh_port2 next hops (prefixes of its own) and none; nh_bump changes
+ * the weight of port 1's third record, adj_bump the SM LID of its first.
+ */
+static unsigned int nh_port2 = 2;
+static uint8_t nh_bump, adj_bump;
+
+static uint32_t fake_nh(void *arg, uint8_t port, uint32_t first, struct sma_next_hop *out,
+			unsigned int max, unsigned int *filled)
 {
+	uint32_t top = port == 1 ? 6 : nh_port2;
+
+	(void)arg;
 	*filled = 0;
-	for (uint32_t i = first; i < 6 && *filled < max; i++, (*filled)++) {
-		out[*filled].subnet_prefix = 0xFEC0000000000000ull | (i + 1);
+	for (uint32_t i = first; i < top && *filled < max; i++, (*filled)++) {
+		out[*filled].subnet_prefix =
+			(port == 1 ? 0xFEC0000000000000ull : 0xFEC0000000010000ull) | (i + 1);
 		out[*filled].pkey = (uint16_t)(0xFFFF - i);
-		out[*filled].weight = (uint8_t)(10 + i);
+		out[*filled].weight = (uint8_t)(10 + i + (port == 1 && i == 2 ? nh_bump : 0));
 	}
-	return 6;
+	return top;
 }
 
-static uint32_t fake_adj(void *arg, uint32_t first, struct sma_adj_subnet *out, unsigned int max,
-			 unsigned int *filled)
+static uint32_t fake_adj(void *arg, uint8_t port, uint32_t first, struct sma_adj_subnet *out,
+			 unsigned int max, unsigned int *filled)
 {
+	(void)arg;
 	*filled = 0;
+	if (port != 1)
+		return 0;
 	for (uint32_t i = first; i < 10 && *filled < max; i++, (*filled)++) {
 		out[*filled].subnet_prefix = (uint16_t)(i + 1);
 		out[*filled].pkey = 0xFFFF;
-		out[*filled].master_sm_lid = (uint16_t)(100 + i);
+		out[*filled].master_sm_lid = (uint16_t)(100 + i + (i == 0 ? adj_bump : 0));
 	}
 	return 10;
 }
@@ -119,9 +131,30 @@ static const struct sma_ops fake_ops = {
 	.adj_subnets = fake_adj,
 };
 
+/* Get `attr` block `mod` (LID routed) on arrival port `port`; the status. */
+static unsigned int get_at(struct sma *s, unsigned int port, unsigned int attr, uint32_t mod,
+			   uint8_t *rep)
+{
+	uint8_t req[IB_MAD_SIZE];
+
+	t_smp(req, 0, IB_MAD_METHOD_GET, attr, mod, 0x1234);
+	if (t_run_at(s, port, req, rep, 0, NULL) != SMA_REPLY)
+		return 0xFFFF;
+	return t_status(rep);
+}
+
+/* RouterInfo's table-change mask on port `port`. */
+static uint64_t changes_at(struct sma *s, unsigned int port)
+{
+	uint8_t rep[IB_MAD_SIZE];
+
+	CU_ASSERT_EQUAL(get_at(s, port, 0xFFD0, 0, rep), 0);
+	return sma_vfield_get(t_data(rep), &sma_vendor_ri_fields[SMA_RI_TABLE_CHANGES]);
+}
+
 static void test_router_info(void)
 {
-	struct sma *s = t_sma_ops(1, &fake_ops);
+	struct sma *s = t_sma_ops(2, &fake_ops);
 	const struct sma_vfield *f = sma_vendor_ri_fields;
 	uint8_t rep[IB_MAD_SIZE], zero[IB_SMP_DATA_SIZE] = { 0 };
 
@@ -134,6 +167,7 @@ static void test_router_info(void)
 	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep), &f[SMA_RI_CAPABILITY_MASK]), 0);
 	for (unsigned int b = 16; b < 64; b++)
 		CU_ASSERT_EQUAL(t_data(rep)[b], 0);
+	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep), &f[SMA_RI_TABLE_CHANGES]), 0);
 	CU_ASSERT_EQUAL(t_get(s, 0xFFD0, 1, rep), IB_MAD_STS_INV_ATTR_VALUE);
 	CU_ASSERT_EQUAL(t_set(s, 0xFFD0, 0, zero, rep), IB_MAD_STS_METHOD_ATTR_NOT_SUPPORTED);
 	sma_free(s);
@@ -198,6 +232,73 @@ static void test_adj_table(void)
 	sma_free(s);
 }
 
+/* Each port has tables of its own: its tops, its records. */
+static void test_per_port(void)
+{
+	struct sma *s = t_sma_ops(2, &fake_ops);
+	const struct sma_vfield *ri = sma_vendor_ri_fields, *f = sma_vendor_nh_fields;
+	uint8_t rep[IB_MAD_SIZE];
+
+	nh_port2 = 2;
+	CU_ASSERT_EQUAL(get_at(s, 2, 0xFFD0, 0, rep), 0);
+	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep), &ri[SMA_RI_NEXT_HOP_TABLE_TOP]), 2);
+	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep), &ri[SMA_RI_ADJ_TABLE_TOP]), 0);
+	CU_ASSERT_EQUAL(get_at(s, 1, 0xFFD0, 0, rep), 0);
+	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep), &ri[SMA_RI_NEXT_HOP_TABLE_TOP]), 6);
+	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep), &ri[SMA_RI_ADJ_TABLE_TOP]), 10);
+	CU_ASSERT_EQUAL(get_at(s, 2, 0xFFD1, 0, rep), 0);
+	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep), &f[SMA_NH_SUBNET_PREFIX]),
+			0xFEC0000000010001ull);
+	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep) + 16, &f[SMA_NH_SUBNET_PREFIX]),
+			0xFEC0000000010002ull);
+	CU_ASSERT_EQUAL(sma_vfield_get(t_data(rep) + 32, &f[SMA_NH_SUBNET_PREFIX]), 0);
+	CU_ASSERT_EQUAL(get_at(s, 2, 0xFFD2, 0, rep), 0);
+	for (unsigned int b = 0; b < 64; b++)
+		CU_ASSERT_EQUAL(t_data(rep)[b], 0);
+	sma_free(s);
+}
+
+/*
+ * RouterInfo's table-change mask: a table that changed between two
+ * refreshes sets its bit on its port only; a Get of that table clears it.
+ */
+static void test_table_changes(void)
+{
+	struct sma *s = t_sma_ops(2, &fake_ops);
+	uint8_t rep[IB_MAD_SIZE];
+
+	nh_port2 = 2;
+	nh_bump = adj_bump = 0;
+	sma_tables_refresh(s); /* the first look: nothing changed yet */
+	CU_ASSERT_EQUAL(changes_at(s, 1), 0);
+	CU_ASSERT_EQUAL(changes_at(s, 2), 0);
+	sma_tables_refresh(s); /* the same tables */
+	CU_ASSERT_EQUAL(changes_at(s, 1), 0);
+	nh_bump = 1; /* a weight in port 1's table */
+	sma_tables_refresh(s);
+	CU_ASSERT_EQUAL(changes_at(s, 1), SMA_RI_CHANGE_NH);
+	CU_ASSERT_EQUAL(changes_at(s, 2), 0);
+	CU_ASSERT_EQUAL(changes_at(s, 1), SMA_RI_CHANGE_NH); /* RouterInfo does not clear it */
+	adj_bump = 1;
+	nh_port2 = 3; /* a record more on port 2 */
+	sma_tables_refresh(s);
+	CU_ASSERT_EQUAL(changes_at(s, 1), SMA_RI_CHANGE_NH | SMA_RI_CHANGE_ADJ);
+	CU_ASSERT_EQUAL(changes_at(s, 2), SMA_RI_CHANGE_NH);
+	CU_ASSERT_EQUAL(get_at(s, 1, 0xFFD1, 1, rep), 0); /* any block of the table */
+	CU_ASSERT_EQUAL(changes_at(s, 1), SMA_RI_CHANGE_ADJ);
+	CU_ASSERT_EQUAL(changes_at(s, 2), SMA_RI_CHANGE_NH);
+	CU_ASSERT_EQUAL(get_at(s, 1, 0xFFD2, 0, rep), 0);
+	CU_ASSERT_EQUAL(changes_at(s, 1), 0);
+	CU_ASSERT_EQUAL(get_at(s, 2, 0xFFD1, 0, rep), 0);
+	CU_ASSERT_EQUAL(changes_at(s, 2), 0);
+	sma_tables_refresh(s); /* unchanged since: stays clear */
+	CU_ASSERT_EQUAL(changes_at(s, 1), 0);
+	CU_ASSERT_EQUAL(changes_at(s, 2), 0);
+	nh_bump = adj_bump = 0;
+	nh_port2 = 2;
+	sma_free(s);
+}
+
 static CU_TestInfo tests[] = {
 	{ "RouterInfo field table", test_router_info_fields },
 	{ "NextHopRecord field table", test_next_hop_fields },
@@ -205,6 +306,8 @@ static CU_TestInfo tests[] = {
 	{ "RouterInfo", test_router_info },
 	{ "NextHopTable", test_next_hop_table },
 	{ "AdjacentSiteLocalSubnetsTable", test_adj_table },
+	{ "each port's tables", test_per_port },
+	{ "RouterInfo's table-change mask", test_table_changes },
 	CU_TEST_INFO_NULL,
 };
 

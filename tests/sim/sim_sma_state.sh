@@ -1,0 +1,83 @@
+#!/bin/sh
+# sim_sma_state.sh - issue 16: what the SMA reports is what the port
+# forwards with, and the SMA answers only SMPs for the port's LIDs.
+#   1. port b (mad = none, static LID 0x10 in fec0:0:0:2::): PortInfo shows
+#      that LID and prefix, and PortState Active, as the port forwards;
+#   2. a LID-routed reply leaves from the port's LID (SLID 0x10);
+#   3. a LID-routed SMP for another LID gets no reply, and is counted
+#      (show sma drops, reason dlid); one for the permissive LID is answered;
+#      a reply that cannot be sent is counted (reply-no-peer), in show sma
+#      and its Prometheus form too;
+#   4. a reload gives b LID 0x30: the SMA reports it at once;
+#   5. an SM's Set of b's LID (directed route) is what b forwards with;
+#   6. no false SM: b advertises no IsSM, and has no SMInfo (0x000C).
+BUILD=${BUILD:-$(pwd)}
+. "$(dirname "$0")/lib.sh"
+
+start_router || exit 1
+
+smp_b() { "$HOST" -s "$T/b.peer" -p "$T/b.sock" -t 500 smp "$@"; }
+
+# 1. the SMA and the port agree
+smp_b portinfo > "$T/pi1.txt" 2>&1
+check "1: b's PortInfo: LID 0x10" grep -q '^Lid:\.*16$' "$T/pi1.txt"
+check "1: b's PortInfo: GidPrefix fec0:0:0:2::" grep -q '^GidPrefix:\.*0xfec0000000000002$' "$T/pi1.txt"
+check "1: b's PortInfo: LinkState Active" grep -q '^LinkState:\.*Active$' "$T/pi1.txt"
+check "1: show ports: b forwards with LID 0x10 in fec0:0:0:2::" sh -c \
+	"\"$CTL\" -s \"$T/ctl.sock\" -j show ports | grep -q '\"name\":\"b\",[^}]*\"lid\":\"0x0010\"'"
+
+# 2. a LID-routed Get from LID 5: the reply comes from LID 0x10
+smp_b portinfo slid 5 dlid 0x10 > "$T/pi2.txt" 2>&1
+check "2: LID-routed Get to 0x10 answered" grep -q '^# portinfo: status 0x0000' "$T/pi2.txt"
+check "2: the reply's SLID is the port's LID" grep -q '^# lrh: slid 0x0010 dlid 0x0005$' "$T/pi2.txt"
+
+# 3. the DLID check
+smp_b nodeinfo slid 5 dlid 0x11 > "$T/n3.txt" 2>&1
+check "3: a LID-routed Get to LID 0x11 gets no reply" grep -q 'smp: Connection timed out' "$T/n3.txt"
+smp_b nodeinfo slid 5 > "$T/n3p.txt" 2>&1
+check "3: one to the permissive LID is answered" grep -q '^# nodeinfo: status 0x0000' "$T/n3p.txt"
+ctl -j show sma drops > "$T/drops3.json" 2>&1
+check "3: show sma drops: b, dlid, 1" \
+	grep -q '"port":"b","reason":"dlid","count":1,' "$T/drops3.json"
+
+# 3b. a reply that cannot be sent (nobody at b's peer path) is counted too
+"$HOST" -s "$T/b.other" -p "$T/b.sock" -t 300 smp nodeinfo > "$T/n3b.txt" 2>&1
+ctl -j show sma drops b > "$T/drops3b.json" 2>&1
+check "3b: show sma drops: b, reply-no-peer, 1" \
+	grep -q '"port":"b","reason":"reply-no-peer","count":1,' "$T/drops3b.json"
+ctl -j show sma b > "$T/sma3b.json" 2>&1
+check "3b: show sma: b's SMPs, replies, drops, reply errors" \
+	grep -q '"smps":5,"replies":4,"drops":1,"reply_errors":1' "$T/sma3b.json"
+ctl show sma -o prometheus > "$T/prom3b.txt" 2>&1
+check "3b: prometheus: the drop by reason" \
+	grep -q '^ibrouter_sma_drops_total{port="b",reason="dlid"} 1$' "$T/prom3b.txt"
+check "3b: prometheus: the reply error by reason" \
+	grep -q '^ibrouter_sma_reply_errors_total{port="b",reason="reply-no-peer"} 1$' "$T/prom3b.txt"
+check "3b: prometheus: a's counters are there, zero" \
+	grep -q '^ibrouter_sma_drops_total{port="a",reason="dlid"} 0$' "$T/prom3b.txt"
+
+# 4. a reload changes b's LID: the SMA reports the new one
+sed -i 's/^\tlid = 0x10$/\tlid = 0x30/' "$T/ibrouterd.conf"
+ctl reload > /dev/null
+smp_b portinfo > "$T/pi4.txt" 2>&1
+check "4: after the reload b's PortInfo has LID 0x30" grep -q '^Lid:\.*48$' "$T/pi4.txt"
+smp_b nodeinfo slid 5 dlid 0x30 > "$T/n4.txt" 2>&1
+check "4: a LID-routed Get to 0x30 is answered, from 0x30" \
+	grep -q '^# lrh: slid 0x0030 dlid 0x0005$' "$T/n4.txt"
+
+# 5. an SM sets b's LID: the port forwards with it, the SMA reports it
+smp_b portinfo set-lid 0x40 set-smlid 1 > "$T/pi5.txt" 2>&1
+check "5: the SM's Set is answered" grep -q '^# portinfo: status 0x0000' "$T/pi5.txt"
+check "5: show ports: b forwards with LID 0x40" sh -c \
+	"\"$CTL\" -s \"$T/ctl.sock\" -j show ports | grep -q '\"name\":\"b\",[^}]*\"lid\":\"0x0040\"'"
+smp_b portinfo > "$T/pi5b.txt" 2>&1
+check "5: and b's PortInfo has LID 0x40, Active" sh -c \
+	"grep -q '^Lid:\.*64$' '$T/pi5b.txt' && grep -q '^LinkState:\.*Active$' '$T/pi5b.txt'"
+
+# 6. no false SM: the router runs none, and a port without IsSM has no SMInfo
+smp_b sminfo > "$T/sm6.txt" 2>&1
+check "6: SMInfo on b: status 0x000c (no SM on the port)" grep -q '^# sminfo: status 0x000c' "$T/sm6.txt"
+smp_b portinfo > "$T/pi6.txt" 2>&1
+check "6: b's CapabilityMask has no IsSM" sh -c "! grep -q '^CapabilityMask:.*IsSM' '$T/pi6.txt'"
+
+finish
