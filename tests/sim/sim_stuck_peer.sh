@@ -44,8 +44,10 @@ kill -s STOP $CPEER
 send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $C_HOST -c 200 > /dev/null 2>&1 # fills it
 recv_bg b "$T/b.peer" -q -c $N -t 20000 --expect-count $N --expect-dlid 5
 t0=$(date +%s%N)
-# each packet to B has one to C beside it: 2 x N at 2000 a second
-"$HOST" -s "$T/a.peer" -p "$T/a.sock" send -q --slid 3 --dlid 1 --sgid $A_HOST --dgid $C_HOST \
+# each packet to B has one to C beside it: 2 x N at 2000 a second.  The second
+# sender binds a path of its own: two hosts binding one path race on unlink and
+# bind (EADDRINUSE), and the first to finish unlinks the other's.
+"$HOST" -s "$T/a2.peer" -p "$T/a.sock" send -q --slid 3 --dlid 1 --sgid $A_HOST --dgid $C_HOST \
 	-c $N -r 2000 &
 SC=$!
 PIDS="$PIDS $SC"
