@@ -91,6 +91,11 @@ uint64_t posm_now_ns(void);
 int posm_snap_take(struct posm *p, struct posm_bbuf *b);
 /* One trap's delta (64-67 from the SM; others: 0 and nothing); OpenSM holds its lock. */
 int posm_snap_trap(struct posm *p, const ib_mad_notice_attr_t *n, struct posm_bbuf *b);
+/*
+ * One group as it is now: its GROUP chain when it has members, otherwise
+ * a GROUPS_DEL of its MGID; the caller holds OpenSM's lock (reader at least).
+ */
+int posm_snap_group(struct posm *p, const uint8_t mgid[16], struct posm_bbuf *b);
 /* The HELLO for a connection. */
 int posm_snap_hello(struct posm *p, struct posm_bbuf *b, uint32_t *seq);
 /* The STATS for a connection. */
