@@ -9,13 +9,16 @@
  *   posm_conn.c   the plugin's thread: connections to ibrouterd, sending,
  *                 receiving prefix routes, timers
  *   posm_route.c  prefix routes: merged over routers, kept in OpenSM's list
+ *   posm_mcast.c  the router port's joins and leaves (MCAST), made in OpenSM
  *   posm_mcast_check.c  what of an MCAST record is refused before OpenSM
  *   posm_log.c    the log (into OpenSM's) and the clock
  *
  * Threads (IBA-NOTES.md, OpenSM 3.3.23 source): report() runs on OpenSM's
  * threads -- the sweeper (SUBNET_UP, sweep events: OpenSM's lock free),
- * the dispatcher threads (TRAP: the lock held, read or write) -- and only
- * copies what it needs and queues it; the plugin's own thread does all I/O.
+ * the dispatcher threads (TRAP: the lock held, read or write), and the
+ * plugin's own thread too (TRAP: a router port's join it makes, the lock
+ * held for writing, posm_mcast.c) -- and only copies what it needs and
+ * queues it; the plugin's own thread does all I/O.
  * Lock order: OpenSM's lock, then route_lock; queue_lock is a leaf.
  */
 #ifndef POSM_H

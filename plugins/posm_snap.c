@@ -254,7 +254,8 @@ int posm_snap_hello(struct posm *p, struct posm_bbuf *b, uint32_t *seq)
 		.sm_state = s->sm_state,
 		.flags = (uint8_t)((s->sm_state == IB_SMINFO_STATE_MASTER ? IBR_PLUG_HELLO_MASTER
 									  : 0) |
-				   (p->conf_file ? IBR_PLUG_HELLO_CONFFILE : 0)),
+				   (p->conf_file ? IBR_PLUG_HELLO_CONFFILE : 0) |
+				   IBR_PLUG_HELLO_MCAST),
 		.pid = (uint32_t)getpid(),
 		.queue_max = p->o.queue
 	};
