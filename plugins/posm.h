@@ -9,12 +9,16 @@
  *   posm_conn.c   the plugin's thread: connections to ibrouterd, sending,
  *                 receiving prefix routes, timers
  *   posm_route.c  prefix routes: merged over routers, kept in OpenSM's list
+ *   posm_mcast.c  the router port's joins and leaves (MCAST), made in OpenSM
+ *   posm_mcast_check.c  what of an MCAST record is refused before OpenSM
  *   posm_log.c    the log (into OpenSM's) and the clock
  *
  * Threads (IBA-NOTES.md, OpenSM 3.3.23 source): report() runs on OpenSM's
  * threads -- the sweeper (SUBNET_UP, sweep events: OpenSM's lock free),
- * the dispatcher threads (TRAP: the lock held, read or write) -- and only
- * copies what it needs and queues it; the plugin's own thread does all I/O.
+ * the dispatcher threads (TRAP: the lock held, read or write), and the
+ * plugin's own thread too (TRAP: a router port's join it makes, the lock
+ * held for writing, posm_mcast.c) -- and only copies what it needs and
+ * queues it; the plugin's own thread does all I/O.
  * Lock order: OpenSM's lock, then route_lock; queue_lock is a leaf.
  */
 #ifndef POSM_H
@@ -141,5 +145,41 @@ int posm_route_apply(void *list, const struct posm_route *want, size_t n,
 void posm_route_remove(void *list, const void *owner);
 /* Our entry (for tests): the item is one posm_route_apply made for `owner`. */
 bool posm_route_is_ours(const void *item, const void *owner);
+
+/* ---- the router port's joins (posm_mcast_check.c; posm_mcast.c in OpenSM) ---- */
+
+/* Why an MCAST record was refused: before OpenSM, then by OpenSM's rules. */
+enum posm_mcast_why {
+	POSM_MC_OK = 0,
+	/* posm_mcast_check() */
+	POSM_MC_NOT_MCAST,  /* mgid[0] != 0xFF */
+	POSM_MC_JOIN_STATE, /* not 1 (FullMember) nor 0 (leave) */
+	POSM_MC_PKEY,	    /* low 15 bits 0 */
+	POSM_MC_SL,	    /* > 15 */
+	POSM_MC_MTU,	    /* not 0 nor an MTU code */
+	POSM_MC_RATE,	    /* not 0 nor a rate code */
+	POSM_MC_GUID,	    /* 0 */
+	POSM_MC_NOT_SERVED, /* not in ports= */
+	/* posm_mcast.c, inside OpenSM */
+	POSM_MC_NOT_MASTER, /* OpenSM's SA would ignore the request */
+	POSM_MC_NO_PORT,    /* OpenSM does not know the port */
+	POSM_MC_NOT_ROUTER, /* it is not a port of a Router node */
+	POSM_MC_CREATE,	    /* OpenSM refused to create the group */
+	POSM_MC_MISMATCH,   /* components differ from the existing group's */
+	POSM_MC_MTU_RATE,   /* MTU or rate differ from the group's */
+	POSM_MC_PORT_CAPS,  /* the port cannot carry the group's MTU or rate */
+	POSM_MC_PARTITION,  /* the port lacks the group's P_Key */
+	POSM_MC_ADD,	    /* OpenSM could not add it */
+	POSM_MC_NREASONS
+};
+
+/*
+ * The checks of one MCAST record that need no OpenSM: a multicast GID, a
+ * join state of 1 or 0, for a join a valid P_Key, SL, MTU and rate code,
+ * a port GUID among `serve` (every one when nserve is 0).
+ */
+enum posm_mcast_why posm_mcast_check(const struct ibr_plug_mcast *r, const uint64_t *serve,
+				     unsigned nserve);
+const char *posm_mcast_why_name(enum posm_mcast_why why);
 
 #endif

@@ -10,6 +10,8 @@
  *  - the daemon's ROUTES (a MORE chain is one set) replace that daemon's
  *    routes; all daemons' sets merge into the wanted prefix routes
  *    (posm_osm.c puts them into OpenSM);
+ *  - the daemon's MCAST: its router port's joins and leaves, made in
+ *    OpenSM (posm_mcast.c); the groups' state then goes to every daemon;
  *  - a daemon that goes away: its queue is dropped, reconnects back off
  *    from 1 s to 30 s, its routes stay hold_s seconds;
  *  - a daemon that stops reading: sends stop at EAGAIN, its queue fills,
@@ -265,6 +267,36 @@ static void conn_routes(struct posm *p, struct posm_conn *c, const struct ibr_pl
 	c->staging_bad = false;
 }
 
+/* ---- the router port's joins (posm_mcast.c) ---- */
+
+/*
+ * The groups' state after the joins goes to every daemon through the
+ * inbox, behind the trap deltas that OpenSM reported to report() during
+ * them (on this thread): each daemon gets the traps first, then the state.
+ */
+static void conn_mcast(struct posm *p, struct posm_conn *c, const struct ibr_plug_msg *m)
+{
+	struct posm_bbuf b = { 0 };
+	struct posm_batch *x;
+	int rc = posm_mcast_apply(p, c->path, m, &b);
+
+	if (!rc && b.len) {
+		rc = -ENOMEM;
+		if ((x = posm_bbuf_batch(&b, false))) {
+			pthread_mutex_lock(&p->qlock);
+			rc = posm_queue_push(&p->inbox, x);
+			pthread_mutex_unlock(&p->qlock);
+			posm_batch_unref(x);
+		}
+	}
+	if (rc) { /* the daemons miss a state: a snapshot tells them all */
+		atomic_fetch_add(&p->inbox_drops, 1);
+		atomic_store(&p->snap_wanted, true);
+	}
+	posm_bbuf_free(&b);
+	posm_wake(p);
+}
+
 static void conn_recv(struct posm *p, struct posm_conn *c)
 {
 	static uint8_t buf[IBR_PLUG_MSG_MAX + 1];
@@ -287,6 +319,8 @@ static void conn_recv(struct posm *p, struct posm_conn *c)
 		}
 		if (m.known && m.type == IBR_PLUG_ROUTES)
 			conn_routes(p, c, &m);
+		else if (m.known && m.type == IBR_PLUG_MCAST)
+			conn_mcast(p, c, &m);
 	}
 }
 

@@ -182,9 +182,12 @@ static void main_delete(void *data)
 	cl_plock_excl_acquire(&p->osm->lock);
 	posm_route_remove(&p->osm->subn.prefix_routes_list, p);
 	cl_plock_release(&p->osm->lock);
-	posm_log(p, 1, "unloaded: %llu events, %llu dropped at the inbox",
+	posm_log(p, 1,
+		 "unloaded: %llu events, %llu dropped at the inbox; router port joins %llu, "
+		 "leaves %llu, refused %llu",
 		 (unsigned long long)atomic_load(&p->events),
-		 (unsigned long long)atomic_load(&p->inbox_drops));
+		 (unsigned long long)atomic_load(&p->inbox_drops), (unsigned long long)p->mc_joins,
+		 (unsigned long long)p->mc_leaves, (unsigned long long)p->mc_refused);
 	main_free(p);
 }
 
