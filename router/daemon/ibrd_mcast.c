@@ -173,9 +173,18 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 	}
 	for (uint32_t p = 0; p < d->rib.nports; p++)
 		mcast_check_join(d, mgid, p);
+	/*
+	 * Where the group exists, with that subnet's parameters: an SA joins a
+	 * port to an existing group only when the components given match the
+	 * group's (o15-0.2.4; OpenSM's mcgroup_join_validation); elsewhere with
+	 * those of a subnet where it has members, to create it alike.
+	 */
 	for (uint32_t p = 0; p < d->rib.nports && tmpl; p++)
-		if (!site_scope || (sites >> d->rib.port[p].site & 1))
-			mcast_join(d, p, tmpl);
+		if (!site_scope || (sites >> d->rib.port[p].site & 1)) {
+			const struct sa_group *here = mcast_group(d, p, mgid);
+
+			mcast_join(d, p, here ? here : tmpl);
+		}
 	for (unsigned i = 0; i < d->nmjoins && !members;)
 		if (!memcmp(d->mjoins[i].mgid, mgid, 16))
 			mcast_leave_at(d, i);
