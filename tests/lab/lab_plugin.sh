@@ -141,6 +141,12 @@ port "z" {
 learning {
 	osm-plugin = true
 }
+# Only global scope: two routers in one subnet would each count the other's
+# join of a site-scope group as a member and keep it alive (several routers
+# are not handled yet: their joins are not told from hosts').
+multicast {
+	scopes = { "global" }
+}
 control {
 	socket = "$LAB/ctl2.sock"
 }
@@ -256,11 +262,12 @@ LA2=$(awk '$1 == "0x0000000000100003" { print $2 }' "$LAB/saA.txt")
 sa_end_ports B HcaB2 > "$LAB/saB.txt"
 LB2=$(awk '$1 == "0x0000000000110003" { print $2 }' "$LAB/saB.txt")
 A2=fec0:0:0:1::10:3 B2=fec0:0:0:2::11:3
-RGA=fec0:0:0:1::30:1 # router port a's GID in A (port GUID 0x300001)
+RGA=fec0::1:0:0:30:1 # router port a's GID in A (port GUID 0x300001), as saquery prints it
 # osm_members S MGID: the port GIDs of MGID's members, as subnet S's SA lists them
+# (to a requester with OpenSM's SM_Key: others see the PortGIDs zeroed)
 osm_members() {
-	lab_run "$1" "Hca${1}2" saquery -m --mgid "$2" 2>/dev/null |
-		awk '/PortGid/ { print tolower($NF) }' | sort
+	lab_run "$1" "Hca${1}2" saquery --smkey 1 -m --mgid "$2" 2>/dev/null |
+		awk -F. '/PortGid/ { print tolower($NF) }' | sort
 }
 osm_has_member() { osm_members "$1" "$2" | grep -q "^$3\$"; }
 osm_no_group() { ! lab_run "$1" "Hca${1}2" saquery -g 2>/dev/null | grep -q "$2\$"; }
