@@ -277,24 +277,10 @@ static void conn_routes(struct posm *p, struct posm_conn *c, const struct ibr_pl
 static void conn_mcast(struct posm *p, struct posm_conn *c, const struct ibr_plug_msg *m)
 {
 	struct posm_bbuf b = { 0 };
-	struct posm_batch *x;
 	int rc = posm_mcast_apply(p, c->path, m, &b);
 
-	if (!rc && b.len) {
-		rc = -ENOMEM;
-		if ((x = posm_bbuf_batch(&b, false))) {
-			pthread_mutex_lock(&p->qlock);
-			rc = posm_queue_push(&p->inbox, x);
-			pthread_mutex_unlock(&p->qlock);
-			posm_batch_unref(x);
-		}
-	}
-	if (rc) { /* the daemons miss a state: a snapshot tells them all */
-		atomic_fetch_add(&p->inbox_drops, 1);
-		atomic_store(&p->snap_wanted, true);
-	}
+	posm_inbox_put(p, &b, false, rc);
 	posm_bbuf_free(&b);
-	posm_wake(p);
 }
 
 static void conn_recv(struct posm *p, struct posm_conn *c)
@@ -539,6 +525,28 @@ void posm_wake(struct posm *p)
 	if (write(p->efd, &one, sizeof(one)) < 0) {
 		/* EAGAIN: the counter is full, the thread is awake anyway */
 	}
+}
+
+void posm_inbox_put(struct posm *p, struct posm_bbuf *b, bool snapshot, int rc)
+{
+	struct posm_batch *x;
+
+	if (!rc && !b->len)
+		return;
+	if (!rc) {
+		rc = -ENOMEM;
+		if ((x = posm_bbuf_batch(b, snapshot))) {
+			pthread_mutex_lock(&p->qlock);
+			rc = posm_queue_push(&p->inbox, x);
+			pthread_mutex_unlock(&p->qlock);
+			posm_batch_unref(x);
+		}
+	}
+	if (rc) { /* the daemons miss a state: a snapshot tells them all */
+		atomic_fetch_add(&p->inbox_drops, 1);
+		atomic_store(&p->snap_wanted, true);
+	}
+	posm_wake(p);
 }
 
 int posm_conn_start(struct posm *p)

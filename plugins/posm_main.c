@@ -29,25 +29,6 @@ static void main_warn(void *ctx, const char *word)
 	posm_log(ctx, 1, "option \"%s\" is not this plugin's: ignored", word);
 }
 
-/* Queue a batch from report(); a full inbox drops it and owes the daemons a snapshot. */
-static void main_enqueue(struct posm *p, struct posm_bbuf *b, bool snapshot)
-{
-	struct posm_batch *x = posm_bbuf_batch(b, snapshot);
-	int rc = -ENOMEM;
-
-	if (x) {
-		pthread_mutex_lock(&p->qlock);
-		rc = posm_queue_push(&p->inbox, x);
-		pthread_mutex_unlock(&p->qlock);
-		posm_batch_unref(x);
-	}
-	if (rc) {
-		atomic_fetch_add(&p->inbox_drops, 1);
-		atomic_store(&p->snap_wanted, true);
-	}
-	posm_wake(p);
-}
-
 static bool main_inbox_full(struct posm *p)
 {
 	bool full;
@@ -73,10 +54,7 @@ static void main_subnet_up(struct posm *p)
 	cl_plock_acquire(&p->osm->lock);
 	rc = posm_snap_take(p, &b);
 	cl_plock_release(&p->osm->lock);
-	if (rc == 0)
-		main_enqueue(p, &b, true);
-	else
-		atomic_store(&p->snap_wanted, true);
+	posm_inbox_put(p, &b, true, rc);
 	posm_bbuf_free(&b);
 }
 
@@ -84,11 +62,12 @@ static void main_subnet_up(struct posm *p)
 static void main_trap(struct posm *p, const ib_mad_notice_attr_t *n)
 {
 	struct posm_bbuf b = { 0 };
+	int rc;
 
-	if (n && posm_snap_trap(p, n, &b) == 0 && b.len)
-		main_enqueue(p, &b, false);
-	else if (b.err)
-		atomic_store(&p->snap_wanted, true);
+	if (!n)
+		return;
+	rc = posm_snap_trap(p, n, &b);
+	posm_inbox_put(p, &b, false, rc);
 	posm_bbuf_free(&b);
 }
 

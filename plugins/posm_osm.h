@@ -109,6 +109,13 @@ int posm_snap_stats(struct posm *p, const struct posm_conn *c, struct posm_bbuf 
 int posm_conn_start(struct posm *p);
 void posm_conn_stop(struct posm *p);
 void posm_wake(struct posm *p);
+/*
+ * Queue b's messages for every daemon, behind what waits in the inbox (any
+ * thread; no plugin mutex held).  rc: how building them went; when it
+ * failed, or the inbox is full, nothing is queued and every daemon is owed
+ * a snapshot instead.  Empty and rc 0: nothing to do.
+ */
+void posm_inbox_put(struct posm *p, struct posm_bbuf *b, bool snapshot, int rc);
 
 /*
  * posm_mcast.c: one MCAST message from the daemon at `from`: each record's
