@@ -100,6 +100,8 @@ int posm_snap_trap(struct posm *p, const ib_mad_notice_attr_t *n, struct posm_bb
  * a GROUPS_DEL of its MGID; the caller holds OpenSM's lock (reader at least).
  */
 int posm_snap_group(struct posm *p, const uint8_t mgid[16], struct posm_bbuf *b);
+/* A GROUPS_DEL of one MGID (no lock needed). */
+int posm_snap_group_del(const uint8_t mgid[16], struct posm_bbuf *b);
 /* The HELLO for a connection. */
 int posm_snap_hello(struct posm *p, struct posm_bbuf *b, uint32_t *seq);
 /* The STATS for a connection. */
