@@ -51,6 +51,7 @@ struct posm_opts {
 	int verbose;	    /* 0 errors, 1 changes (default), 2 more, 3 every message */
 	unsigned queue;	    /* batches per queue (default 256) */
 	unsigned refresh_s; /* a full snapshot every N s (default 30; 0 never) */
+	unsigned watch_s;   /* the groups' members compared every N s (default 1; 0 never) */
 	unsigned hold_s;    /* a vanished daemon's routes stay N s (default 60) */
 	unsigned resweep_s; /* heavy sweeps asked for routes at most every N s (default 2; 0 never) */
 	unsigned sndbuf;    /* SO_SNDBUF of the connections (0: the kernel's) */
@@ -58,8 +59,8 @@ struct posm_opts {
 
 /*
  * Parse event_plugin_options: blank-separated key=value words (socket=PATH,
- * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; hold=S;
- * resweep=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
+ * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; watch=S;
+ * hold=S; resweep=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
  * with a message in err.  Unknown keys are reported through `warn` (OpenSM
  * passes one option string to every plugin).
  */
