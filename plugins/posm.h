@@ -11,6 +11,8 @@
  *   posm_route.c  prefix routes: merged over routers, kept in OpenSM's list
  *   posm_mcast.c  the router port's joins and leaves (MCAST), made in OpenSM
  *   posm_mcast_check.c  what of an MCAST record is refused before OpenSM
+ *   posm_watch.c  the membership watch: groups whose members changed
+ *                 without a trap, found every watch_s seconds
  *   posm_watch_table.c  what the watch remembers of each group
  *   posm_log.c    the log (into OpenSM's) and the clock
  *

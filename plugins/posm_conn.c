@@ -12,6 +12,8 @@
  *    (posm_osm.c puts them into OpenSM);
  *  - the daemon's MCAST: its router port's joins and leaves, made in
  *    OpenSM (posm_mcast.c); the groups' state then goes to every daemon;
+ *  - every watch_s seconds, the groups whose members changed without a
+ *    trap (posm_watch.c) go to every daemon;
  *  - a daemon that goes away: its queue is dropped, reconnects back off
  *    from 1 s to 30 s, its routes stay hold_s seconds;
  *  - a daemon that stops reading: sends stop at EAGAIN, its queue fills,
@@ -283,6 +285,24 @@ static void conn_mcast(struct posm *p, struct posm_conn *c, const struct ibr_plu
 	posm_bbuf_free(&b);
 }
 
+/*
+ * What changed in the groups without a trap (posm_watch.c) goes through
+ * the inbox too, behind the trap deltas reported before the pass: each
+ * daemon gets the traps' deltas and the watch's in the order they were
+ * taken.
+ */
+static void conn_watch(struct posm *p, uint64_t now)
+{
+	struct posm_bbuf b = { 0 };
+
+	if (posm_watch_pass(p, now, &b))
+		for (unsigned i = 0; i < p->nconn; i++)
+			p->conn[i].want_snap = true;
+	else
+		posm_inbox_put(p, &b, false, 0);
+	posm_bbuf_free(&b);
+}
+
 static void conn_recv(struct posm *p, struct posm_conn *c)
 {
 	static uint8_t buf[IBR_PLUG_MSG_MAX + 1];
@@ -473,6 +493,8 @@ static void conn_timers(struct posm *p, uint64_t now)
 	if (held)
 		conn_routes_merge(p);
 	posm_osm_tick(p, now);
+	/* after the connections: one that came up gets the watch's seed before its snapshot */
+	conn_watch(p, now);
 }
 
 static void *conn_main(void *arg)

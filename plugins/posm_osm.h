@@ -82,6 +82,10 @@ struct posm {
 	uint64_t mc_joins, mc_leaves, mc_refused;
 	uint64_t mc_log_ns; /* the refusals' log: this window's start, its lines */
 	unsigned mc_logged;
+	/* the membership watch (posm_watch.c; the thread's) */
+	struct posm_watch_table watch;
+	uint64_t watch_ns;		   /* the next pass */
+	uint64_t watch_passes, watch_told; /* passes made, groups told (changed or gone) */
 };
 
 /* posm_log.c: the log and the clock (they call no other file of the plugin) */
@@ -118,6 +122,16 @@ void posm_wake(struct posm *p);
  * a snapshot instead.  Empty and rc 0: nothing to do.
  */
 void posm_inbox_put(struct posm *p, struct posm_bbuf *b, bool snapshot, int rc);
+
+/*
+ * posm_watch.c: the membership watch (the plugin's thread).  When due
+ * (every watch_s seconds), with a daemon up: one pass over OpenSM's groups
+ * under its lock (reader), into b the state of each group that changed
+ * since the last pass and the MGID of each gone.  0, or 1 when every
+ * daemon up must get a snapshot instead (the table was seeded anew, or a
+ * message could not be built).
+ */
+int posm_watch_pass(struct posm *p, uint64_t now, struct posm_bbuf *b);
 
 /*
  * posm_mcast.c: one MCAST message from the daemon at `from`: each record's
