@@ -11,6 +11,9 @@
  *   posm_route.c  prefix routes: merged over routers, kept in OpenSM's list
  *   posm_mcast.c  the router port's joins and leaves (MCAST), made in OpenSM
  *   posm_mcast_check.c  what of an MCAST record is refused before OpenSM
+ *   posm_watch.c  the membership watch: groups whose members changed
+ *                 without a trap, found every watch_s seconds
+ *   posm_watch_table.c  what the watch remembers of each group
  *   posm_log.c    the log (into OpenSM's) and the clock
  *
  * Threads (IBA-NOTES.md, OpenSM 3.3.23 source): report() runs on OpenSM's
@@ -38,6 +41,7 @@
 #define POSM_SOCK_PATH	  108
 #define POSM_SERVE_MAX	  16
 #define POSM_ROUTES_MAX	  65536 /* prefix routes from one daemon */
+#define POSM_WATCH_MAX	  65536 /* groups the watch follows; beyond: the refresh alone */
 
 /* ---- options (posm_opts.c) ---- */
 
@@ -49,6 +53,7 @@ struct posm_opts {
 	int verbose;	    /* 0 errors, 1 changes (default), 2 more, 3 every message */
 	unsigned queue;	    /* batches per queue (default 256) */
 	unsigned refresh_s; /* a full snapshot every N s (default 30; 0 never) */
+	unsigned watch_s;   /* the groups' members compared every N s (default 1; 0 never) */
 	unsigned hold_s;    /* a vanished daemon's routes stay N s (default 60) */
 	unsigned resweep_s; /* heavy sweeps asked for routes at most every N s (default 2; 0 never) */
 	unsigned sndbuf;    /* SO_SNDBUF of the connections (0: the kernel's) */
@@ -56,8 +61,8 @@ struct posm_opts {
 
 /*
  * Parse event_plugin_options: blank-separated key=value words (socket=PATH,
- * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; hold=S;
- * resweep=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
+ * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; watch=S;
+ * hold=S; resweep=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
  * with a message in err.  Unknown keys are reported through `warn` (OpenSM
  * passes one option string to every plugin).
  */
@@ -181,5 +186,71 @@ enum posm_mcast_why {
 enum posm_mcast_why posm_mcast_check(const struct ibr_plug_mcast *r, const uint64_t *serve,
 				     unsigned nserve);
 const char *posm_mcast_why_name(enum posm_mcast_why why);
+
+/* ---- what the membership watch remembers (posm_watch_table.c; posm_watch.c in OpenSM) ---- */
+
+/* One group: its MGID and the digest of what the daemons are told of it. */
+struct posm_watch_ent {
+	uint8_t mgid[16];
+	uint64_t digest;
+};
+
+/*
+ * The groups of the last pass and of the pass under way, each an array in
+ * MGID order -- the order OpenSM's table is walked in (compar_mgids() of
+ * osm_subnet.c: memcmp) -- so that a pass is a merge of the two.
+ */
+struct posm_watch_table {
+	struct posm_watch_ent *last, *cur;
+	uint32_t nlast, ncur;
+	uint32_t caplast, capcur; /* entries allocated */
+	uint32_t at;		  /* the first entry of last not compared yet */
+	uint32_t max;		  /* groups it may hold */
+	bool seeded;  /* a whole pass went in since the last reset: what is new is told */
+	bool seeding; /* this pass fills the table and tells nothing */
+	bool off;     /* this pass (or the last) was called off: the table is reset */
+};
+
+/* What a pass found of one group. */
+enum posm_watch_diff {
+	POSM_WATCH_SAME,    /* as in the last pass (or seeding: nothing to tell) */
+	POSM_WATCH_NEW,	    /* not in the last pass */
+	POSM_WATCH_CHANGED, /* there, with another digest */
+	POSM_WATCH_OFF,	    /* more than max groups, no memory, or out of order: reset */
+};
+
+void posm_watch_table_init(struct posm_watch_table *t, uint32_t max);
+void posm_watch_table_free(struct posm_watch_table *t);
+/* Forget every group: the next pass seeds the table again and tells nothing. */
+void posm_watch_table_reset(struct posm_watch_table *t);
+/* A pass over `count` groups starts; false (the table reset, off) when count > max. */
+bool posm_watch_table_begin(struct posm_watch_table *t, size_t count);
+/* The pass's next group (in ascending MGID order), with its digest. */
+enum posm_watch_diff posm_watch_table_see(struct posm_watch_table *t, const uint8_t mgid[16],
+					  uint64_t digest);
+/*
+ * The pass is over: each group of the last pass that this one did not see
+ * is handed to gone(); returns how many.  After an OFF: nothing, and the
+ * table stays to be seeded.
+ */
+unsigned posm_watch_table_end(struct posm_watch_table *t,
+			      void (*gone)(void *ctx, const uint8_t mgid[16]), void *ctx);
+
+/*
+ * A group's digest, one 64-bit word at a time (start from 0; the order
+ * counts): splitmix64's finaliser, every input bit moving every output
+ * bit; the constant keeps a run of zero words from staying at 0.  Inline:
+ * a pass calls it for every word of every member.
+ */
+static inline uint64_t posm_watch_digest(uint64_t h, uint64_t word)
+{
+	uint64_t x = h ^ word;
+
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return (x ^ (x >> 31)) + 0x9e3779b97f4a7c15ull;
+}
 
 #endif
