@@ -24,6 +24,7 @@ static const struct {
 	{ IBR_PLUG_SNAP_END, IBR_PLUG_SNAP_LEN, 0, "snap-end" },
 	{ IBR_PLUG_STATS, IBR_PLUG_STATS_LEN, 0, "stats" },
 	{ IBR_PLUG_ROUTES, IBR_PLUG_ROUTES_LEN, IBR_PLUG_ROUTE_LEN, "routes" },
+	{ IBR_PLUG_MCAST, 0, IBR_PLUG_MCAST_LEN, "mcast" },
 };
 
 bool ibr_plug_layout(uint8_t type, size_t *fixed, size_t *recsz)
@@ -77,7 +78,7 @@ int ibr_plug_parse(const uint8_t *buf, size_t len, struct ibr_plug_msg *m)
 	m->known = ibr_plug_layout(m->type, &fixed, &recsz);
 	if (!m->known)
 		return 0; /* a newer peer's message: the caller skips it */
-	/* count <= 65535 and recsz <= 24: no overflow in size_t */
+	/* count <= 65535 and recsz <= 40: no overflow in size_t */
 	if (len != IBR_PLUG_HDR_LEN + fixed + (size_t)m->count * recsz ||
 	    (recsz == 0 && m->count != 0))
 		return -EBADMSG;
@@ -294,6 +295,36 @@ void ibr_plug_route_get(const uint8_t *p, struct ibr_plug_route *r)
 	r->guid = ibr_be64_get(p + 8);
 	r->metric = ibr_be32_get(p + 16);
 	r->flags = ibr_be32_get(p + 20);
+}
+
+/* mcast: mgid[16] guid qkey flowlabel pkey sl tclass mtu rate join_state rsv */
+void ibr_plug_mcast_put(uint8_t *p, const struct ibr_plug_mcast *r)
+{
+	memset(p, 0, IBR_PLUG_MCAST_LEN);
+	memcpy(p, r->mgid, 16);
+	plug_be64_put(p + 16, r->guid);
+	ibr_be32_put(p + 24, r->qkey);
+	ibr_be32_put(p + 28, r->flowlabel & 0xFFFFF);
+	ibr_be16_put(p + 32, r->pkey);
+	p[34] = r->sl;
+	p[35] = r->tclass;
+	p[36] = r->mtu;
+	p[37] = r->rate;
+	p[38] = r->join_state;
+}
+
+void ibr_plug_mcast_get(const uint8_t *p, struct ibr_plug_mcast *r)
+{
+	memcpy(r->mgid, p, 16);
+	r->guid = ibr_be64_get(p + 16);
+	r->qkey = ibr_be32_get(p + 24);
+	r->flowlabel = ibr_be32_get(p + 28) & 0xFFFFF;
+	r->pkey = ibr_be16_get(p + 32);
+	r->sl = p[34];
+	r->tclass = p[35];
+	r->mtu = p[36];
+	r->rate = p[37];
+	r->join_state = p[38];
 }
 
 /* ---- the packer ---- */

@@ -47,6 +47,7 @@ enum ibr_plug_type {
 	IBR_PLUG_STATS = 8,	 /* the plugin's counters; also its heartbeat */
 	/* daemon -> plugin */
 	IBR_PLUG_ROUTES = 64, /* every prefix the router reaches through its ports here */
+	IBR_PLUG_MCAST = 65,  /* the router port's joins and leaves, made inside OpenSM */
 };
 
 /* A parsed message: pointers into the caller's buffer. */
@@ -83,6 +84,7 @@ void ibr_plug_hdr_put(uint8_t *buf, uint8_t type, uint16_t flags, uint16_t count
 enum ibr_plug_hello_flag {
 	IBR_PLUG_HELLO_MASTER = 1 << 0,	  /* OpenSM is the master SM */
 	IBR_PLUG_HELLO_CONFFILE = 1 << 1, /* it runs with a config file (routes need sweeps) */
+	IBR_PLUG_HELLO_MCAST = 1 << 2,	  /* it makes MCAST joins (an older plugin skips them) */
 };
 
 struct ibr_plug_hello { /* fixed part: 80 bytes; records: served port GUIDs (8) */
@@ -172,6 +174,26 @@ struct ibr_plug_route { /* ROUTES record: 24 bytes; fixed part: gen (8 bytes) */
 #define IBR_PLUG_ROUTE_LEN  24
 #define IBR_PLUG_ROUTES_LEN 8
 
+/*
+ * MCAST record: 40 bytes, no fixed part.  A join or leave of the router's
+ * own port, for a port that has no SA client in that subnet: the plugin
+ * makes it as the SA would make a MCMemberRecord Set (or Delete) from that
+ * port (IBA 15.2.5.17), creating the group with these parameters when it
+ * does not exist, then sends the group as it is now (a GROUP delta, or
+ * GROUPS_DEL).  The plugin accepts only ports of Router nodes that it serves.
+ */
+struct ibr_plug_mcast {
+	uint8_t mgid[16];
+	uint64_t guid; /* the router port */
+	uint32_t qkey;
+	uint32_t flowlabel; /* 20 bits */
+	uint16_t pkey;
+	uint8_t sl, tclass;
+	uint8_t mtu, rate;  /* IBA codes; 0: the SA chooses */
+	uint8_t join_state; /* JoinState bits (1: FullMember); 0: leave */
+};
+#define IBR_PLUG_MCAST_LEN 40
+
 void ibr_plug_hello_put(uint8_t *p, const struct ibr_plug_hello *h);
 void ibr_plug_hello_get(const uint8_t *p, struct ibr_plug_hello *h);
 void ibr_plug_snap_put(uint8_t *p, const struct ibr_plug_snap *s);
@@ -186,6 +208,8 @@ void ibr_plug_stats_put(uint8_t *p, const struct ibr_plug_stats *s);
 void ibr_plug_stats_get(const uint8_t *p, struct ibr_plug_stats *s);
 void ibr_plug_route_put(uint8_t *p, const struct ibr_plug_route *r);
 void ibr_plug_route_get(const uint8_t *p, struct ibr_plug_route *r);
+void ibr_plug_mcast_put(uint8_t *p, const struct ibr_plug_mcast *r);
+void ibr_plug_mcast_get(const uint8_t *p, struct ibr_plug_mcast *r);
 /* GUID (8 bytes) and MGID (16 bytes) records are stored as they are on the wire. */
 void ibr_plug_guid_put(uint8_t *p, uint64_t guid);
 uint64_t ibr_plug_guid_get(const uint8_t *p);

@@ -9,12 +9,19 @@
  *   posm_conn.c   the plugin's thread: connections to ibrouterd, sending,
  *                 receiving prefix routes, timers
  *   posm_route.c  prefix routes: merged over routers, kept in OpenSM's list
+ *   posm_mcast.c  the router port's joins and leaves (MCAST), made in OpenSM
+ *   posm_mcast_check.c  what of an MCAST record is refused before OpenSM
+ *   posm_watch.c  the membership watch: groups whose members changed
+ *                 without a trap, found every watch_s seconds
+ *   posm_watch_table.c  what the watch remembers of each group
  *   posm_log.c    the log (into OpenSM's) and the clock
  *
  * Threads (IBA-NOTES.md, OpenSM 3.3.23 source): report() runs on OpenSM's
  * threads -- the sweeper (SUBNET_UP, sweep events: OpenSM's lock free),
- * the dispatcher threads (TRAP: the lock held, read or write) -- and only
- * copies what it needs and queues it; the plugin's own thread does all I/O.
+ * the dispatcher threads (TRAP: the lock held, read or write), and the
+ * plugin's own thread too (TRAP: a router port's join it makes, the lock
+ * held for writing, posm_mcast.c) -- and only copies what it needs and
+ * queues it; the plugin's own thread does all I/O.
  * Lock order: OpenSM's lock, then route_lock; queue_lock is a leaf.
  */
 #ifndef POSM_H
@@ -34,6 +41,7 @@
 #define POSM_SOCK_PATH	  108
 #define POSM_SERVE_MAX	  16
 #define POSM_ROUTES_MAX	  65536 /* prefix routes from one daemon */
+#define POSM_WATCH_MAX	  65536 /* groups the watch follows; beyond: the refresh alone */
 
 /* ---- options (posm_opts.c) ---- */
 
@@ -45,6 +53,7 @@ struct posm_opts {
 	int verbose;	    /* 0 errors, 1 changes (default), 2 more, 3 every message */
 	unsigned queue;	    /* batches per queue (default 256) */
 	unsigned refresh_s; /* a full snapshot every N s (default 30; 0 never) */
+	unsigned watch_s;   /* the groups' members compared every N s (default 1; 0 never) */
 	unsigned hold_s;    /* a vanished daemon's routes stay N s (default 60) */
 	unsigned resweep_s; /* heavy sweeps asked for routes at most every N s (default 2; 0 never) */
 	unsigned sndbuf;    /* SO_SNDBUF of the connections (0: the kernel's) */
@@ -52,8 +61,8 @@ struct posm_opts {
 
 /*
  * Parse event_plugin_options: blank-separated key=value words (socket=PATH,
- * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; hold=S;
- * resweep=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
+ * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; watch=S;
+ * hold=S; resweep=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
  * with a message in err.  Unknown keys are reported through `warn` (OpenSM
  * passes one option string to every plugin).
  */
@@ -141,5 +150,107 @@ int posm_route_apply(void *list, const struct posm_route *want, size_t n,
 void posm_route_remove(void *list, const void *owner);
 /* Our entry (for tests): the item is one posm_route_apply made for `owner`. */
 bool posm_route_is_ours(const void *item, const void *owner);
+
+/* ---- the router port's joins (posm_mcast_check.c; posm_mcast.c in OpenSM) ---- */
+
+/* Why an MCAST record was refused: before OpenSM, then by OpenSM's rules. */
+enum posm_mcast_why {
+	POSM_MC_OK = 0,
+	/* posm_mcast_check() */
+	POSM_MC_NOT_MCAST,  /* mgid[0] != 0xFF */
+	POSM_MC_JOIN_STATE, /* not 1 (FullMember) nor 0 (leave) */
+	POSM_MC_PKEY,	    /* low 15 bits 0 */
+	POSM_MC_SL,	    /* > 15 */
+	POSM_MC_MTU,	    /* not 0 nor an MTU code */
+	POSM_MC_RATE,	    /* not 0 nor a rate code */
+	POSM_MC_GUID,	    /* 0 */
+	POSM_MC_NOT_SERVED, /* not in ports= */
+	/* posm_mcast.c, inside OpenSM */
+	POSM_MC_NOT_MASTER, /* OpenSM's SA would ignore the request */
+	POSM_MC_NO_PORT,    /* OpenSM does not know the port */
+	POSM_MC_NOT_ROUTER, /* it is not a port of a Router node */
+	POSM_MC_CREATE,	    /* OpenSM refused to create the group */
+	POSM_MC_MISMATCH,   /* components differ from the existing group's */
+	POSM_MC_MTU_RATE,   /* MTU or rate differ from the group's */
+	POSM_MC_PORT_CAPS,  /* the port cannot carry the group's MTU or rate */
+	POSM_MC_PARTITION,  /* the port lacks the group's P_Key */
+	POSM_MC_ADD,	    /* OpenSM could not add it */
+	POSM_MC_NREASONS
+};
+
+/*
+ * The checks of one MCAST record that need no OpenSM: a multicast GID, a
+ * join state of 1 or 0, for a join a valid P_Key, SL, MTU and rate code,
+ * a port GUID among `serve` (every one when nserve is 0).
+ */
+enum posm_mcast_why posm_mcast_check(const struct ibr_plug_mcast *r, const uint64_t *serve,
+				     unsigned nserve);
+const char *posm_mcast_why_name(enum posm_mcast_why why);
+
+/* ---- what the membership watch remembers (posm_watch_table.c; posm_watch.c in OpenSM) ---- */
+
+/* One group: its MGID and the digest of what the daemons are told of it. */
+struct posm_watch_ent {
+	uint8_t mgid[16];
+	uint64_t digest;
+};
+
+/*
+ * The groups of the last pass and of the pass under way, each an array in
+ * MGID order -- the order OpenSM's table is walked in (compar_mgids() of
+ * osm_subnet.c: memcmp) -- so that a pass is a merge of the two.
+ */
+struct posm_watch_table {
+	struct posm_watch_ent *last, *cur;
+	uint32_t nlast, ncur;
+	uint32_t caplast, capcur; /* entries allocated */
+	uint32_t at;		  /* the first entry of last not compared yet */
+	uint32_t max;		  /* groups it may hold */
+	bool seeded;  /* a whole pass went in since the last reset: what is new is told */
+	bool seeding; /* this pass fills the table and tells nothing */
+	bool off;     /* this pass (or the last) was called off: the table is reset */
+};
+
+/* What a pass found of one group. */
+enum posm_watch_diff {
+	POSM_WATCH_SAME,    /* as in the last pass (or seeding: nothing to tell) */
+	POSM_WATCH_NEW,	    /* not in the last pass */
+	POSM_WATCH_CHANGED, /* there, with another digest */
+	POSM_WATCH_OFF,	    /* more than max groups, no memory, or out of order: reset */
+};
+
+void posm_watch_table_init(struct posm_watch_table *t, uint32_t max);
+void posm_watch_table_free(struct posm_watch_table *t);
+/* Forget every group: the next pass seeds the table again and tells nothing. */
+void posm_watch_table_reset(struct posm_watch_table *t);
+/* A pass over `count` groups starts; false (the table reset, off) when count > max. */
+bool posm_watch_table_begin(struct posm_watch_table *t, size_t count);
+/* The pass's next group (in ascending MGID order), with its digest. */
+enum posm_watch_diff posm_watch_table_see(struct posm_watch_table *t, const uint8_t mgid[16],
+					  uint64_t digest);
+/*
+ * The pass is over: each group of the last pass that this one did not see
+ * is handed to gone(); returns how many.  After an OFF: nothing, and the
+ * table stays to be seeded.
+ */
+unsigned posm_watch_table_end(struct posm_watch_table *t,
+			      void (*gone)(void *ctx, const uint8_t mgid[16]), void *ctx);
+
+/*
+ * A group's digest, one 64-bit word at a time (start from 0; the order
+ * counts): splitmix64's finaliser, every input bit moving every output
+ * bit; the constant keeps a run of zero words from staying at 0.  Inline:
+ * a pass calls it for every word of every member.
+ */
+static inline uint64_t posm_watch_digest(uint64_t h, uint64_t word)
+{
+	uint64_t x = h ^ word;
+
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return (x ^ (x >> 31)) + 0x9e3779b97f4a7c15ull;
+}
 
 #endif

@@ -10,6 +10,10 @@
  *  - the daemon's ROUTES (a MORE chain is one set) replace that daemon's
  *    routes; all daemons' sets merge into the wanted prefix routes
  *    (posm_osm.c puts them into OpenSM);
+ *  - the daemon's MCAST: its router port's joins and leaves, made in
+ *    OpenSM (posm_mcast.c); the groups' state then goes to every daemon;
+ *  - every watch_s seconds, the groups whose members changed without a
+ *    trap (posm_watch.c) go to every daemon;
  *  - a daemon that goes away: its queue is dropped, reconnects back off
  *    from 1 s to 30 s, its routes stay hold_s seconds;
  *  - a daemon that stops reading: sends stop at EAGAIN, its queue fills,
@@ -265,6 +269,40 @@ static void conn_routes(struct posm *p, struct posm_conn *c, const struct ibr_pl
 	c->staging_bad = false;
 }
 
+/* ---- the router port's joins (posm_mcast.c) ---- */
+
+/*
+ * The groups' state after the joins goes to every daemon through the
+ * inbox, behind the trap deltas that OpenSM reported to report() during
+ * them (on this thread): each daemon gets the traps first, then the state.
+ */
+static void conn_mcast(struct posm *p, struct posm_conn *c, const struct ibr_plug_msg *m)
+{
+	struct posm_bbuf b = { 0 };
+	int rc = posm_mcast_apply(p, c->path, m, &b);
+
+	posm_inbox_put(p, &b, false, rc);
+	posm_bbuf_free(&b);
+}
+
+/*
+ * What changed in the groups without a trap (posm_watch.c) goes through
+ * the inbox too, behind the trap deltas reported before the pass: each
+ * daemon gets the traps' deltas and the watch's in the order they were
+ * taken.
+ */
+static void conn_watch(struct posm *p, uint64_t now)
+{
+	struct posm_bbuf b = { 0 };
+
+	if (posm_watch_pass(p, now, &b))
+		for (unsigned i = 0; i < p->nconn; i++)
+			p->conn[i].want_snap = true;
+	else
+		posm_inbox_put(p, &b, false, 0);
+	posm_bbuf_free(&b);
+}
+
 static void conn_recv(struct posm *p, struct posm_conn *c)
 {
 	static uint8_t buf[IBR_PLUG_MSG_MAX + 1];
@@ -287,6 +325,8 @@ static void conn_recv(struct posm *p, struct posm_conn *c)
 		}
 		if (m.known && m.type == IBR_PLUG_ROUTES)
 			conn_routes(p, c, &m);
+		else if (m.known && m.type == IBR_PLUG_MCAST)
+			conn_mcast(p, c, &m);
 	}
 }
 
@@ -453,6 +493,8 @@ static void conn_timers(struct posm *p, uint64_t now)
 	if (held)
 		conn_routes_merge(p);
 	posm_osm_tick(p, now);
+	/* after the connections: one that came up gets the watch's seed before its snapshot */
+	conn_watch(p, now);
 }
 
 static void *conn_main(void *arg)
@@ -505,6 +547,28 @@ void posm_wake(struct posm *p)
 	if (write(p->efd, &one, sizeof(one)) < 0) {
 		/* EAGAIN: the counter is full, the thread is awake anyway */
 	}
+}
+
+void posm_inbox_put(struct posm *p, struct posm_bbuf *b, bool snapshot, int rc)
+{
+	struct posm_batch *x;
+
+	if (!rc && !b->len)
+		return;
+	if (!rc) {
+		rc = -ENOMEM;
+		if ((x = posm_bbuf_batch(b, snapshot))) {
+			pthread_mutex_lock(&p->qlock);
+			rc = posm_queue_push(&p->inbox, x);
+			pthread_mutex_unlock(&p->qlock);
+			posm_batch_unref(x);
+		}
+	}
+	if (rc) { /* the daemons miss a state: a snapshot tells them all */
+		atomic_fetch_add(&p->inbox_drops, 1);
+		atomic_store(&p->snap_wanted, true);
+	}
+	posm_wake(p);
 }
 
 int posm_conn_start(struct posm *p)

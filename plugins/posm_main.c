@@ -29,25 +29,6 @@ static void main_warn(void *ctx, const char *word)
 	posm_log(ctx, 1, "option \"%s\" is not this plugin's: ignored", word);
 }
 
-/* Queue a batch from report(); a full inbox drops it and owes the daemons a snapshot. */
-static void main_enqueue(struct posm *p, struct posm_bbuf *b, bool snapshot)
-{
-	struct posm_batch *x = posm_bbuf_batch(b, snapshot);
-	int rc = -ENOMEM;
-
-	if (x) {
-		pthread_mutex_lock(&p->qlock);
-		rc = posm_queue_push(&p->inbox, x);
-		pthread_mutex_unlock(&p->qlock);
-		posm_batch_unref(x);
-	}
-	if (rc) {
-		atomic_fetch_add(&p->inbox_drops, 1);
-		atomic_store(&p->snap_wanted, true);
-	}
-	posm_wake(p);
-}
-
 static bool main_inbox_full(struct posm *p)
 {
 	bool full;
@@ -73,10 +54,7 @@ static void main_subnet_up(struct posm *p)
 	cl_plock_acquire(&p->osm->lock);
 	rc = posm_snap_take(p, &b);
 	cl_plock_release(&p->osm->lock);
-	if (rc == 0)
-		main_enqueue(p, &b, true);
-	else
-		atomic_store(&p->snap_wanted, true);
+	posm_inbox_put(p, &b, true, rc);
 	posm_bbuf_free(&b);
 }
 
@@ -84,11 +62,12 @@ static void main_subnet_up(struct posm *p)
 static void main_trap(struct posm *p, const ib_mad_notice_attr_t *n)
 {
 	struct posm_bbuf b = { 0 };
+	int rc;
 
-	if (n && posm_snap_trap(p, n, &b) == 0 && b.len)
-		main_enqueue(p, &b, false);
-	else if (b.err)
-		atomic_store(&p->snap_wanted, true);
+	if (!n)
+		return;
+	rc = posm_snap_trap(p, n, &b);
+	posm_inbox_put(p, &b, false, rc);
 	posm_bbuf_free(&b);
 }
 
@@ -118,6 +97,7 @@ static void main_report(void *data, osm_epi_event_id_t id, void *event_data)
 static void main_free(struct posm *p)
 {
 	posm_queue_free(&p->inbox);
+	posm_watch_table_free(&p->watch);
 	pthread_mutex_destroy(&p->qlock);
 	pthread_mutex_destroy(&p->route_lock);
 	free(p->want);
@@ -144,6 +124,7 @@ static void *main_create(struct osm_opensm *osm)
 	p->o.verbose = 1;
 	pthread_mutex_init(&p->qlock, NULL);
 	pthread_mutex_init(&p->route_lock, NULL);
+	posm_watch_table_init(&p->watch, POSM_WATCH_MAX);
 	for (unsigned i = 0; i < POSM_SOCK_MAX; i++)
 		p->conn[i].fd = -1;
 	if (posm_opts_parse(opts, &p->o, err, sizeof(err), main_warn, p)) {
@@ -162,10 +143,10 @@ static void *main_create(struct osm_opensm *osm)
 	}
 	posm_log(p, 1,
 		 "loaded (%s, protocol %d): %u router(s), first at %s; %s router ports; queue "
-		 "%u, refresh %u s, hold %u s; routes applied %s",
+		 "%u, refresh %u s, watch %u s, hold %u s; routes applied %s",
 		 OSM_VERSION, IBR_PLUG_VERSION, p->o.nsock, p->o.sock[0],
 		 p->o.nserve ? "serving the listed" : "serving all", p->o.queue, p->o.refresh_s,
-		 p->o.hold_s,
+		 p->o.watch_s, p->o.hold_s,
 		 p->conf_file ? "at heavy sweeps (OpenSM has a config file)"
 			      : "at once (OpenSM has no config file)");
 	return p;
@@ -182,9 +163,13 @@ static void main_delete(void *data)
 	cl_plock_excl_acquire(&p->osm->lock);
 	posm_route_remove(&p->osm->subn.prefix_routes_list, p);
 	cl_plock_release(&p->osm->lock);
-	posm_log(p, 1, "unloaded: %llu events, %llu dropped at the inbox",
+	posm_log(p, 1,
+		 "unloaded: %llu events, %llu dropped at the inbox; router port joins %llu, "
+		 "leaves %llu, refused %llu; watch: %llu passes, %llu groups told",
 		 (unsigned long long)atomic_load(&p->events),
-		 (unsigned long long)atomic_load(&p->inbox_drops));
+		 (unsigned long long)atomic_load(&p->inbox_drops), (unsigned long long)p->mc_joins,
+		 (unsigned long long)p->mc_leaves, (unsigned long long)p->mc_refused,
+		 (unsigned long long)p->watch_passes, (unsigned long long)p->watch_told);
 	main_free(p);
 }
 

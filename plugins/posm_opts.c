@@ -90,6 +90,8 @@ static int opts_word(char *w, struct posm_opts *o, bool *had_sock,
 		return opts_uint(v, 65536, &o->queue) || o->queue < 2 ? -EINVAL : 0;
 	if (!strcmp(w, "refresh"))
 		return opts_uint(v, 86400, &o->refresh_s);
+	if (!strcmp(w, "watch"))
+		return opts_uint(v, 3600, &o->watch_s);
 	if (!strcmp(w, "hold"))
 		return opts_uint(v, 86400, &o->hold_s);
 	if (!strcmp(w, "resweep"))
@@ -113,6 +115,7 @@ int posm_opts_parse(const char *s, struct posm_opts *o, char *err, size_t errlen
 	o->verbose = 1;
 	o->queue = 256;
 	o->refresh_s = 30;
+	o->watch_s = 1;
 	o->hold_s = 60;
 	o->resweep_s = 2;
 	while (s && *s) {

@@ -78,6 +78,14 @@ struct posm {
 	uint64_t sweep_ns; /* when we last asked OpenSM for a heavy sweep */
 	bool sweep_owed;   /* routes changed since the last heavy sweep we saw */
 	uint64_t route_log_gen;
+	/* the router port's joins (posm_mcast.c; the thread's, read at unload) */
+	uint64_t mc_joins, mc_leaves, mc_refused;
+	uint64_t mc_log_ns; /* the refusals' log: this window's start, its lines */
+	unsigned mc_logged;
+	/* the membership watch (posm_watch.c; the thread's) */
+	struct posm_watch_table watch;
+	uint64_t watch_ns;		   /* the next pass */
+	uint64_t watch_passes, watch_told; /* passes made, groups told (changed or gone) */
 };
 
 /* posm_log.c: the log and the clock (they call no other file of the plugin) */
@@ -91,6 +99,13 @@ uint64_t posm_now_ns(void);
 int posm_snap_take(struct posm *p, struct posm_bbuf *b);
 /* One trap's delta (64-67 from the SM; others: 0 and nothing); OpenSM holds its lock. */
 int posm_snap_trap(struct posm *p, const ib_mad_notice_attr_t *n, struct posm_bbuf *b);
+/*
+ * One group as it is now: its GROUP chain when it has members, otherwise
+ * a GROUPS_DEL of its MGID; the caller holds OpenSM's lock (reader at least).
+ */
+int posm_snap_group(struct posm *p, const uint8_t mgid[16], struct posm_bbuf *b);
+/* A GROUPS_DEL of one MGID (no lock needed). */
+int posm_snap_group_del(const uint8_t mgid[16], struct posm_bbuf *b);
 /* The HELLO for a connection. */
 int posm_snap_hello(struct posm *p, struct posm_bbuf *b, uint32_t *seq);
 /* The STATS for a connection. */
@@ -100,6 +115,33 @@ int posm_snap_stats(struct posm *p, const struct posm_conn *c, struct posm_bbuf 
 int posm_conn_start(struct posm *p);
 void posm_conn_stop(struct posm *p);
 void posm_wake(struct posm *p);
+/*
+ * Queue b's messages for every daemon, behind what waits in the inbox (any
+ * thread; no plugin mutex held).  rc: how building them went; when it
+ * failed, or the inbox is full, nothing is queued and every daemon is owed
+ * a snapshot instead.  Empty and rc 0: nothing to do.
+ */
+void posm_inbox_put(struct posm *p, struct posm_bbuf *b, bool snapshot, int rc);
+
+/*
+ * posm_watch.c: the membership watch (the plugin's thread).  When due
+ * (every watch_s seconds), with a daemon up: one pass over OpenSM's groups
+ * under its lock (reader), into b the state of each group that changed
+ * since the last pass and the MGID of each gone.  0, or 1 when every
+ * daemon up must get a snapshot instead (the table was seeded anew, or a
+ * message could not be built).
+ */
+int posm_watch_pass(struct posm *p, uint64_t now, struct posm_bbuf *b);
+
+/*
+ * posm_mcast.c: one MCAST message from the daemon at `from`: each record's
+ * join or leave of a router port, made inside OpenSM under its lock (taken
+ * here, for writing; no plugin mutex may be held: OpenSM reports the traps
+ * it sends to report() on this thread), then into b the state of every
+ * group a record named.  0, or -ENOMEM when b could not hold it all.
+ */
+int posm_mcast_apply(struct posm *p, const char *from, const struct ibr_plug_msg *m,
+		     struct posm_bbuf *b);
 
 /* posm_osm.c: the plugin's changes inside OpenSM */
 /* Bring OpenSM's prefix routes in line with p->want; the caller holds OpenSM's lock for writing. */

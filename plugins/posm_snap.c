@@ -1,8 +1,10 @@
 /*
  * posm_snap.c - OpenSM's view of the subnet into plugin messages
  * (lib/ibr_plug.h): the snapshot (every end port with its alias GUIDs,
- * every multicast group with members), the delta of one trap 64-67, and
- * the per-connection HELLO and STATS.
+ * every multicast group with members), the delta of one trap 64-67, one
+ * group as it is now (after the router port's join or leave, or a change
+ * the membership watch found) or gone, and the per-connection HELLO and
+ * STATS.
  *
  * The structures are OpenSM's own (osm_subn_t of the OpenSM this plugin
  * was built for): the caller holds OpenSM's lock (the snapshot takes it as
@@ -132,6 +134,15 @@ static int snap_group(struct posm *p, struct ibr_plug_pack *k, struct posm_bbuf 
 	return ibr_plug_pack_end(k);
 }
 
+/* One group gone: a GROUPS_DEL of its MGID (as trap 67 tells it). */
+static int snap_group_del(struct ibr_plug_pack *k, struct posm_bbuf *b, uint32_t *seq,
+			  const uint8_t mgid[16])
+{
+	ibr_plug_pack_start(k, IBR_PLUG_GROUPS_DEL, NULL, posm_bbuf_emit, b, seq);
+	memcpy(ibr_plug_pack_rec(k), mgid, 16);
+	return ibr_plug_pack_end(k);
+}
+
 int posm_snap_take(struct posm *p, struct posm_bbuf *b)
 {
 	osm_subn_t *s = &p->osm->subn;
@@ -209,10 +220,45 @@ int posm_snap_trap(struct posm *p, const ib_mad_notice_attr_t *n, struct posm_bb
 		if (g != (const osm_mgrp_t *)cl_fmap_end(&s->mgrp_mgid_tbl))
 			rc = snap_group(p, k, b, &seq, g);
 	} else {
-		ibr_plug_pack_start(k, IBR_PLUG_GROUPS_DEL, NULL, posm_bbuf_emit, b, &seq);
-		memcpy(ibr_plug_pack_rec(k), gid.raw, 16);
-		rc = ibr_plug_pack_end(k);
+		rc = snap_group_del(k, b, &seq, gid.raw);
 	}
+	free(k);
+	return rc ? rc : b->err;
+}
+
+int posm_snap_group(struct posm *p, const uint8_t mgid[16], struct posm_bbuf *b)
+{
+	osm_subn_t *s = &p->osm->subn;
+	const osm_mgrp_t *g;
+	struct ibr_plug_pack *k;
+	ib_gid_t key; /* the map's key type, aligned */
+	uint32_t seq = 0;
+	int rc;
+
+	if (!(k = malloc(sizeof(*k))))
+		return -ENOMEM;
+	memcpy(key.raw, mgid, 16);
+	g = (const osm_mgrp_t *)cl_fmap_get(&s->mgrp_mgid_tbl, &key);
+	/* as the snapshot and the SA show it: a group without members is no group */
+	if (g != (const osm_mgrp_t *)cl_fmap_end(&s->mgrp_mgid_tbl) &&
+	    cl_qmap_count(&g->mcm_alias_port_tbl)) {
+		rc = snap_group(p, k, b, &seq, g);
+	} else {
+		rc = snap_group_del(k, b, &seq, mgid);
+	}
+	free(k);
+	return rc ? rc : b->err;
+}
+
+int posm_snap_group_del(const uint8_t mgid[16], struct posm_bbuf *b)
+{
+	struct ibr_plug_pack *k = malloc(sizeof(*k));
+	uint32_t seq = 0;
+	int rc;
+
+	if (!k)
+		return -ENOMEM;
+	rc = snap_group_del(k, b, &seq, mgid);
 	free(k);
 	return rc ? rc : b->err;
 }
@@ -227,7 +273,8 @@ int posm_snap_hello(struct posm *p, struct posm_bbuf *b, uint32_t *seq)
 		.sm_state = s->sm_state,
 		.flags = (uint8_t)((s->sm_state == IB_SMINFO_STATE_MASTER ? IBR_PLUG_HELLO_MASTER
 									  : 0) |
-				   (p->conf_file ? IBR_PLUG_HELLO_CONFFILE : 0)),
+				   (p->conf_file ? IBR_PLUG_HELLO_CONFFILE : 0) |
+				   IBR_PLUG_HELLO_MCAST),
 		.pid = (uint32_t)getpid(),
 		.queue_max = p->o.queue
 	};

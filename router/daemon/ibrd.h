@@ -176,7 +176,7 @@ struct ibrd {
 	/* multicast bridging: the joins the router made (ibrd_mcast.c) */
 	struct ibrd_mjoin *mjoins;
 	unsigned nmjoins, mjoins_cap;
-	const struct ibrd_mcast_ops *mcast_ops; /* NULL: the SA clients' (a test sets its own) */
+	const struct ibrd_mcast_ops *mcast_ops; /* the core's (SA client or plugin), a test's */
 	bool quit;
 	struct ibrd_reload_job *reload; /* a parse of the config file (ibrd_reload.c) */
 	struct ibrd_client *clients;
@@ -376,8 +376,6 @@ struct ibrd_mcast_ops {
 	int (*join)(struct ibrd *d, uint32_t port, const struct sa_group *tmpl); /* 0 or -errno */
 	void (*leave)(struct ibrd *d, uint32_t port, const uint8_t mgid[16]);
 };
-/* Through the ports' SA clients (d->sa[]): the daemon's, when d->mcast_ops is NULL. */
-extern const struct ibrd_mcast_ops ibrd_mcast_sa_ops;
 void ibrd_mcast_policy(struct ibrd *d);
 /* The groups the router joined are fed (receivers), whoever told the RIB of them. */
 void ibrd_mcast_mark_joined(struct ibrd *d);
@@ -437,6 +435,12 @@ int ibrd_client_take_fd(struct ibrd_client *c);
 void ibrd_plugin_feeders(struct ibrd *d);
 /* After: each plugin's prefix routes, when the published tables moved. */
 void ibrd_plugin_routes_sync(struct ibrd *d);
+/* ibrd_plugin_mcast.c: a plugin-fed port's groups and the router's joins there */
+/* The groups of the plugin feeding `port` (ours told apart); 0 without a feeder. */
+size_t ibrd_plugin_groups(struct ibrd *d, uint32_t port, const struct sa_group **v);
+/* Ask that plugin to join the port to `mgid` (tmpl: the group's parameters), or leave (NULL). */
+int ibrd_plugin_mjoin(struct ibrd *d, uint32_t port, const uint8_t mgid[16],
+		      const struct sa_group *tmpl);
 
 /* ibrd_cmd.c: one request -> reply parts, through an output sink */
 struct ibrd_out;

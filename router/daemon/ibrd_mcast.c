@@ -18,7 +18,6 @@
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
-#include "lib/ibr_sa.h"
 #include "sa/sa_client.h"
 
 #include <errno.h>
@@ -27,34 +26,10 @@
 
 #define MJOIN_RETRY_NS (5 * 1000000000ull) /* a join never seen is sent again */
 
-/* The policy's view of the subnets: their SA clients (d->sa[]), or a test's. */
-static size_t sa_groups(struct ibrd *d, uint32_t port, const struct sa_group **v)
-{
-	return d->sa[port] ? sa_client_groups(d->sa[port], v) : 0;
-}
-
-static int sa_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
-{
-	if (!d->sa[port])
-		return -ENOENT;
-	return sa_client_join(d->sa[port], tmpl->mgid, IBR_SA_JOIN_FULL, tmpl) < 0 ? -EIO : 0;
-}
-
-static void sa_leave(struct ibrd *d, uint32_t port, const uint8_t mgid[16])
-{
-	if (d->sa[port])
-		sa_client_leave(d->sa[port], mgid, IBR_SA_JOIN_FULL);
-}
-
-const struct ibrd_mcast_ops ibrd_mcast_sa_ops = {
-	.groups = sa_groups,
-	.join = sa_join,
-	.leave = sa_leave,
-};
-
+/* The policy's view of the subnets (the core's: each port's SA client or plugin; a test's). */
 static const struct ibrd_mcast_ops *mcast_ops(const struct ibrd *d)
 {
-	return d->mcast_ops ? d->mcast_ops : &ibrd_mcast_sa_ops;
+	return d->mcast_ops;
 }
 
 static bool mcast_prefix_match(const struct ibrd_conf_mprefix *p, const uint8_t mgid[16])
@@ -105,7 +80,7 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 		d->mjoins_cap = cap;
 	}
 	if (mcast_ops(d)->join(d, port, tmpl))
-		return; /* no SA client there, or it cannot send now */
+		return; /* no SA client or plugin there, or it cannot send now */
 	j = &d->mjoins[d->nmjoins++];
 	memcpy(j->mgid, tmpl->mgid, 16);
 	j->port = port;
@@ -198,9 +173,18 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 	}
 	for (uint32_t p = 0; p < d->rib.nports; p++)
 		mcast_check_join(d, mgid, p);
+	/*
+	 * Where the group exists, with that subnet's parameters: an SA joins a
+	 * port to an existing group only when the components given match the
+	 * group's (o15-0.2.4; OpenSM's mcgroup_join_validation); elsewhere with
+	 * those of a subnet where it has members, to create it alike.
+	 */
 	for (uint32_t p = 0; p < d->rib.nports && tmpl; p++)
-		if (!site_scope || (sites >> d->rib.port[p].site & 1))
-			mcast_join(d, p, tmpl);
+		if (!site_scope || (sites >> d->rib.port[p].site & 1)) {
+			const struct sa_group *here = mcast_group(d, p, mgid);
+
+			mcast_join(d, p, here ? here : tmpl);
+		}
 	for (unsigned i = 0; i < d->nmjoins && !members;)
 		if (!memcmp(d->mjoins[i].mgid, mgid, 16))
 			mcast_leave_at(d, i);
@@ -210,6 +194,8 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 
 void ibrd_mcast_policy(struct ibrd *d)
 {
+	if (!d->mcast_ops)
+		return; /* no source of groups wired (yet) */
 	for (uint32_t p = 0; p < d->rib.nports; p++) {
 		const struct sa_group *v;
 		size_t n = mcast_ops(d)->groups(d, p, &v);
@@ -236,7 +222,7 @@ void ibrd_mcast_policy(struct ibrd *d)
 
 void ibrd_mcast_stop(struct ibrd *d)
 {
-	while (d->nmjoins)
+	while (d->nmjoins && d->mcast_ops)
 		mcast_leave_at(d, d->nmjoins - 1);
 	free(d->mjoins);
 	d->mjoins = NULL;

@@ -138,6 +138,7 @@ static void plugin_project(struct ibrd *d, uint32_t port)
 		;
 	if (!p)
 		return;
+	p->gview_valid = false; /* a snapshot, a new feeder, or the port's GUID changed */
 	plugin_own_port(d, port, p);
 	while ((pp = router_tab_next(&p->s.live.ports, &pos)))
 		plugin_neigh_put(d, port, pp);
@@ -180,6 +181,7 @@ static void plugin_on_group(void *ctx, const struct ibrd_pgroup *g)
 	struct ibrd_plugin *p = ctx;
 	struct ibrd *d = p->d;
 
+	p->gview_valid = false;
 	for (uint32_t i = 0; i < d->rib.nports; i++)
 		if (plugin_feeds(d, p, i)) {
 			plugin_mcast_put(d, i, g);
@@ -192,6 +194,7 @@ static void plugin_on_group_del(void *ctx, const uint8_t mgid[16])
 	struct ibrd_plugin *p = ctx;
 	struct ibrd *d = p->d;
 
+	p->gview_valid = false;
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
 		struct router_mcast_key k = { .port = (uint8_t)i };
 		const struct router_mcast *m;
@@ -355,6 +358,7 @@ static void plugin_detach(struct ibrd *d, struct ibrd_plugin *p)
 		}
 	ibrd_psess_free(&p->s);
 	free(p->sent);
+	free(p->gview);
 	free(p);
 }
 
@@ -451,10 +455,10 @@ static const char *plugin_version_word(const char *v)
 int ibrd_cmd_show_plugins(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = {
-		"id",	  "pid",	 "opensm", "prefix",	  "sm_lid",	"master",
-		"ports",  "end_ports",	 "groups", "messages",	  "snapshots",	"deltas",
-		"gaps",	  "dropped",	 "queue",  "routes_sent", "osm_routes", "shadowed",
-		"sweeps", "connected_s", "idle_s",
+		"id",	  "pid",       "opensm",      "prefix",	     "sm_lid",	   "master",
+		"ports",  "end_ports", "groups",      "messages",    "snapshots",  "deltas",
+		"gaps",	  "dropped",   "queue",	      "routes_sent", "osm_routes", "shadowed",
+		"sweeps", "joins",     "connected_s", "idle_s",
 	};
 	uint64_t now = ibr_now_ns();
 
@@ -498,6 +502,7 @@ int ibrd_cmd_show_plugins(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 		ibrd_out_u64(o, st->routes);
 		ibrd_out_u64(o, st->shadowed);
 		ibrd_out_u64(o, st->sweeps);
+		ibrd_out_u64(o, p->mjoins_sent);
 		ibrd_out_u64(o, (now - p->connected_ns) / 1000000000u);
 		ibrd_out_u64(o, (now - p->last_ns) / 1000000000u);
 	}

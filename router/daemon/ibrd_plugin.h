@@ -113,6 +113,7 @@ bool ibrd_psess_has_router(const struct ibrd_psess *s, uint64_t guid);
 
 struct ibrd;
 struct ibrd_client;
+struct sa_group;
 
 /* One connected plugin: a control-socket client after "plugin hello". */
 struct ibrd_plugin {
@@ -130,6 +131,13 @@ struct ibrd_plugin {
 	bool sent_valid;
 	uint32_t sent_bound; /* the ports those routes were for */
 	uint64_t routes_msgs;
+	/* its groups as the bridging policy reads them (ibrd_plugin_mcast.c) */
+	struct sa_group *gview;
+	size_t ngview;
+	uint32_t gview_port; /* the port whose GUID is "ours" in gview */
+	bool gview_valid;    /* false: the live view changed since it was built */
+	bool mjoin_warned;   /* said once that it makes no joins */
+	uint64_t mjoins_sent;
 	struct ibrd_plugin *next;
 };
 

@@ -9,6 +9,8 @@
 #include "router/daemon/ibrd.h"
 
 #include "lib/ibr_log.h"
+#include "lib/ibr_sa.h"
+#include "sa/sa_client.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -104,6 +106,41 @@ static void loop(struct ibrd *d)
 	}
 }
 
+/*
+ * What the multicast bridging policy reads of each subnet and asks of it:
+ * the port's SA client where it has one, else the OpenSM plugin feeding it
+ * (ibrd_plugin_mcast.c), so that the policy works the same whatever source
+ * told the router of a group.
+ */
+static size_t mcast_src_groups(struct ibrd *d, uint32_t port, const struct sa_group **v)
+{
+	if (d->sa[port])
+		return sa_client_groups(d->sa[port], v);
+	return ibrd_plugin_groups(d, port, v);
+}
+
+static int mcast_src_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
+{
+	if (d->sa[port])
+		return sa_client_join(d->sa[port], tmpl->mgid, IBR_SA_JOIN_FULL, tmpl) < 0 ? -EIO
+											   : 0;
+	return ibrd_plugin_mjoin(d, port, tmpl->mgid, tmpl);
+}
+
+static void mcast_src_leave(struct ibrd *d, uint32_t port, const uint8_t mgid[16])
+{
+	if (d->sa[port])
+		sa_client_leave(d->sa[port], mgid, IBR_SA_JOIN_FULL);
+	else
+		ibrd_plugin_mjoin(d, port, mgid, NULL);
+}
+
+static const struct ibrd_mcast_ops mcast_src_ops = {
+	.groups = mcast_src_groups,
+	.join = mcast_src_join,
+	.leave = mcast_src_leave,
+};
+
 /* Each worker's hooks: SMPs to the SMA, packets to a running capture. */
 static void worker_setup(struct ibrd *d, struct router_worker *w)
 {
@@ -120,6 +157,7 @@ static int start(struct ibrd *d)
 		return -errno;
 	if ((rc = signals_open(d)))
 		return rc;
+	d->mcast_ops = &mcast_src_ops;
 	if ((rc = ibrd_ctl_open(d, ibrd_cmd_run))) {
 		log_warnx("control socket %s: %s",
 			  d->sock_path ? d->sock_path : d->conf->ctl_socket,

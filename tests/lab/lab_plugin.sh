@@ -23,7 +23,13 @@
 #      answers PathRecords, the plugin drops and counts, the other daemon is
 #      still fed; continued: resync;
 #   8. two routers announce one prefix: the lower metric wins; withdrawn,
-#      the other takes over.
+#      the other takes over;
+#   9. multicast through the plugin-fed port: a host's join in A makes the
+#      router a member in B (by B's SA client) and in A (the plugin joins
+#      the router port inside OpenSM A), and a stream from A reaches a
+#      receiver in B; a group created in B is created in A by the plugin
+#      with the router port as its member, and a stream from B reaches A on
+#      OpenSM A's MLID; its last host gone, the router leaves it in A.
 # Prints "N passed, N failed"; exit 77 after "SKIP: why" in a build without
 # the plugin.  Every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
@@ -135,6 +141,12 @@ port "z" {
 learning {
 	osm-plugin = true
 }
+# Only global scope: two routers in one subnet would each count the other's
+# join of a site-scope group as a member and keep it alive (several routers
+# are not handled yet: their joins are not told from hosts').
+multicast {
+	scopes = { "global" }
+}
 control {
 	socket = "$LAB/ctl2.sock"
 }
@@ -243,6 +255,56 @@ lab_check "8: lab2 withdraws it" ctl2 route del fec0:0:0:5::/64
 lab_check "8: PathRecord to $C5: lab's port (metric 5), LID $RA" wait_for 10 pr_is $C5 "$RA"
 lab_check "8: lab withdraws it too" ctl route del fec0:0:0:5::/64
 lab_check "8: PathRecord to $C5 fails" wait_for 10 pr_is $C5 ""
+
+# ---- 9. multicast bridged through the plugin-fed port ----
+RB=$(port_lid b)
+LA2=$(awk '$1 == "0x0000000000100003" { print $2 }' "$LAB/saA.txt")
+sa_end_ports B HcaB2 > "$LAB/saB.txt"
+LB2=$(awk '$1 == "0x0000000000110003" { print $2 }' "$LAB/saB.txt")
+A2=fec0:0:0:1::10:3 B2=fec0:0:0:2::11:3
+RGA=fec0::1:0:0:30:1 # router port a's GID in A (port GUID 0x300001), as saquery prints it
+# osm_members S MGID: the port GIDs of MGID's members, as subnet S's SA lists them
+# (to a requester with OpenSM's SM_Key: others see the PortGIDs zeroed)
+osm_members() {
+	lab_run "$1" "Hca${1}2" saquery --smkey 1 -m --mgid "$2" 2>/dev/null |
+		awk -F. '/PortGid/ { print tolower($NF) }' | sort
+}
+osm_has_member() { osm_members "$1" "$2" | grep -q "^$3\$"; }
+osm_no_group() { ! lab_run "$1" "Hca${1}2" saquery -g 2>/dev/null | grep -q "$2\$"; }
+j0=$(plugin_col joins)
+lab_check "9: host A2 joins ff15::1:8 in A" "$JOIN" join "$(lab_sock A)" HcaA2 ff15::1:8 1
+lab_check "9: the router creates it in B (its SA client)" wait_for 10 sh -c \
+	"'$CTL' -s '$LAB/ctl.sock' show mcast | grep -q '^ff15::1:8 *b '"
+lab_check "9: and is a member in A: the plugin joined router port a inside OpenSM A" \
+	wait_for 10 osm_has_member A ff15::1:8 $RGA
+lab_check "9: host B2 joins it in B" "$JOIN" join "$(lab_sock B)" HcaB2 ff15::1:8 1
+MA=$(mlid_of ff15::1:8 a) MB=$(mlid_of ff15::1:8 b)
+lab_check "9: an MLID in each subnet (A $MA, B $MB)" test -n "$MA" -a -n "$MB"
+"$HOST" -s "$LAB/b.peer" recv -c 5 -t 5000 --expect-count 5 --expect-dlid "$(printf %d "${MB:-0}")" \
+	--expect-slid "$RB" --expect-dgid ff15::1:8 --expect-sgid $A2 > "$LAB/recv9b.out" 2>&1 &
+RECV=$!
+sleep 0.2
+"$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid "$LA2" --dlid "$(printf %d "${MA:-0}")" \
+	--sgid $A2 --dgid ff15::1:8 --qpn 0xffffff --size 100 -c 5
+lab_check "9: a stream from A reaches the receiver in B on B's MLID" wait "$RECV"
+lab_check "9: host B2 creates ff15::1:9 in B" "$JOIN" join "$(lab_sock B)" HcaB2 ff15::1:9 1
+lab_check "9: the plugin creates it in A with router port a as its member" \
+	wait_for 10 osm_has_member A ff15::1:9 $RGA
+lab_check "9: show plugins counts the joins made through the plugin" plugin_ge joins $((${j0:-0} + 2))
+MA9=$(lab_run A HcaA2 saquery -g 2>/dev/null | awk '/MGID/ { g = $NF } /Mlid/ { n = split($1, a, "."); if (g ~ /ff15::1:9$/) print a[n] }')
+wait_for 5 sh -c "'$CTL' -s '$LAB/ctl.sock' show mcast | grep -q '^ff15::1:9 *a '" > /dev/null
+lab_check "9: port a has ff15::1:9 on OpenSM A's MLID ($MA9)" test -n "$MA9" -a "$(mlid_of ff15::1:9 a)" = "$(echo "$MA9" | tr A-F a-f)"
+"$HOST" -s "$LAB/a.peer" recv -c 5 -t 5000 --expect-count 5 --expect-dlid "$(printf %d "${MA9:-0}")" \
+	--expect-slid "$RA" --expect-dgid ff15::1:9 --expect-sgid $B2 > "$LAB/recv9a.out" 2>&1 &
+RECV=$!
+sleep 0.2
+"$HOST" -s "$LAB/b.peer" -p "$LAB/b.sock" send -q --slid "$LB2" \
+	--dlid "$(printf %d "$(mlid_of ff15::1:9 b)")" --sgid $B2 --dgid ff15::1:9 --qpn 0xffffff \
+	--size 100 -c 5
+lab_check "9: a stream from B reaches A on OpenSM A's MLID" wait "$RECV"
+lab_check "9: host B2 leaves ff15::1:9" "$JOIN" join "$(lab_sock B)" HcaB2 ff15::1:9 1 leave
+lab_check "9: the router leaves it in B and in A (the plugin): OpenSM A has no such group" \
+	wait_for 15 osm_no_group A ff15::1:9
 
 lab_check "the daemon is still running" kill -0 "$RPID"
 lab_check "OpenSM B knows the router port by one GUID (no ERR 2F19)" sh -c "! grep -q 'ERR 2F19' '$LAB/B/sm/osm.log'"

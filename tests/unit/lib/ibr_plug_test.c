@@ -103,6 +103,58 @@ static void test_records_roundtrip(void)
 	CU_ASSERT_EQUAL(ibr_plug_guid_get(b), 0x0102030405060708ull);
 }
 
+/* MCAST: each field at its offset (ibr_plug.h), network order; flowlabel 20 bits. */
+static void test_mcast_layout(void)
+{
+	struct ibr_plug_mcast r = { .mgid = { 0xff, 0x15, [15] = 7 },
+				    .guid = 0x0102030405060708ull,
+				    .qkey = 0x0b1b0c0d,
+				    .flowlabel = 0xfff12345,
+				    .pkey = 0xffff,
+				    .sl = 3,
+				    .tclass = 0x40,
+				    .mtu = 4,
+				    .rate = 6,
+				    .join_state = 1 },
+			      r2;
+	uint8_t b[IBR_PLUG_MCAST_LEN];
+	size_t fixed, recsz;
+
+	memset(b, 0xAA, sizeof(b));
+	ibr_plug_mcast_put(b, &r);
+	CU_ASSERT_EQUAL(b[0], 0xff);
+	CU_ASSERT_EQUAL(b[15], 7);
+	CU_ASSERT_EQUAL(b[16], 0x01);
+	CU_ASSERT_EQUAL(b[23], 0x08);
+	CU_ASSERT_EQUAL(b[24], 0x0b);
+	CU_ASSERT_EQUAL(b[27], 0x0d);
+	CU_ASSERT_EQUAL(b[28], 0x00);
+	CU_ASSERT_EQUAL(b[29], 0x01); /* 0x12345: the bits past 20 are dropped */
+	CU_ASSERT_EQUAL(b[31], 0x45);
+	CU_ASSERT_EQUAL(b[32], 0xff);
+	CU_ASSERT_EQUAL(b[34], 3);
+	CU_ASSERT_EQUAL(b[35], 0x40);
+	CU_ASSERT_EQUAL(b[36], 4);
+	CU_ASSERT_EQUAL(b[37], 6);
+	CU_ASSERT_EQUAL(b[38], 1);
+	CU_ASSERT_EQUAL(b[39], 0); /* reserved */
+	ibr_plug_mcast_get(b, &r2);
+	CU_ASSERT_EQUAL(memcmp(r2.mgid, r.mgid, 16), 0);
+	CU_ASSERT_EQUAL(r2.guid, r.guid);
+	CU_ASSERT_EQUAL(r2.qkey, r.qkey);
+	CU_ASSERT_EQUAL(r2.flowlabel, 0x12345);
+	CU_ASSERT_EQUAL(r2.pkey, r.pkey);
+	CU_ASSERT_EQUAL(r2.sl, r.sl);
+	CU_ASSERT_EQUAL(r2.tclass, r.tclass);
+	CU_ASSERT_EQUAL(r2.mtu, r.mtu);
+	CU_ASSERT_EQUAL(r2.rate, r.rate);
+	CU_ASSERT_EQUAL(r2.join_state, r.join_state);
+	CU_ASSERT_TRUE(ibr_plug_layout(IBR_PLUG_MCAST, &fixed, &recsz));
+	CU_ASSERT_EQUAL(fixed, 0);
+	CU_ASSERT_EQUAL(recsz, IBR_PLUG_MCAST_LEN);
+	CU_ASSERT_STRING_EQUAL(ibr_plug_type_name(IBR_PLUG_MCAST), "mcast");
+}
+
 static void test_strings_sanitised(void)
 {
 	struct ibr_plug_hello h;
@@ -219,6 +271,7 @@ static void test_pack_error(void)
 
 static CU_TestInfo tests[] = {
 	{ "every record reads back", test_records_roundtrip },
+	{ "mcast record layout", test_mcast_layout },
 	{ "strings bounded and printable", test_strings_sanitised },
 	{ "parse checks lengths, layout, version", test_parse },
 	{ "packer splits batches with MORE", test_pack_split },

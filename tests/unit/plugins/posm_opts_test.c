@@ -25,6 +25,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(o.verbose, 1);
 	CU_ASSERT_EQUAL(o.queue, 256);
 	CU_ASSERT_EQUAL(o.refresh_s, 30);
+	CU_ASSERT_EQUAL(o.watch_s, 1);
 	CU_ASSERT_EQUAL(o.hold_s, 60);
 	CU_ASSERT_EQUAL(o.resweep_s, 2);
 	CU_ASSERT_EQUAL(o.sndbuf, 0);
@@ -97,6 +98,28 @@ static void test_bad_values(void)
 	CU_ASSERT_STRING_EQUAL(err, "bad option \"hold=abc\"");
 }
 
+static void test_watch(void)
+{
+	static const char *const bad[] = { "watch=3601", "watch=", "watch=-1", "watch=1s",
+					   "watch=0.5" };
+	struct posm_opts o;
+	char err[128];
+
+	CU_ASSERT_EQUAL_FATAL(posm_opts_parse("watch=0", &o, err, sizeof(err), warn, NULL), 0);
+	CU_ASSERT_EQUAL(o.watch_s, 0); /* off: the refresh alone tells what no trap does */
+	CU_ASSERT_EQUAL_FATAL(posm_opts_parse("watch=3600", &o, err, sizeof(err), warn, NULL), 0);
+	CU_ASSERT_EQUAL(o.watch_s, 3600);
+	CU_ASSERT_EQUAL_FATAL(
+		posm_opts_parse("refresh=10 watch=5", &o, err, sizeof(err), warn, NULL), 0);
+	CU_ASSERT_EQUAL(o.watch_s, 5);
+	CU_ASSERT_EQUAL(o.refresh_s, 10);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CU_ASSERT_EQUAL(posm_opts_parse(bad[i], &o, err, sizeof(err), warn, NULL), -EINVAL);
+		CU_ASSERT(strstr(err, bad[i]) != NULL);
+	}
+}
+
 static void test_long_socket(void)
 {
 	char s[300], err[128];
@@ -115,6 +138,7 @@ static CU_TestInfo tests[] = {
 	{ "defaults", test_defaults },
 	{ "every key", test_all_keys },
 	{ "bad values refused", test_bad_values },
+	{ "watch", test_watch },
 	{ "socket path length", test_long_socket },
 	CU_TEST_INFO_NULL,
 };

@@ -27,6 +27,7 @@ static struct {
 	char what; /* 'j' join, 'l' leave */
 	uint32_t port;
 	uint8_t mgid[16];
+	uint32_t qkey; /* a join's template */
 } ops[MAX_OPS];
 static unsigned nops;
 
@@ -43,6 +44,7 @@ static int fake_join(struct ibrd *dd, uint32_t port, const struct sa_group *tmpl
 	if (nops < MAX_OPS) {
 		ops[nops].what = 'j';
 		ops[nops].port = port;
+		ops[nops].qkey = tmpl->qkey;
 		memcpy(ops[nops++].mgid, tmpl->mgid, 16);
 	}
 	return 0;
@@ -161,6 +163,32 @@ static void test_site_scope(void)
 	CU_ASSERT_EQUAL(made('j', 1, "ff15::1:2"), 1);
 }
 
+/*
+ * A join into a subnet where the group exists gives that subnet's
+ * parameters (an SA refuses a join whose components differ from the
+ * group's, o15-0.2.4); into one where it does not, those of a subnet with
+ * members.
+ */
+static void test_join_parameters(void)
+{
+	reset();
+	listed(0, "ff15::1:a", true);
+	grp[0][0].qkey = 0x1111;
+	listed(1, "ff15::1:a", false); /* exists in b (no member): its own Q_Key */
+	grp[1][0].qkey = 0x2222;
+	ibrd_mcast_policy(&d);
+	CU_ASSERT_EQUAL_FATAL(nops, 2);
+	for (unsigned i = 0; i < nops; i++)
+		CU_ASSERT_EQUAL(ops[i].qkey, ops[i].port == 0 ? 0x1111 : 0x2222);
+	reset();
+	listed(1, "ff18::1:b", true); /* organisation scope: created in a and c alike */
+	grp[1][0].qkey = 0x3333;
+	ibrd_mcast_policy(&d);
+	CU_ASSERT_EQUAL_FATAL(nops, 3);
+	for (unsigned i = 0; i < nops; i++)
+		CU_ASSERT_EQUAL(ops[i].qkey, 0x3333);
+}
+
 /* Organisation scope reaches every subnet; link-local and excluded groups none. */
 static void test_scopes_and_lists(void)
 {
@@ -237,6 +265,7 @@ static void test_mark_joined(void)
 }
 
 static CU_TestInfo tests[] = {
+	{ "join parameters: the subnet's own where the group exists", test_join_parameters },
 	{ "site scope: its site's subnets", test_site_scope },
 	{ "scopes and the include/exclude lists", test_scopes_and_lists },
 	{ "no member left: leave", test_leave },
