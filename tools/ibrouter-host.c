@@ -4,6 +4,7 @@
  *
  *   ibrouter-host -s SOCKET -p PEER send [packet options] [-c COUNT] [-r RATE]
  *   ibrouter-host -s SOCKET recv [-c COUNT] [-t MS] [--expect-* ...] [-w FILE]
+ *   ibrouter-host -d DEVICE[:PORT] send|recv [--join MGID] ...   (verbs mode)
  *
  * See ibrouter-host(8).
  */
@@ -13,6 +14,7 @@
 #include "lib/ibr_pcap.h"
 #include "lib/ibr_pkt.h"
 #include "tools/host_smp.h"
+#include "tools/host_verbs.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -46,6 +48,7 @@ enum expect_bit {
 	EX_QKEY = 1 << 10,
 	EX_SIZE = 1 << 11,
 	EX_VL = 1 << 12,
+	EX_PAYLOAD = 1 << 13, /* byte i = i & 0xFF from byte 4 on (what the senders write) */
 };
 
 struct host {
@@ -66,6 +69,10 @@ struct host {
 	struct ibr_pkt_ud_params want; /* expected field values */
 	size_t want_size;
 	uint64_t received, matched, bad;
+	/* verbs mode (-d): a UD QP on an HCA port instead of the sim socket */
+	struct host_verbs_cfg vcfg;
+	struct host_verbs *verbs;
+	bool sgid_set;
 };
 
 static volatile sig_atomic_t host_stop;
@@ -119,7 +126,9 @@ static void usage(FILE *f)
 		"        --pkey --qpn --src-qp --qkey --psn --size --no-grh -c COUNT -r RATE\n"
 		"  recv: -c COUNT -t TIMEOUT_MS --expect-count N --expect-{slid,dlid,sl,vl,\n"
 		"        hoplimit,sgid,dgid,tclass,flowlabel,pkey,qpn,qkey,size} VALUE\n"
-		"        --no-crc-check\n"
+		"        --no-crc-check --expect-payload\n"
+		"verbs mode: ibrouter-host -d DEVICE[:PORT] send|recv [--join MGID]\n"
+		"        [--join-mlid MLID] [--no-ip-join] [--sgid GID: the port's GID to use]\n"
 		"see ibrouter-host(8)\n");
 }
 
@@ -295,11 +304,16 @@ static bool host_check(struct host *h, const struct ibr_pkt *p)
 		bad |= EX_QKEY;
 	if ((h->expect & EX_SIZE) && p->payload_len != h->want_size)
 		bad |= EX_SIZE;
+	for (size_t i = 4; (h->expect & EX_PAYLOAD) && i < p->payload_len; i++)
+		if (p->payload[i] != (uint8_t)i) {
+			bad |= EX_PAYLOAD;
+			break;
+		}
 	if (bad) {
-		static const char *const names[] = { "slid", "dlid", "sl",     "hoplimit",
-						     "sgid", "dgid", "tclass", "flowlabel",
-						     "pkey", "qpn",  "qkey",   "size",
-						     "vl" };
+		static const char *const names[] = { "slid", "dlid",   "sl",	 "hoplimit",
+						     "sgid", "dgid",   "tclass", "flowlabel",
+						     "pkey", "qpn",    "qkey",	 "size",
+						     "vl",   "payload" };
 
 		fprintf(stderr, "ibrouter-host: packet %" PRIu64 ": unexpected", h->received);
 		for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -383,6 +397,8 @@ static void host_recv_one(struct host *h, const uint8_t *buf, size_t len)
 	host_print(h, &p, perr, crc);
 }
 
+static int host_recv_summary(struct host *h);
+
 static int host_recv(struct host *h)
 {
 	static uint8_t buf[HOST_BURST][IBR_PKT_MAX_LEN + 2];
@@ -413,6 +429,27 @@ static int host_recv(struct host *h)
 		for (int i = 0; i < n; i++)
 			host_recv_one(h, buf[i], msg[i].msg_len);
 	}
+	return host_recv_summary(h);
+}
+
+static void host_recv_cb(void *ctx, const uint8_t *pkt, size_t len)
+{
+	host_recv_one(ctx, pkt, len);
+}
+
+/* recv in verbs mode: what the QP receives, rebuilt into packets, checked the same way */
+static int host_recv_verbs(struct host *h)
+{
+	long n = host_verbs_recv(h->verbs, h->count ? h->count : UINT64_MAX, h->timeout_ms,
+				 &host_stop, host_recv_cb, h);
+
+	if (n < 0)
+		fprintf(stderr, "ibrouter-host: polling the receive queue failed\n");
+	return n < 0 ? 1 : host_recv_summary(h);
+}
+
+static int host_recv_summary(struct host *h)
+{
 	if (!h->quiet || h->expect_count >= 0)
 		fprintf(h->quiet ? stderr : stdout,
 			"received %" PRIu64 " packets, %" PRIu64 " as expected, %" PRIu64 " not\n",
@@ -456,6 +493,10 @@ enum opt_id {
 	O_EX_QPN,
 	O_EX_QKEY,
 	O_EX_SIZE,
+	O_EX_PAYLOAD,
+	O_JOIN,
+	O_JOIN_MLID,
+	O_NO_IP_JOIN,
 };
 
 static const struct option host_opts[] = {
@@ -499,6 +540,11 @@ static const struct option host_opts[] = {
 	{ "expect-qpn", required_argument, NULL, O_EX_QPN },
 	{ "expect-qkey", required_argument, NULL, O_EX_QKEY },
 	{ "expect-size", required_argument, NULL, O_EX_SIZE },
+	{ "expect-payload", no_argument, NULL, O_EX_PAYLOAD },
+	{ "device", required_argument, NULL, 'd' },
+	{ "join", required_argument, NULL, O_JOIN },
+	{ "join-mlid", required_argument, NULL, O_JOIN_MLID },
+	{ "no-ip-join", no_argument, NULL, O_NO_IP_JOIN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -618,6 +664,32 @@ static void host_defaults(struct host *h)
 	h->p.payload_len = 64;
 }
 
+/* send or recv on an HCA port (-d): no socket, no capture of what the HCA hides */
+static int host_main_verbs(struct host *h, const char *cmd)
+{
+	int rc;
+
+	if (strcmp(cmd, "send") && strcmp(cmd, "recv")) {
+		fprintf(stderr, "ibrouter-host: %s: send or recv with -d\n", cmd);
+		return 2;
+	}
+	h->vcfg.qkey = (h->expect & EX_QKEY) ? h->want.qkey : h->p.qkey;
+	h->vcfg.sgid = h->sgid_set ? h->p.sgid : NULL;
+	host_signals();
+	if (h->capture && (rc = ibr_pcap_open(&h->pcap, h->capture)) == 0)
+		h->pcap_open = true;
+	if (!(h->verbs = host_verbs_open(&h->vcfg)))
+		return 1;
+	if (!strcmp(cmd, "send"))
+		rc = host_verbs_send(h->verbs, &h->p, h->count ? h->count : 1, h->rate, &host_stop);
+	else
+		rc = host_recv_verbs(h);
+	host_verbs_close(h->verbs);
+	if (h->pcap_open && ibr_pcap_close(&h->pcap))
+		rc = rc ? rc : 1;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct host h;
@@ -625,7 +697,7 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	host_defaults(&h);
-	while ((c = getopt_long(argc, argv, "s:p:w:jqc:r:t:h", host_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:p:d:w:jqc:r:t:h", host_opts, NULL)) != -1) {
 		const char *o = c >= 256 ? host_opts[0].name : "";
 
 		for (const struct option *op = host_opts; op->name; op++)
@@ -637,6 +709,26 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			h.peer_path = optarg;
+			break;
+		case 'd':
+			h.vcfg.device = optarg;
+			break;
+		case O_JOIN:
+			if (h.vcfg.njoin == HOST_VERBS_MAX_JOIN) {
+				fprintf(stderr, "ibrouter-host: at most %d --join\n",
+					HOST_VERBS_MAX_JOIN);
+				return 2;
+			}
+			gid(o, optarg, h.vcfg.join[h.vcfg.njoin++]);
+			break;
+		case O_JOIN_MLID:
+			h.vcfg.join_mlid = (uint16_t)num(o, optarg, 0xFFFF);
+			break;
+		case O_NO_IP_JOIN:
+			h.vcfg.no_ip_join = true;
+			break;
+		case O_EX_PAYLOAD:
+			h.expect |= EX_PAYLOAD;
 			break;
 		case 'w':
 			h.capture = optarg;
@@ -671,6 +763,7 @@ int main(int argc, char **argv)
 		default:
 			if (c >= O_SLID && c <= O_SIZE) {
 				field(&h.p, &h.p.payload_len, c, o, optarg);
+				h.sgid_set |= c == O_SGID;
 			} else if (c >= O_EX_SLID && c <= O_EX_SIZE) {
 				field(&h.want, &h.want_size, expect_field[c - O_EX_SLID], o,
 				      optarg);
@@ -681,11 +774,13 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (optind >= argc || !h.sock_path) {
+	if (optind >= argc || !h.sock_path == !h.vcfg.device) {
 		usage(stderr);
 		return 2;
 	}
 	cmd = argv[optind];
+	if (h.vcfg.device)
+		return host_main_verbs(&h, cmd);
 	if (strcmp(cmd, "send") && strcmp(cmd, "recv") && strcmp(cmd, "smp")) {
 		fprintf(stderr, "ibrouter-host: unknown command '%s'\n", cmd);
 		return 2;
