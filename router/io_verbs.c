@@ -156,6 +156,7 @@ struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n)
 		struct io_verbs_port *p = &v->port[i];
 
 		p->io.ops = &verbs_io_ops;
+		ibr_ipmc_init(&p->ipmc);
 		p->v = v;
 		p->idx = (uint8_t)i;
 		p->cfg = cfg[i];
@@ -191,6 +192,7 @@ void io_verbs_close(struct io_verbs *v)
 		/* a QP with groups attached cannot be destroyed (uverbs: EBUSY) */
 		while (p->nmc)
 			io_verbs_mcast_detach(p, p->mc[0].mgid);
+		ibr_ipmc_fini(&p->ipmc);
 		for (unsigned k = 0; k < p->nq; k++) {
 			if (p->q[k].qp)
 				ibv_destroy_qp(p->q[k].qp);

@@ -57,6 +57,8 @@
 #include "router/io_verbs_ah.h"
 #include "router/io_verbs_pool.h"
 
+#include "lib/ibr_ipmc.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -147,6 +149,7 @@ struct io_verbs_stats {
 	uint64_t mc_no_qp;    /* a group not attached: no Q_Key slot left, or no QP */
 	uint64_t qkey_qps;    /* Q_Key QPs created */
 	uint64_t qkey_closed; /* Q_Key QPs destroyed */
+	uint64_t mc_ip_err;   /* RoCE: the IP layer refused a group's membership */
 };
 
 struct io_verbs;
@@ -175,6 +178,16 @@ struct io_verbs_port {
 	bool refresh;	 /* an event: the owner reads state, LID and GID again */
 	bool mc_waiting; /* the last FIB has a group no Q_Key slot was free for */
 	bool lb_blocked; /* the HCA blocks self multicast loopback */
+	/*
+	 * RoCE (link layer Ethernet): no LIDs, no SM.  The port's GID is its
+	 * RoCE v2 GID at sgid_index (an address of the netdev `ifindex`), every
+	 * AH is global from it, and a group's QP attachment goes with the IP
+	 * layer's membership of the group (lib/ibr_ipmc.h).
+	 */
+	bool roce;
+	uint8_t sgid_index;
+	unsigned ifindex;
+	uint16_t mtu; /* the port's active MTU in bytes (the largest UD payload) */
 	uint8_t gid[16];
 	uint16_t pkey[16];
 	struct io_verbs_pool pool;
@@ -188,6 +201,7 @@ struct io_verbs_port {
 	uint64_t ah_mark[IO_VERBS_NQP];
 	struct io_verbs_mcast mc[IO_VERBS_MAX_MCAST];
 	unsigned nmc;
+	struct ibr_ipmc ipmc; /* RoCE: the IP groups behind mc[] */
 	struct io_verbs_stats st;
 };
 
@@ -258,8 +272,10 @@ unsigned io_verbs_async_poll(struct io_verbs_port *p,
 			     void *ctx);
 
 /*
- * Read the port's state, LID, LMC, GID 0 and P_Keys now (ibv_query_port,
- * ibv_query_gid, ibv_query_pkey).  0 or -EIO.
+ * Read the port's state, link layer, active MTU, LID, LMC, GID and P_Keys
+ * now (ibv_query_port, ibv_query_gid_ex, ibv_query_pkey): on IB GID 0, on
+ * RoCE the first RoCE v2 GID that is not link-local (else the first RoCE
+ * v2 one).  0 or -EIO.
  */
 int io_verbs_port_refresh(struct io_verbs_port *p);
 

@@ -6,25 +6,75 @@
  */
 #include "router/io_verbs_int.h"
 
+#include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
 
 #include <errno.h>
 #include <string.h>
 
-/* Port state, LID, GID 0 and the P_Key table (ibv_query_port/gid/pkey). */
+/*
+ * The GID a RoCE port sends from and answers to: the first RoCE v2 GID
+ * that is not link-local (a link-local one never leaves its link, IBA
+ * 4.1.1, and the router forwards between links), else the first RoCE v2
+ * GID; RoCE v1 GIDs are not routable.  -ENOENT when there is none.
+ */
+static int verbs_roce_gid(struct io_verbs_port *p, int tbl_len)
+{
+	int pick = -1;
+	struct ibv_gid_entry e, best;
+
+	for (int i = 0; i < tbl_len && i < 256; i++) {
+		union ibr_gid g;
+
+		if (ibv_query_gid_ex(p->dev->ctx, p->cfg.port_num, (uint32_t)i, &e, 0) ||
+		    e.gid_type != IBV_GID_TYPE_ROCE_V2)
+			continue;
+		memcpy(g.raw, e.gid.raw, 16);
+		if (ibr_gid_is_reserved(&g))
+			continue;
+		if (pick < 0 || !ibr_gid_is_link_local(&g)) {
+			pick = i;
+			best = e;
+		}
+		if (!ibr_gid_is_link_local(&g))
+			break;
+	}
+	if (pick < 0)
+		return -ENOENT;
+	memcpy(p->gid, best.gid.raw, 16);
+	p->sgid_index = (uint8_t)pick;
+	p->ifindex = best.ndev_ifindex;
+	return 0;
+}
+
+/* Port state, link layer, LID, GID and the P_Key table (ibv_query_port/gid/pkey). */
 static int verbs_port_query(struct io_verbs_port *p)
 {
 	struct ibv_port_attr a;
 	union ibv_gid gid;
+	bool roce;
 
 	if (ibv_query_port(p->dev->ctx, p->cfg.port_num, &a))
 		return -EIO;
-	__atomic_store_n(&p->lid, a.lid, __ATOMIC_RELAXED);
-	__atomic_store_n(&p->lmc, a.lmc, __ATOMIC_RELAXED);
-	__atomic_store_n(&p->up, a.state == IBV_PORT_ACTIVE, __ATOMIC_RELAXED);
-	if (ibv_query_gid(p->dev->ctx, p->cfg.port_num, 0, &gid))
-		return -EIO;
-	memcpy(p->gid, gid.raw, 16);
+	roce = a.link_layer == IBV_LINK_LAYER_ETHERNET;
+	p->roce = roce;
+	p->mtu = (uint16_t)(128u << (a.active_mtu >= IBV_MTU_256 && a.active_mtu <= IBV_MTU_4096
+					     ? a.active_mtu
+					     : IBV_MTU_2048));
+	__atomic_store_n(&p->lid, roce ? 0 : a.lid, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->lmc, roce ? 0 : a.lmc, __ATOMIC_RELAXED);
+	if (roce) {
+		/* no usable GID (no address on the netdev yet): down until one comes */
+		bool gid_ok = verbs_roce_gid(p, a.gid_tbl_len) == 0;
+
+		__atomic_store_n(&p->up, a.state == IBV_PORT_ACTIVE && gid_ok, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(&p->up, a.state == IBV_PORT_ACTIVE, __ATOMIC_RELAXED);
+		if (ibv_query_gid(p->dev->ctx, p->cfg.port_num, 0, &gid))
+			return -EIO;
+		memcpy(p->gid, gid.raw, 16);
+		p->sgid_index = 0;
+	}
 	for (int i = 0; i < 16 && i < a.pkey_tbl_len; i++) {
 		__be16 k;
 

@@ -160,12 +160,20 @@ int io_verbs_mcast_attach_qkey(struct io_verbs_port *p, const uint8_t mgid[16], 
 		return s;
 	}
 	memcpy(g.raw, mgid, 16);
-	if ((rc = ibv_attach_mcast(p->q[s].qp, &g, mlid))) {
+	/* RoCE: no MLIDs on Ethernet (the FIB's is the router's name for the group) */
+	if ((rc = ibv_attach_mcast(p->q[s].qp, &g, p->roce ? 0 : mlid))) {
 		if (s >= (int)p->qkey0 && !p->q[s].groups)
 			qkey_close(p, s); /* opened for it in vain */
 		return -rc;
 	}
 	memcpy(p->mc[p->nmc].mgid, mgid, 16);
+	/* RoCE: the NIC hears the group only once the netdev is a member at the IP
+	 * layer (ibr_ipmc.h); a refusal is counted, the attachment kept */
+	if (p->roce && (rc = ibr_ipmc_set(&p->ipmc, p->ifindex, mgid, true))) {
+		p->st.mc_ip_err++;
+		log_warnx("verbs: %s:%u: IP membership of a group refused: %s", p->cfg.device,
+			  p->cfg.port_num, strerror(-rc));
+	}
 	p->mc[p->nmc].mlid = mlid;
 	p->mc[p->nmc++].slot = (uint8_t)s;
 	__atomic_add_fetch(&p->q[s].groups, 1, __ATOMIC_RELAXED);
@@ -187,7 +195,9 @@ int io_verbs_mcast_detach(struct io_verbs_port *p, const uint8_t mgid[16])
 		return -ENOENT;
 	s = p->mc[i].slot;
 	memcpy(g.raw, mgid, 16);
-	ibv_detach_mcast(p->q[s].qp, &g, p->mc[i].mlid);
+	ibv_detach_mcast(p->q[s].qp, &g, p->roce ? 0 : p->mc[i].mlid);
+	if (p->roce)
+		ibr_ipmc_set(&p->ipmc, p->ifindex, mgid, false);
 	p->mc[i] = p->mc[--p->nmc];
 	if (!__atomic_sub_fetch(&p->q[s].groups, 1, __ATOMIC_RELAXED) && s >= p->qkey0)
 		qkey_close(p, s);

@@ -23,6 +23,26 @@ static uint16_t verbs_mlid(const struct io_verbs_port *p, const uint8_t *mgid)
 	return i < 0 ? 0 : p->mc[i].mlid; /* not attached: check 6 drops it as dlid */
 }
 
+/*
+ * A RoCE receive: the IP header in front of the payload made a GRH
+ * (io_verbs_synth.h).  On a proxy QP the packet was addressed to the
+ * router's own GID, since IP delivers to rxe or a NIC only what is for one
+ * of the host's addresses, not the remote's GID as on IB: the proxy's
+ * remote is where it goes, so it becomes the DGID the engine routes.
+ */
+static bool verbs_roce_in(struct io_verbs_port *p, struct io_verbs_buf *b, uint32_t byte_len,
+			  bool imm)
+{
+	uint8_t *h = b->base + IO_VERBS_GRH_OFF;
+	const struct io_verbs_qp *q = &p->q[b->qslot];
+
+	if (!io_verbs_roce_grh(h, byte_len, imm))
+		return false;
+	if (q->kind == IO_VERBS_QP_PROXY && h[24] != 0xFF)
+		memcpy(h + 24, q->remote.gid, 16);
+	return true;
+}
+
 /* One receive completion: a packet for the engine (true), or the buffer goes back. */
 static bool verbs_rx_one(struct io_verbs_port *p, const struct ibv_wc *wc)
 {
@@ -35,7 +55,10 @@ static bool verbs_rx_one(struct io_verbs_port *p, const struct ibv_wc *wc)
 	p->rq_posted--;
 	p->q[b->qslot].rq_posted--;
 	dgid = b->base + IO_VERBS_GRH_OFF + 24;
-	if (p->q[b->qslot].kind == IO_VERBS_QP_CLOSING) {
+	if (p->roce && wc->status == IBV_WC_SUCCESS &&
+	    !verbs_roce_in(p, b, wc->byte_len, wc->wc_flags & IBV_WC_WITH_IMM)) {
+		p->st.rx_bad_len++; /* neither IPv6 nor IPv4 in front of the payload */
+	} else if (p->q[b->qslot].kind == IO_VERBS_QP_CLOSING) {
 		/* flushed (IBA 10.3.1: the error state completes every WQE), or a
 		 * packet of groups it no longer has: the buffer goes back */
 	} else if (wc->status != IBV_WC_SUCCESS) {

@@ -49,3 +49,37 @@ bool io_verbs_synth(struct io_verbs_buf *b, const struct io_verbs_rx_info *ri)
 	b->imm = ri->imm;
 	return true;
 }
+
+bool io_verbs_roce_grh(uint8_t *h, uint32_t byte_len, bool imm)
+{
+	uint32_t pay, paylen;
+
+	if (byte_len < IBR_GRH_LEN)
+		return false;
+	pay = byte_len - IBR_GRH_LEN;
+	paylen = IBR_BTH_LEN + IBR_DETH_LEN + (imm ? IBR_IMMDT_LEN : 0) + pay +
+		 ((4 - (pay & 3)) & 3) + IBR_ICRC_LEN;
+	if ((h[0] >> 4) != IBR_GRH_IPVER) {
+		const uint8_t *ip4 = h + 20;
+		uint8_t tos, ttl, src[4], dst[4];
+
+		if ((ip4[0] >> 4) != 4)
+			return false;
+		tos = ip4[1];
+		ttl = ip4[8];
+		memcpy(src, ip4 + 12, 4);
+		memcpy(dst, ip4 + 16, 4);
+		memset(h, 0, IBR_GRH_LEN);
+		h[0] = (uint8_t)(IBR_GRH_IPVER << 4 | tos >> 4);
+		h[1] = (uint8_t)(tos << 4);
+		h[7] = ttl;
+		h[8 + 10] = h[8 + 11] = 0xFF; /* ::ffff:a.b.c.d */
+		memcpy(h + 8 + 12, src, 4);
+		h[24 + 10] = h[24 + 11] = 0xFF;
+		memcpy(h + 24 + 12, dst, 4);
+	}
+	h[4] = (uint8_t)(paylen >> 8);
+	h[5] = (uint8_t)paylen;
+	h[6] = IBR_GRH_NXTHDR_IBA;
+	return true;
+}

@@ -80,8 +80,10 @@ static struct ibv_ah *verbs_ah_get(struct io_verbs_port *p, const struct router_
 	const struct ibr_lrh *l = (const struct ibr_lrh *)tx->hdr;
 	/* GRH bytes 0-7 as rewritten: IPVer 4, TClass 8, FlowLabel 20 | PayLen, NxtHdr, HopLmt */
 	uint32_t w0 = ibr_be32_get(tx->hdr + IBR_LRH_LEN);
-	struct io_verbs_ah_key k = { .dlid = ibr_lrh_get_dlid(l),
+	/* RoCE: no LIDs, the DGID alone addresses (the kernel resolves its MAC) */
+	struct io_verbs_ah_key k = { .dlid = p->roce ? 0 : ibr_lrh_get_dlid(l),
 				     .sl = ibr_lrh_get_sl(l),
+				     .sgid_index = p->sgid_index,
 				     .tclass = (uint8_t)(w0 >> 20),
 				     .flow_label = w0 & 0xFFFFF,
 				     .hoplmt = tx->hdr[IBR_LRH_LEN + 7],

@@ -579,6 +579,8 @@ static int eng_ucast_dlid(const struct router_fib *fib, struct router_nh nh, con
 			return -1;
 		dlid = (uint16_t)v;
 		nh.lmc = (uint8_t)(v >> 16) & 7;
+	} else if (nh.kind == ROUTER_NH_GID) {
+		return 0; /* RoCE: the egress AH addresses the DGID; no LID on Ethernet */
 	} else if (nh.kind == ROUTER_NH_ALGO) {
 		/* the low 16 bits of the DGID, as NVIDIA routers do */
 		dlid = ibr_be16_get(b + DGID_OFF + 14);

@@ -195,8 +195,9 @@ static void fib_compile_ports(struct router_fib *fib, const struct router_rib *r
 		fib_port_lrh(fp);
 		fp->gid_wire[0] = htobe64(fp->cfg.prefix);
 		fp->gid_wire[1] = htobe64(fp->cfg.guid);
-		fp->usable = (fp->cfg.flags & ROUTER_PORT_UP) && fp->cfg.lid != 0;
-		if (fp->cfg.lid)
+		fp->usable = (fp->cfg.flags & ROUTER_PORT_UP) &&
+			     (fp->cfg.lid != 0 || (fp->cfg.flags & ROUTER_PORT_ROCE));
+		if (fp->cfg.lid || (fp->cfg.flags & ROUTER_PORT_ROCE))
 			fp->lid_span = fp->cfg.lmc < 32 ? 1u << fp->cfg.lmc : UINT32_MAX;
 		for (uint32_t q = 0; q < rib->nports; q++)
 			if (rib->port[q].site == fp->cfg.site)

@@ -22,6 +22,7 @@ enum router_nh_kind {
 	ROUTER_NH_ROUTER = 0, /* the next router's LID, carried in the route */
 	ROUTER_NH_DIRECT = 1, /* final destination: the DGID's GUID in the neighbour table */
 	ROUTER_NH_ALGO = 2,   /* final destination: DLID = low 16 bits of the DGID */
+	ROUTER_NH_GID = 3,    /* final destination on a RoCE port: its GID alone, no LID */
 };
 
 /* A next hop packed in a 64-bit hash value (bit 63 marks it present). */

@@ -22,6 +22,13 @@ enum router_port_flag {
 	 * model): no VCRC upkeep on the data path for this port.
 	 */
 	ROUTER_PORT_CRC_OFFLOAD = 1 << 4,
+	/*
+	 * RoCE (link layer Ethernet): the subnet has no LIDs.  The port is
+	 * usable without one, its packets come in with DLID 0 (the backend's
+	 * synthesis), and it reaches its subnet's hosts by GID alone
+	 * (ROUTER_NH_GID); a group's MLID on it is only the router's name.
+	 */
+	ROUTER_PORT_ROCE = 1 << 5,
 };
 
 /*

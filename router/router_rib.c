@@ -78,7 +78,7 @@ int router_rib_route_add(struct router_rib *rib, const struct router_route *r)
 	struct router_route rec;
 
 	if (r->key.plen > 64 || r->key.source >= ROUTER_SRC_MAX || r->nh.port >= rib->nports ||
-	    r->nh.kind > ROUTER_NH_ALGO || r->nh.lmc > 7)
+	    r->nh.kind > ROUTER_NH_GID || r->nh.lmc > 7)
 		return -EINVAL;
 	if (r->key.prefix & ~prefix_mask(r->key.plen))
 		return -EINVAL; /* host bits set: say so rather than guess */

@@ -18,11 +18,11 @@ static const char *lid_str(uint16_t lid, char *buf, size_t n)
 
 int ibrd_cmd_show_ports(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	static const char *const cols[] = { "name", "guid", "prefix", "lid",  "lmc",
-					    "site", "mtu",  "up",     "data", "socket" };
+	static const char *const cols[] = { "name", "guid", "prefix", "lid",	"lmc", "site",
+					    "mtu",  "up",   "data",   "socket", "link" };
 
 	(void)argc, (void)argv;
-	ibrd_out_table(o, cols, 10);
+	ibrd_out_table(o, cols, 11);
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
 		const struct router_port *p = &d->rib.port[i];
 		const struct ibrd_conf_port *cp = &d->conf->port[i];
@@ -41,6 +41,8 @@ int ibrd_cmd_show_ports(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 				: cp->data == IBRD_DATA_VERBS ? "verbs"
 							      : "none");
 		ibrd_out_str(o, cp->data == IBRD_DATA_SIM ? cp->sim_socket : cp->device);
+		/* the link layer: a verbs port's from its HCA port (ibv_query_port) */
+		ibrd_out_str(o, (p->flags & ROUTER_PORT_ROCE) ? "ethernet" : "infiniband");
 	}
 	return ibrd_out_end(o);
 }
@@ -51,6 +53,8 @@ static const char *nh_str(const struct router_nh *nh, char *buf, size_t n)
 		return "direct";
 	if (nh->kind == ROUTER_NH_ALGO)
 		return "algorithmic";
+	if (nh->kind == ROUTER_NH_GID)
+		return "gid";
 	snprintf(buf, n, "lid 0x%04x", nh->lid);
 	return buf;
 }

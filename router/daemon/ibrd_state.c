@@ -137,7 +137,8 @@ void ibrd_state_connected(struct ibrd *d, uint32_t idx)
 	r.key.plen = 64;
 	r.key.source = ROUTER_SRC_CONNECTED;
 	r.nh.port = (uint8_t)idx;
-	r.nh.kind = ROUTER_NH_DIRECT;
+	/* a RoCE subnet has no LIDs: its hosts are reached by GID, no neighbour needed */
+	r.nh.kind = (p->flags & ROUTER_PORT_ROCE) ? ROUTER_NH_GID : ROUTER_NH_DIRECT;
 	rc = router_rib_route_add(&d->rib, &r);
 	if (rc == -EEXIST) {
 		const struct router_route *owner = router_tab_find(&d->rib.routes, &r.key);

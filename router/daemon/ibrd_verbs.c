@@ -60,6 +60,18 @@ static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
 	}
 	if (!cp->prefix && prefix)
 		rp.prefix = prefix;
+	if (vp->roce) {
+		/*
+		 * RoCE: no LIDs (the config's `lid`, if any, is only a name), and
+		 * the port's own GID is the netdev's address it sends from, so its
+		 * interface ID is the port's GUID; the largest payload is the
+		 * port's active MTU (a UD send above it fails, IBA 11.4.1.1).
+		 */
+		rp.flags |= ROUTER_PORT_ROCE;
+		rp.guid = ibr_gid_ld64(vp->gid + 8);
+		if (vp->mtu && vp->mtu < rp.mtu)
+			rp.mtu = vp->mtu;
+	}
 	router_rib_port_set(&d->rib, i, &rp);
 	ibrd_port_changed(d, i); /* its connected route: withdrawn while down */
 }

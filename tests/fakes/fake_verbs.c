@@ -398,6 +398,19 @@ int ibv_query_gid(struct ibv_context *c, uint8_t port, int index, union ibv_gid 
 	return 0;
 }
 
+/* The one GID of the port, of type IB (the fake is an IB port). */
+int _ibv_query_gid_ex(struct ibv_context *c, uint32_t port, uint32_t index, struct ibv_gid_entry *e,
+		      uint32_t flags, size_t size)
+{
+	if (port != 1 || index != 0 || flags || size < sizeof(*e))
+		return EINVAL;
+	memset(e, 0, sizeof(*e));
+	memcpy(e->gid.raw, fv_of(c)->cfg.gid, 16);
+	e->port_num = 1;
+	e->gid_type = IBV_GID_TYPE_IB;
+	return 0;
+}
+
 int ibv_query_pkey(struct ibv_context *c, uint8_t port, int index, __be16 *pkey)
 {
 	if (port != 1 || index != 0)
