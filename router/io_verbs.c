@@ -174,6 +174,7 @@ struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n)
 				rc = -errno ? -errno : -ENOMEM;
 	for (unsigned i = 0; i < n && !rc; i++) {
 		io_verbs_repost(&v->port[i], true);
+		v->port[i].st.rq_low = v->port[i].q[0].rq_posted;
 		ibv_req_notify_cq(v->port[i].rcq, 0);
 	}
 	if (rc) {

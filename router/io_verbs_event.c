@@ -150,6 +150,8 @@ unsigned io_verbs_async_poll(struct io_verbs_port *p,
 						  : verbs_event_port(p,
 								     (uint8_t)e.element.port_num);
 
+		if (e.event_type == IBV_EVENT_CQ_ERR)
+			p->st.cq_err++; /* an overrun: the CQ lost completions */
 		ibv_ack_async_event(&e);
 		/* a port going down stops its sends now; its owner reads the rest */
 		if (ev == IO_VERBS_EV_DOWN)

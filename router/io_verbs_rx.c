@@ -136,6 +136,8 @@ int io_verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned n)
 	if (p->nclosing)
 		io_verbs_qkey_gc(p); /* flushed Q_Key QPs go */
 	p->st.rx += k;
+	if (p->q[0].rq_posted < p->st.rq_low)
+		p->st.rq_low = p->q[0].rq_posted; /* the receive queue's low-water mark */
 	if (p->q[0].rq_posted < p->cfg.rq_depth / 2 || k < (unsigned)got)
 		io_verbs_repost(p, false);
 	return (int)k;

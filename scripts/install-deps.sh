@@ -1,5 +1,7 @@
 #!/bin/sh
 # install-deps.sh - install the Debian packages ibrouter needs to build, test and run its lab.
+# The VM lab (tests/vm/) needs QEMU, a guest kernel, busybox and rdma-core's provider
+# and tools: without them it fails, it does not skip.
 # Idempotent and non-interactive: packages already installed are not touched, and apt is only
 # called when something is missing. Run as root (or through sudo when available).
 set -eu
@@ -8,7 +10,8 @@ PKGS="build-essential autoconf automake libtool pkg-config
 libibumad-dev libibmad-dev libibverbs-dev rdma-core
 opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags
 libconfuse-dev libcunit1-dev zlib1g-dev libisal-dev
-tshark mandoc clang clang-format libclang-rt-dev bc"
+tshark mandoc clang clang-format libclang-rt-dev bc
+qemu-system-x86 linux-image-amd64 busybox-static cpio ibverbs-utils ibverbs-providers iproute2"
 
 missing=""
 for p in $PKGS; do

@@ -39,6 +39,7 @@ static const struct ibrd_cmd cmds[] = {
 	{ "show", "sa", false, ibrd_cmd_show_sa, "show sa [PORT]" },
 	{ "show", "proxies", false, ibrd_cmd_show_proxies, "show proxies [PORT]" },
 	{ "show", "qps", false, ibrd_cmd_show_qps, "show qps [PORT]" },
+	{ "show", "verbs", false, ibrd_cmd_show_verbs, "show verbs [PORT]" },
 	{ "sa", "resync", true, ibrd_cmd_sa_resync, "sa resync [PORT]" },
 	{ "show", "sma", false, ibrd_cmd_show_sma, "show sma [drops] [PORT]" },
 	{ "sma", "release", true, ibrd_cmd_sma_release, "sma release PORT" },

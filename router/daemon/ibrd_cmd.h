@@ -31,7 +31,7 @@ ibrd_cmd_fn ibrd_cmd_sa_resync;
 /* ibrd_plugin.c: OpenSM plugins */
 ibrd_cmd_fn ibrd_cmd_plugin_hello, ibrd_cmd_show_plugins;
 /* ibrd_cmd_proxy.c: UD unicast proxies of the verbs ports */
-ibrd_cmd_fn ibrd_cmd_proxy, ibrd_cmd_show_proxies, ibrd_cmd_show_qps;
+ibrd_cmd_fn ibrd_cmd_proxy, ibrd_cmd_show_proxies, ibrd_cmd_show_qps, ibrd_cmd_show_verbs;
 /* ibrd_sma.c: the SMA's Set policy */
 ibrd_cmd_fn ibrd_cmd_show_sma, ibrd_cmd_sma_release;
 

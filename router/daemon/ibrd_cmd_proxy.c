@@ -6,6 +6,9 @@
  *   show proxies [PORT]               the QPNs senders on PORT must use
  *   show qps [PORT]                   every QP: relay, proxies, the Q_Key
  *                                     QPs of the groups (io_verbs_mcast.c)
+ *   show verbs [PORT]                 each verbs port's HCA side: link
+ *                                     layer, GID, posts per packet, the
+ *                                     receive queue's low-water mark, errors
  * Proxies added here last until the daemon stops (a reload keeps them);
  * the config's proxy sections are the permanent ones (ibrd_proxy.c).  A
  * change reopens the verbs ports (io_verbs creates its QPs when it opens):
@@ -152,6 +155,58 @@ int ibrd_cmd_show_qps(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 			ibrd_out_str(o, ks);
 			ibrd_out_u64(o, qi[i].groups);
 		}
+	}
+	return ibrd_out_end(o);
+}
+
+int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = {
+		"port",	     "device", "link",	     "gid",	      "sgid_index", "mtu",
+		"rx",	     "tx_wrs", "tx_posts",   "posts_per_pkt", "recv_posts", "rq_depth",
+		"rq_low",    "rx_err", "rx_bad_len", "tx_err",	      "tx_no_ah",   "tx_down",
+		"qp_resets", "events", "cq_err",     "mc_ip_err",
+	};
+	int only = show_port_arg(d, o, argc, argv);
+
+	if (only < -1)
+		return only;
+	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
+	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
+		const struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+		const struct io_verbs_stats *st = &p->st; /* read approximately (io_verbs.h) */
+		char dev[80], gs[IBR_GID_STRLEN], ppp[24];
+		union ibr_gid g;
+
+		if (only >= 0 && p->cfg.router_port != only)
+			continue;
+		memcpy(g.raw, p->gid, 16);
+		snprintf(dev, sizeof(dev), "%s:%u", p->cfg.device, p->cfg.port_num);
+		/* the batching's measure: ibv_post_send calls per work request sent */
+		snprintf(ppp, sizeof(ppp), "%.4f",
+			 st->tx_wrs ? (double)st->tx_posts / (double)st->tx_wrs : 0.0);
+		ibrd_out_str(o, d->conf->port[p->cfg.router_port].name);
+		ibrd_out_str(o, dev);
+		ibrd_out_str(o, p->roce ? "ethernet" : "infiniband");
+		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+		ibrd_out_u64(o, p->sgid_index);
+		ibrd_out_u64(o, p->mtu);
+		ibrd_out_u64(o, st->rx);
+		ibrd_out_u64(o, st->tx_wrs);
+		ibrd_out_u64(o, st->tx_posts);
+		ibrd_out_str(o, ppp);
+		ibrd_out_u64(o, st->recv_posts);
+		ibrd_out_u64(o, p->cfg.rq_depth);
+		ibrd_out_u64(o, st->rq_low);
+		ibrd_out_u64(o, st->rx_err);
+		ibrd_out_u64(o, st->rx_bad_len);
+		ibrd_out_u64(o, st->tx_err);
+		ibrd_out_u64(o, st->tx_no_ah);
+		ibrd_out_u64(o, st->tx_down);
+		ibrd_out_u64(o, st->qp_resets);
+		ibrd_out_u64(o, st->events);
+		ibrd_out_u64(o, st->cq_err);
+		ibrd_out_u64(o, st->mc_ip_err);
 	}
 	return ibrd_out_end(o);
 }

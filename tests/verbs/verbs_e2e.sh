@@ -244,5 +244,13 @@ recv_bg b "$T/b.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid $B_HOST --expe
 send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --qpn "$QA" --src-qp 0x42 \
 	--qkey 0x1234 -c 2
 check "unicast through the config's proxy after the restart" recv_wait b
+# show verbs: the HCA side of each port since the restart; b sent the 2 in at
+# most 2 posts (they may come in one burst or two), no receive queue ran dry
+ctl -j show verbs > "$T/verbs.json"
+check "show verbs: a is an IB port on mlx5_0:1, GID 0 of its HCA port" \
+	grep -q '"port":"a","device":"mlx5_0:1","link":"infiniband","gid":"fec0:0:0:1::1","sgid_index":0,' "$T/verbs.json"
+check "show verbs: b sent 2 work requests in 1 or 2 posts" \
+	grep -q '"port":"b",[^}]*"tx_wrs":2,"tx_posts":[12],"posts_per_pkt":"[01].[05]000",' "$T/verbs.json"
+check "show verbs: no receive queue ran dry" sh -c "! grep -q '\"rq_low\":0,' '$T/verbs.json'"
 
 finish

@@ -24,6 +24,8 @@ i=0
 while a=$(arg addr$i) && [ -n "$a" ]; do
 	# IPv6 only, no duplicate address detection (the lab's links are private)
 	sysctl -qw net.ipv6.conf.eth$i.accept_dad=0 2>/dev/null
+	# a link down keeps the address (as a network manager would put it back)
+	sysctl -qw net.ipv6.conf.eth$i.keep_addr_on_down=1 2>/dev/null
 	ip link set eth$i up
 	ip -6 addr add "$a" dev eth$i nodad
 	rdma link add rxe$i type rxe netdev eth$i

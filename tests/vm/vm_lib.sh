@@ -99,18 +99,18 @@ vm_boot() {
 }
 
 vm_ready() {
-	t0=$(now)
+	vt0=$(now)
 	for n in "$@"; do
 		eval "pid=\$VM_PID_$n"
 		while [ ! -e "$T/$n.ready" ]; do
-			if [ $(($(now) - t0)) -gt "$VM_TIMEOUT" ] || ! kill -0 "$pid" 2>/dev/null; then
-				fail "guest $n did not boot (after $(($(now) - t0)) s)"
+			if [ $(($(now) - vt0)) -gt "$VM_TIMEOUT" ] || ! kill -0 "$pid" 2>/dev/null; then
+				fail "guest $n did not boot (after $(($(now) - vt0)) s)"
 				tail -20 "$T/$n.serial" "$T/$n.qemu" 2>/dev/null
 				exit 1
 			fi
 			sleep 0.2
 		done
-		say "guest $n up after $(($(now) - t0)) s: $(sed -n 's/^VM [^:]*: up, //p' "$T/$n.serial")"
+		say "guest $n up after $(($(now) - vt0)) s: $(sed -n 's/^VM [^:]*: up, //p' "$T/$n.serial")"
 	done
 }
 
@@ -119,15 +119,18 @@ vm_ready() {
 vm_cmd() {
 	name=$1
 	shift
+	# a guest that did not answer once is stuck: its agent runs one command at a time
+	[ ! -e "$T/$name.dead" ] || return 124
 	# the count in a file: a vm_cmd in a $(...) subshell counts too
 	seq=$(cat "$T/$name.seq")
 	echo $((seq + 1)) > "$T/$name.seq"
 	printf '%s\n' "$*" > "$T/.cmd.$$"
 	mv "$T/.cmd.$$" "$T/$name.cmd.$seq"
-	t0=$(now)
+	vt0=$(now)
 	while [ ! -e "$T/$name.rc.$seq" ]; do
-		if [ $(($(now) - t0)) -gt "$VM_TIMEOUT" ]; then
+		if [ $(($(now) - vt0)) -gt "$VM_TIMEOUT" ]; then
 			echo "vm_cmd: $name: no answer in $VM_TIMEOUT s to: $*" >&2
+			: > "$T/$name.dead"
 			return 124
 		fi
 		sleep 0.05
@@ -144,9 +147,9 @@ vm_spawn() {
 
 vm_join() {
 	name=$1 tag=$2 lim=${3:-$VM_TIMEOUT}
-	t0=$(now)
+	vt0=$(now)
 	while [ ! -e "$T/$name.$tag.rc" ]; do
-		if [ $(($(now) - t0)) -gt "$lim" ]; then
+		if [ $(($(now) - vt0)) -gt "$lim" ]; then
 			echo "vm_join: $name $tag: not done in $lim s" >&2
 			cat "$T/$name.$tag.out" 2>/dev/null
 			return 124

@@ -66,6 +66,25 @@ wait_qpn() {
 	done
 	return 1
 }
+# ports_wait PATTERN: show ports -j matches it within 20 s
+ports_wait() {
+	for _ in $(seq 1 100); do
+		rctl -j show ports | grep -q "$1" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+# streamed TAG [RECV-CHECKS]: 20 datagrams from A's host to ff15::1:8 reach B's
+streamed() {
+	tag=$1
+	shift
+	vm_spawn hosts "$tag" "$H -d rxe1 recv --join ff15::1:8 --qkey $Q -c 20 -t 30000 --expect-count 20 $*"
+	wait_qpn hosts "$tag" > /dev/null
+	sleep 1 # a group the router attaches after a change: within its idle wake-up
+	vm_cmd hosts "$H -d rxe0 send --dgid ff15::1:8 --qpn 0xffffff --qkey $Q --size 100 -c 20 -r 100" \
+		> /dev/null
+	vm_join hosts "$tag" 60 > "$T/$tag.txt"
+}
 counter() { # counter PORT NAME: from show counters -j
 	rctl -j show counters "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" | head -1
 }
@@ -82,7 +101,7 @@ check "port b is up on rxe1, link ethernet, prefix fd00:b::" \
 check "the router's own GIDs are the netdevs' addresses" \
 	grep -q '"name":"a","guid":"0x0000000000000001"' "$T/ports.json"
 
-: say "2. multicast from A reaches B's receivers, nothing goes back to A"
+say "2. multicast from A reaches B's receivers, nothing goes back to A"
 vm_spawn hosts mb "$H -d rxe1 recv --join ff15::1:8 --qkey $Q -c 20 -t 30000 --expect-count 20 \
 	--expect-sgid fd00:b::1 --expect-dgid ff15::1:8 --expect-size 300 --expect-payload"
 wait_qpn hosts mb > /dev/null
@@ -95,17 +114,83 @@ check "B's receiver got the 20 datagrams, from the router's B GID, payload intac
 check "the router sent nothing back into A" test "$(counter a tx_packets)" -eq 0
 
 say "3. UD unicast through proxies, both ways"
-vm_spawn hosts ub "$H -d rxe1 recv --qkey 0x1234 -c 5 -t 30000 --expect-count 5 \
-	--expect-sgid fd00:b::1 --expect-size 200 --expect-payload"
-QB=$(wait_qpn hosts ub)
-rctl proxy add a fd00:b::2 "$QB" qkey 0x1234 | sed "s/^/# /"
-rctl -j show proxies a | sed "s/^/# /"
-PA=$(rctl -j show proxies a | sed -n 's/.*"qpn":"\(0x[0-9a-f]*\)".*/\1/p' | head -1)
-echo "# B's QP $QB; its proxy on port a: QP $PA"
-vm_cmd hosts "$H -d rxe0 send --dgid fd00:a::1 --qpn $PA --qkey 0x1234 --size 200 -c 5 -r 100"
-vm_join hosts ub 60 > "$T/ub.txt"
+# proxied TAG FROM TO QKEY SIZE: host TO's QP receives 5 datagrams that host
+# FROM (a or b) sends to the router's GID on its subnet and the QPN of the
+# proxy that stands there for TO's QP; TO sees the router's GID as the source
+proxied() {
+	tag=$1 from=$2 to=$3 qk=$4 size=$5
+	dto=rxe$( [ "$to" = a ] && echo 0 || echo 1) dfrom=rxe$( [ "$from" = a ] && echo 0 || echo 1)
+	vm_spawn hosts "$tag" "$H -d $dto recv --qkey $qk -c 5 -t 30000 --expect-count 5 \
+		--expect-sgid fd00:$to::1 --expect-size $size --expect-payload"
+	qto=$(wait_qpn hosts "$tag")
+	rctl proxy add "$from" "fd00:$to::2" "$qto" qkey "$qk" > /dev/null
+	px=$(rctl -j show proxies "$from" | sed -n "s/.*\"qpn\":\"\(0x[0-9a-f]*\)\",\"gid\":\"fd00:$to::2\".*/\1/p")
+	echo "# $to's QP $qto; its proxy on port $from: QP $px"
+	vm_cmd hosts "$H -d $dfrom send --dgid fd00:$from::1 --qpn $px --qkey $qk --size $size -c 5 -r 100" \
+		> /dev/null
+	vm_join hosts "$tag" 60 > "$T/$tag.txt"
+	st=$?
+	tail -1 "$T/$tag.txt" | sed 's/^/# /'
+	return $st
+}
+check "A -> B through the proxy: 5 datagrams of 200 bytes, payload intact" proxied ub a b 0x1234 200
+check "B -> A through the proxy: 5 datagrams of 1000 bytes, payload intact" proxied ua b a 0x4321 1000
+
+say "4. $N datagrams A -> B at $RATE a second"
+rx0=$(counter b tx_packets)
+vm_spawn hosts n "$H -q -d rxe1 recv --join ff15::1:8 --qkey $Q -c $N -t $((N * 1000 / RATE + 60000)) \
+	--expect-count $N --expect-size 256 --expect-payload"
+wait_qpn hosts n > /dev/null
+t0=$(now)
+vm_cmd hosts "$H -d rxe0 send --dgid ff15::1:8 --qpn 0xffffff --qkey $Q --size 256 -c $N -r $RATE"
+vm_join hosts n $((N / RATE + 120)) > "$T/n.txt"
 st=$?
-tail -1 "$T/ub.txt" | sed 's/^/# /'
-check "A -> B through the proxy: 5 datagrams, size and payload" test $st -eq 0
+tail -1 "$T/n.txt" | sed 's/^/# /'
+rctl -j show verbs > "$T/verbs.json"
+sed 's/^/# /' "$T/verbs.json"
+check "all $N arrived, in $(($(now) - t0)) s, none lost" test $st -eq 0
+check "the router sent $N on port b" test $(($(counter b tx_packets) - rx0)) -eq "$N"
+check "the receive queues never ran dry (rq_low > 0)" \
+	sh -c "! grep -q '\"rq_low\":0,' '$T/verbs.json'"
+check "no CQ error, no receive or send completion in error" \
+	sh -c "grep -q '\"cq_err\":0' '$T/verbs.json' && ! grep -qE '\"(rx_err|tx_err)\":[1-9]' '$T/verbs.json'"
+
+say "4b. $N datagrams A -> B as fast as the host sends (full bursts)"
+rctl -j show verbs > "$T/v0.json"
+vm_spawn hosts f "$H -q -d rxe1 recv --join ff15::1:8 --qkey $Q -c $N -t 20000 --expect-count $N --expect-size 256"
+wait_qpn hosts f > /dev/null
+vm_cmd hosts "$H -d rxe0 send --dgid ff15::1:8 --qpn 0xffffff --qkey $Q --size 256 -c $N" > /dev/null
+vm_join hosts f 90 > "$T/f.txt"
+rctl -j show verbs > "$T/v1.json"
+sed 's/^/# /' "$T/v1.json"
+vfield() { sed -n "s/.*\"port\":\"$2\"[^}]*\"$3\":\"*\([0-9.]*\).*/\1/p" "$1"; }
+wrs=$(($(vfield "$T/v1.json" b tx_wrs) - $(vfield "$T/v0.json" b tx_wrs)))
+posts=$(($(vfield "$T/v1.json" b tx_posts) - $(vfield "$T/v0.json" b tx_posts)))
+got=$(sed -n 's/.*received \([0-9]*\) packets.*/\1/p' "$T/f.txt" | tail -1)
+rxa=$(($(vfield "$T/v1.json" a rx) - $(vfield "$T/v0.json" a rx)))
+echo "# the router received $rxa of $N on a (any missing were lost before it)," \
+	"sent $wrs on b in $posts ibv_post_send calls; B's host received ${got:-?}"
+check "the router forwarded every datagram it received ($wrs of $rxa)" test "$wrs" -eq "$rxa"
+echo "BENCH vm_verbs_posts_per_pkt $(echo "scale=4; $posts / $wrs" | bc) posts/pkt"
+check "at full bursts at most 1/16 posts a packet ($posts / $wrs)" test $((posts * 16)) -le "$wrs"
+
+say "5. port b's link down and up"
+vm_cmd router "ip link set eth1 down"
+check "the daemon sees port b go down" ports_wait '"name":"b"[^}]*"up":false'
+vm_cmd router "ip link set eth1 up"
+check "and come back up" ports_wait '"name":"b"[^}]*"up":true'
+check "forwarding resumed after the link came back" streamed l --expect-sgid fd00:b::1
+
+say "6. port b's address changes (a GID change)"
+vm_cmd router "ip -6 addr add fd00:b::7/64 dev eth1 nodad; ip -6 addr del fd00:b::1/64 dev eth1"
+check "port b's GID follows the address: its GUID is ::7" \
+	ports_wait '"name":"b","guid":"0x0000000000000007"'
+check "B receives from the new GID" streamed g --expect-sgid fd00:b::7
+
+say "7. ibrouterd killed and started again"
+vm_cmd router "kill -9 \$(cat /run/ibr/ibrouterd.pid); sleep 0.5; rm -f /run/ibr/ctl.sock
+$IBRD -d -f $S/ibrouterd.conf > $S/ibrouterd2.log 2>&1 &
+for i in \$(seq 1 100); do [ -S /run/ibr/ctl.sock ] && break; sleep 0.1; done"
+check "the restarted daemon forwards again" streamed k
 
 finish
