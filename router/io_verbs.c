@@ -174,7 +174,8 @@ struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n)
 				rc = -errno ? -errno : -ENOMEM;
 	for (unsigned i = 0; i < n && !rc; i++) {
 		io_verbs_repost(&v->port[i], true);
-		v->port[i].st.rq_low = v->port[i].q[0].rq_posted;
+		__atomic_store_n(&v->port[i].st.rq_low, v->port[i].q[0].rq_posted,
+				 __ATOMIC_RELAXED);
 		ibv_req_notify_cq(v->port[i].rcq, 0);
 	}
 	if (rc) {
@@ -220,6 +221,17 @@ void io_verbs_close(struct io_verbs *v)
 		ibv_close_device(v->dev[d].ctx);
 	}
 	free(v);
+}
+
+_Static_assert(sizeof(struct io_verbs_stats) % sizeof(uint64_t) == 0, "counters only");
+
+void io_verbs_port_stats(const struct io_verbs_port *p, struct io_verbs_stats *out)
+{
+	const uint64_t *in = (const uint64_t *)&p->st;
+	uint64_t *o = (uint64_t *)out;
+
+	for (size_t i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
+		o[i] = __atomic_load_n(&in[i], __ATOMIC_RELAXED);
 }
 
 /* ---- buffers ---- */

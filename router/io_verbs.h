@@ -158,6 +158,13 @@ struct io_verbs_stats {
 	uint64_t rq_low;
 };
 
+/*
+ * A counter of io_verbs_stats += n by its one writer (the port's owner, or
+ * a sender under tx_lock): a relaxed atomic store, a plain load and store on
+ * x86, so that io_verbs_port_stats() may read it from another thread.
+ */
+#define IO_VERBS_ST_ADD(ctr, n) __atomic_store_n((ctr), *(ctr) + (uint64_t)(n), __ATOMIC_RELAXED)
+
 struct io_verbs;
 
 struct io_verbs_mcast {
@@ -287,6 +294,8 @@ int io_verbs_port_refresh(struct io_verbs_port *p);
 
 /* Reap send completions (the worker does it in every burst; tests and shutdown call it). */
 void io_verbs_port_reap(struct io_verbs_port *p);
+/* A copy of the port's counters for another thread (`show verbs`): each read once, relaxed. */
+void io_verbs_port_stats(const struct io_verbs_port *p, struct io_verbs_stats *out);
 /* Buffers of the port's pool: on the receive queue, free, held. */
 void io_verbs_port_bufs(struct io_verbs_port *p, uint32_t *posted, uint32_t *nfree, uint32_t *held);
 

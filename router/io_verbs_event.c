@@ -151,13 +151,13 @@ unsigned io_verbs_async_poll(struct io_verbs_port *p,
 								     (uint8_t)e.element.port_num);
 
 		if (e.event_type == IBV_EVENT_CQ_ERR)
-			p->st.cq_err++; /* an overrun: the CQ lost completions */
+			IO_VERBS_ST_ADD(&p->st.cq_err, 1); /* an overrun: the CQ lost completions */
 		ibv_ack_async_event(&e);
 		/* a port going down stops its sends now; its owner reads the rest */
 		if (ev == IO_VERBS_EV_DOWN)
 			__atomic_store_n(&t->up, false, __ATOMIC_RELAXED);
 		__atomic_store_n(&t->refresh, true, __ATOMIC_RELEASE);
-		p->st.events++;
+		IO_VERBS_ST_ADD(&p->st.events, 1);
 		n++;
 		if (fn)
 			fn(ctx, t, ev);

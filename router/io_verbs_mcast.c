@@ -93,7 +93,7 @@ static int qkey_open(struct io_verbs_port *p, uint32_t qkey)
 		return rc;
 	}
 	qkey_kind_set(p, s, IO_VERBS_QP_QKEY);
-	p->st.qkey_qps++;
+	IO_VERBS_ST_ADD(&p->st.qkey_qps, 1);
 	io_verbs_repost(p, true); /* before the attach: the group's first packets find WQEs */
 	log_info("verbs: %s:%u: QP 0x%06x receives the groups of Q_Key 0x%08x", p->cfg.device,
 		 p->cfg.port_num, p->q[s].qpn, qkey);
@@ -134,7 +134,7 @@ void io_verbs_qkey_gc(struct io_verbs_port *p)
 		p->nclosing--;
 		if (p->mc_waiting)
 			p->io.fib_again = true; /* the group refused for want of it gets it */
-		p->st.qkey_closed++;
+		IO_VERBS_ST_ADD(&p->st.qkey_closed, 1);
 		log_info("verbs: %s:%u: QP 0x%06x of Q_Key 0x%08x closed: no group left",
 			 p->cfg.device, p->cfg.port_num, qpn, qkey);
 	}
@@ -156,7 +156,7 @@ int io_verbs_mcast_attach_qkey(struct io_verbs_port *p, const uint8_t mgid[16], 
 	if (p->nmc == IO_VERBS_MAX_MCAST)
 		return -ENOSPC;
 	if ((s = io_verbs_qkey_slot(p, qkey)) < 0 && (s = qkey_open(p, qkey)) < 0) {
-		p->st.mc_no_qp++;
+		IO_VERBS_ST_ADD(&p->st.mc_no_qp, 1);
 		return s;
 	}
 	memcpy(g.raw, mgid, 16);
@@ -170,7 +170,7 @@ int io_verbs_mcast_attach_qkey(struct io_verbs_port *p, const uint8_t mgid[16], 
 	/* RoCE: the NIC hears the group only once the netdev is a member at the IP
 	 * layer (ibr_ipmc.h); a refusal is counted, the attachment kept */
 	if (p->roce && (rc = ibr_ipmc_set(&p->ipmc, p->ifindex, mgid, true))) {
-		p->st.mc_ip_err++;
+		IO_VERBS_ST_ADD(&p->st.mc_ip_err, 1);
 		log_warnx("verbs: %s:%u: IP membership of a group refused: %s", p->cfg.device,
 			  p->cfg.port_num, strerror(-rc));
 	}

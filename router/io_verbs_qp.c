@@ -120,7 +120,7 @@ void io_verbs_repost(struct io_verbs_port *p, bool all)
 				n++;
 			}
 			wr[n - 1].next = NULL;
-			p->st.recv_posts++;
+			IO_VERBS_ST_ADD(&p->st.recv_posts, 1);
 			bad = NULL;
 			if (ibv_post_recv(q->qp, wr, &bad)) {
 				/* not posted from `bad` on: back to the free list, try again later */
@@ -184,7 +184,7 @@ void io_verbs_recover(struct io_verbs_port *p)
 		ibv_modify_qp(q->qp, &a, IBV_QP_STATE);
 		io_verbs_rq_reclaim(p, slot);
 		q->sq_unsig = 0;
-		p->st.qp_resets++;
+		IO_VERBS_ST_ADD(&p->st.qp_resets, 1);
 		if (q->kind == IO_VERBS_QP_CLOSING) {
 			q->error = false; /* flushed and empty: io_verbs_qkey_gc destroys it */
 		} else if (verbs_qp_up(p, q)) {

@@ -57,16 +57,19 @@ static bool verbs_rx_one(struct io_verbs_port *p, const struct ibv_wc *wc)
 	dgid = b->base + IO_VERBS_GRH_OFF + 24;
 	if (p->roce && wc->status == IBV_WC_SUCCESS &&
 	    !verbs_roce_in(p, b, wc->byte_len, wc->wc_flags & IBV_WC_WITH_IMM)) {
-		p->st.rx_bad_len++; /* neither IPv6 nor IPv4 in front of the payload */
+		IO_VERBS_ST_ADD(&p->st.rx_bad_len,
+				1); /* neither IPv6 nor IPv4 in front of the payload */
 	} else if (p->q[b->qslot].kind == IO_VERBS_QP_CLOSING) {
 		/* flushed (IBA 10.3.1: the error state completes every WQE), or a
 		 * packet of groups it no longer has: the buffer goes back */
 	} else if (wc->status != IBV_WC_SUCCESS) {
-		p->st.rx_err++;
+		IO_VERBS_ST_ADD(&p->st.rx_err, 1);
 	} else if (!(wc->wc_flags & IBV_WC_GRH)) {
-		p->st.rx_no_grh++; /* local to the subnet: nothing a router forwards */
+		IO_VERBS_ST_ADD(&p->st.rx_no_grh,
+				1); /* local to the subnet: nothing a router forwards */
 	} else if (verbs_gid_own(p->v, b->base + IO_VERBS_GRH_OFF + 8)) {
-		p->st.rx_own_sgid++; /* our own send looped back (multicast loopback): a loop */
+		IO_VERBS_ST_ADD(&p->st.rx_own_sgid,
+				1); /* our own send looped back (multicast loopback): a loop */
 	} else {
 		struct io_verbs_rx_info ri = {
 			.byte_len = wc->byte_len,
@@ -89,7 +92,7 @@ static bool verbs_rx_one(struct io_verbs_port *p, const struct ibv_wc *wc)
 			io_verbs_pool_hold(&p->pool, b);
 			return true;
 		}
-		p->st.rx_bad_len++;
+		IO_VERBS_ST_ADD(&p->st.rx_bad_len, 1);
 	}
 	io_verbs_pool_give(&p->pool, b);
 	return false;
@@ -135,9 +138,9 @@ int io_verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned n)
 			out[k++] = &p->pool.buf[wc[i].wr_id].m;
 	if (p->nclosing)
 		io_verbs_qkey_gc(p); /* flushed Q_Key QPs go */
-	p->st.rx += k;
-	if (p->q[0].rq_posted < p->st.rq_low)
-		p->st.rq_low = p->q[0].rq_posted; /* the receive queue's low-water mark */
+	IO_VERBS_ST_ADD(&p->st.rx, k);
+	if (p->q[0].rq_posted < p->st.rq_low) /* the receive queue's low-water mark */
+		__atomic_store_n(&p->st.rq_low, p->q[0].rq_posted, __ATOMIC_RELAXED);
 	if (p->q[0].rq_posted < p->cfg.rq_depth / 2 || k < (unsigned)got)
 		io_verbs_repost(p, false);
 	return (int)k;

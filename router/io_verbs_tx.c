@@ -59,7 +59,7 @@ void io_verbs_reap_locked(struct io_verbs_port *p)
 				continue; /* not ours */
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				/* the QP is in the error state: flushes follow, then a reset */
-				p->st.tx_err++;
+				IO_VERBS_ST_ADD(&p->st.tx_err, 1);
 				p->q[slot].error = true;
 				__atomic_store_n(&p->qp_error, true, __ATOMIC_RELAXED);
 			}
@@ -180,7 +180,7 @@ static unsigned verbs_post_chain(struct io_verbs_port *p, unsigned slot, struct 
 	last->next = NULL;
 	last->send_flags = IBV_SEND_SIGNALED; /* the burst's buffers come back */
 	q->sq_unsig = 0;
-	p->st.tx_posts++;
+	IO_VERBS_ST_ADD(&p->st.tx_posts, 1);
 	if (ibv_post_send(q->qp, first, &bad) && bad) {
 		/*
 		 * Not posted from `bad` on (the send queue is full): they are the
@@ -194,7 +194,7 @@ static unsigned verbs_post_chain(struct io_verbs_port *p, unsigned slot, struct 
 			*bytes -= b->m.len;
 		}
 	}
-	p->st.tx_wrs += n;
+	IO_VERBS_ST_ADD(&p->st.tx_wrs, n);
 	return n;
 }
 
@@ -233,14 +233,14 @@ unsigned io_verbs_tx_burst(struct io_port *io, const struct router_tx *tx, unsig
 		unsigned slot;
 
 		if ((refused = verbs_tx_dest(p, tx[i].m, &slot, &qpn, &qkey))) {
-			(*refused)++;
+			IO_VERBS_ST_ADD(refused, 1);
 			continue;
 		}
 		q = &p->q[slot];
 		if (q->sq_head - q->sq_tail >= q->sq_depth)
 			continue; /* full: the worker counts it as not sent */
 		if (!(ah = verbs_ah_get(p, &tx[i]))) {
-			p->st.tx_no_ah++;
+			IO_VERBS_ST_ADD(&p->st.tx_no_ah, 1);
 			continue;
 		}
 		sge[k] = (struct ibv_sge){ (uintptr_t)(b->base + IO_VERBS_PAY_OFF), b->paylen,

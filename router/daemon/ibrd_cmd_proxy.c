@@ -174,12 +174,13 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
 		const struct io_verbs_port *p = io_verbs_port(d->verbs, k);
-		const struct io_verbs_stats *st = &p->st; /* read approximately (io_verbs.h) */
+		struct io_verbs_stats stats, *st = &stats;
 		char dev[80], gs[IBR_GID_STRLEN], ppp[24];
 		union ibr_gid g;
 
 		if (only >= 0 && p->cfg.router_port != only)
 			continue;
+		io_verbs_port_stats(p, &stats);
 		memcpy(g.raw, p->gid, 16);
 		snprintf(dev, sizeof(dev), "%s:%u", p->cfg.device, p->cfg.port_num);
 		/* the batching's measure: ibv_post_send calls per work request sent */

@@ -8,8 +8,10 @@
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
-mount -t tmpfs tmp /tmp
+# not over /tmp: the build under test may be there (a CI's clone)
 mount -t tmpfs run /run
+mkdir -p /run/tmp
+export TMPDIR=/run/tmp
 arg() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 NAME=$(arg name)
 mkdir -p /run/share
@@ -37,7 +39,7 @@ n=0
 while [ ! -e $S/stop ]; do
 	c=$S/$NAME.cmd.$n
 	if [ -e "$c" ]; then
-		(cd /tmp && sh "$c") > $S/$NAME.out.$n 2>&1
+		(cd /run/tmp && sh "$c") > $S/$NAME.out.$n 2>&1
 		echo $? > $S/$NAME.rc.$n.tmp
 		mv $S/$NAME.rc.$n.tmp $S/$NAME.rc.$n
 		n=$((n + 1))

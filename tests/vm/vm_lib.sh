@@ -111,6 +111,10 @@ vm_ready() {
 			sleep 0.2
 		done
 		say "guest $n up after $(($(now) - vt0)) s: $(sed -n 's/^VM [^:]*: up, //p' "$T/$n.serial")"
+		vm_cmd "$n" "test -x $BUILD/tools/ibrouter-host" || {
+			fail "guest $n does not see the build at $BUILD"
+			exit 1
+		}
 	done
 }
 

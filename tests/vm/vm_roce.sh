@@ -136,6 +136,24 @@ proxied() {
 check "A -> B through the proxy: 5 datagrams of 200 bytes, payload intact" proxied ub a b 0x1234 200
 check "B -> A through the proxy: 5 datagrams of 1000 bytes, payload intact" proxied ua b a 0x4321 1000
 
+say "3b. a group added while its traffic flows"
+# 400 datagrams at 100 a second to a group the router does not know yet; a
+# second in, ibrouterctl adds it on both ports: B gets the rest of the stream
+vm_spawn hosts ga "$H -d rxe1 recv --join ff15::1:10 --qkey $Q -c 400 -t 12000 --expect-dgid ff15::1:10"
+wait_qpn hosts ga > /dev/null
+vm_spawn hosts gs "$H -d rxe0 send --dgid ff15::1:10 --qpn 0xffffff --qkey $Q --size 64 -c 400 -r 100"
+sleep 1
+rctl mcast add ff15::1:10 port a mlid 0xc003 senders > /dev/null
+rctl mcast add ff15::1:10 port b mlid 0xc003 receivers > /dev/null
+vm_join hosts gs 60 > /dev/null
+vm_join hosts ga 60 > "$T/ga.txt"
+got=$(sed -n 's/.*received \([0-9]*\) packets.*/\1/p' "$T/ga.txt" | tail -1)
+last=$(sed -n 's/.* psn \([0-9]*\) .*/\1/p' "$T/ga.txt" | tail -1)
+echo "# B received ${got:-0} of the 400, the last with sequence number ${last:-none}"
+check "B receives the stream once the group is added (${got:-0} of 400, not all)" \
+	test "${got:-0}" -gt 100 -a "${got:-0}" -lt 400
+check "to its end (the last one, 399, came)" test "${last:-0}" -eq 399
+
 say "4. $N datagrams A -> B at $RATE a second"
 rx0=$(counter b tx_packets)
 vm_spawn hosts n "$H -q -d rxe1 recv --join ff15::1:8 --qkey $Q -c $N -t $((N * 1000 / RATE + 60000)) \
@@ -192,5 +210,74 @@ vm_cmd router "kill -9 \$(cat /run/ibr/ibrouterd.pid); sleep 0.5; rm -f /run/ibr
 $IBRD -d -f $S/ibrouterd.conf > $S/ibrouterd2.log 2>&1 &
 for i in \$(seq 1 100); do [ -S /run/ibr/ctl.sock ] && break; sleep 0.1; done"
 check "the restarted daemon forwards again" streamed k
+
+say "8. IB <-> RoCE: an InfiniBand port (the sim wire, in the router guest) and RoCE port b"
+cat > "$T/bridge.conf" <<EOC
+router {
+	name = "vm-bridge"
+	node-guid = 0x0002c90300000400
+}
+port "ib" {
+	data = sim
+	sim-socket = "/run/ibr/ib.sock"
+	sim-peer = "/run/ibr/ib.peer"
+	lid = 1
+	subnet-prefix = "fec0:0:0:1::"
+}
+port "b" {
+	data = verbs
+	device = "rxe1"
+	vcrc-check = false
+}
+mcast "ff15::1:8" {
+	port = "ib"
+	mlid = 0xc001
+	receivers = false
+}
+mcast "ff15::1:8" {
+	port = "b"
+	mlid = 0xc001
+	senders = false
+}
+mcast "ff15::1:9" {
+	port = "b"
+	mlid = 0xc002
+	receivers = false
+}
+mcast "ff15::1:9" {
+	port = "ib"
+	mlid = 0xc002
+	senders = false
+}
+control {
+	socket = "/run/ibr/ctl.sock"
+}
+pid-file = "/run/ibr/ibrouterd.pid"
+EOC
+vm_cmd router "kill \$(cat /run/ibr/ibrouterd.pid); sleep 0.5
+$IBRD -d -f $S/bridge.conf > $S/ibrouterd3.log 2>&1 &
+for i in \$(seq 1 100); do [ -S /run/ibr/ctl.sock ] && break; sleep 0.1; done"
+IBH=fec0::1:0:0:10:1 # the IB host's GID
+# IB -> RoCE: the HopLmt the engine leaves (63) does not reach B: rxe sends the IP stack's 64
+vm_spawn hosts ir "$H -d rxe1 recv --join ff15::1:8 --qkey $Q -c 20 -t 30000 --expect-count 20 \
+	--expect-sgid fd00:b::1 --expect-dgid ff15::1:8 --expect-size 256 --expect-payload --expect-tclass 0x20"
+wait_qpn hosts ir > /dev/null
+sleep 1
+vm_cmd router "$H -s /run/ibr/ib.peer -p /run/ibr/ib.sock send -q --slid 3 --dlid 0xc001 --sgid $IBH \
+	--dgid ff15::1:8 --qpn 0xffffff --qkey $Q --tclass 0x20 --size 256 -c 20 -r 100"
+vm_join hosts ir 60 > "$T/ir.txt"
+check "IB -> RoCE: 20 datagrams from the IB host reach B's RoCE receiver" test $? -eq 0
+check "with HopLmt 64 (rxe's), not the 63 the router wrote" grep -q 'hop 64' "$T/ir.txt"
+# RoCE -> IB: HopLmt 64 from rxe, 63 after the router; TClass kept; the IB side sees LRH and MLID
+vm_spawn router ri "$H -s /run/ibr/ib.peer recv -c 20 -t 30000 --expect-count 20 --expect-dgid ff15::1:9 \
+	--expect-sgid fec0:0:0:1:2:c903:0:401 --expect-dlid 0xc002 --expect-slid 1 --expect-hoplimit 63 \
+	--expect-tclass 0x48 --expect-qkey $Q --expect-size 300"
+sleep 1
+vm_cmd hosts "$H -d rxe1 send --dgid ff15::1:9 --qpn 0xffffff --qkey $Q --tclass 0x48 --size 300 -c 20 -r 100" \
+	> /dev/null
+vm_join router ri 60 > "$T/ri.txt"
+st=$?
+tail -1 "$T/ri.txt" | sed 's/^/# /'
+check "RoCE -> IB: 20 datagrams reach the IB host, MLID, SLID, HopLmt 63, TClass and Q_Key right" test $st -eq 0
 
 finish
