@@ -1250,6 +1250,39 @@ static void test_roce_ingress(void)
 	port_roce(0, false, 1);
 }
 
+/*
+ * RoCE egress: a route of kind ROUTER_NH_GID reaches the subnet's hosts by
+ * GID alone, DLID 0 whatever LID the route carries and no neighbour needed,
+ * where a direct route (ROUTER_NH_DIRECT) without the neighbour drops; a
+ * port without a LID and without the flag is not usable.
+ */
+static void test_roce_egress(void)
+{
+	struct ibr_pkt_ud_params p;
+	const struct ibr_lrh *l;
+
+	add_route(PFX_B, 64, 1, ROUTER_NH_GID, 0x77);
+	port_roce(1, true, 0x10);
+	CU_ASSERT_TRUE(fib->port[1].usable);
+	params_default(&p, 64);
+	gid_set(p.dgid, PFX_B, 0x999); /* no neighbour entry */
+	build(&p);
+	run();
+	expect_fwd(1, "GID next hop, no neighbour");
+	l = (const struct ibr_lrh *)out.tx[1][0].hdr;
+	CU_ASSERT_EQUAL(ibr_lrh_get_dlid(l), 0);
+	CU_ASSERT_EQUAL(ibr_lrh_get_slid(l), 0); /* the port has no LID */
+	port_roce(1, false, 0);
+	CU_ASSERT_FALSE(fib->port[1].usable);
+	run();
+	expect_drop(ROUTER_DROP_PORT_DOWN, "no LID, no RoCE: not usable");
+	add_route(PFX_B, 64, 1, ROUTER_NH_DIRECT, 0);
+	port_roce(1, true, 0x10);
+	run();
+	expect_drop(ROUTER_DROP_NO_NEIGH, "direct next hop, no neighbour");
+	port_roce(1, false, 0x10);
+}
+
 static CU_TestInfo tests[] = {
 	{ "a good packet is forwarded", test_forward_ok },
 	{ "rules 1-6: link layer", test_link_rules },
@@ -1274,6 +1307,7 @@ static CU_TestInfo tests[] = {
 	{ "ingress ports within a burst", test_ports_in_burst },
 	{ "checks 1-16 against a reference", test_checks_differential },
 	{ "RoCE ingress: DLID 0", test_roce_ingress },
+	{ "RoCE egress: next hop by GID", test_roce_egress },
 	CU_TEST_INFO_NULL,
 };
 
