@@ -30,6 +30,12 @@ void vfix_gid(uint8_t gid[16], int subnet, int iid)
 int vfix_prepare(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid, uint32_t rq_depth,
 		 uint32_t sq_depth)
 {
+	return vfix_prepare_roce(f, tag, n, sm_lid, rq_depth, sq_depth, 0);
+}
+
+int vfix_prepare_roce(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid,
+		      uint32_t rq_depth, uint32_t sq_depth, unsigned roce)
+{
 	memset(f, 0, sizeof(*f));
 	for (unsigned i = 0; i < VFIX_MAX_PORTS; i++)
 		f->host[i] = -1;
@@ -41,7 +47,9 @@ int vfix_prepare(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid, u
 	f->n = n;
 	for (unsigned i = 0; i < n; i++) {
 		char s[108], h[108];
-		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i), .sm_lid = sm_lid };
+		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i),
+						  .sm_lid = sm_lid,
+						  .roce = roce >> i & 1 };
 		struct sockaddr_un sa = { .sun_family = AF_UNIX };
 		struct io_verbs_port_cfg *c = &f->cfg[i];
 

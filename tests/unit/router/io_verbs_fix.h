@@ -33,6 +33,13 @@ extern const char *const vfix_dev[VFIX_MAX_PORTS];
  */
 int vfix_prepare(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid, uint32_t rq_depth,
 		 uint32_t sq_depth);
+/*
+ * The same with the devices whose bit is set in `roce` (bit i: device i) in
+ * the fake's RoCE mode (fake_verbs.h): no LIDs, and GID
+ * fec0:0:0:<i+1>::1 at index 1 of their GID table.
+ */
+int vfix_prepare_roce(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid,
+		      uint32_t rq_depth, uint32_t sq_depth, unsigned roce);
 /* io_verbs_open() on f->cfg.  0 or -1. */
 int vfix_open(struct vfix *f);
 /* Closes the backend and the host sockets, forgets the devices, removes the directory. */
