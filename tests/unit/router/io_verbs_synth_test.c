@@ -218,6 +218,29 @@ static void test_roce_ipv4(void)
 	}
 }
 
+/*
+ * IPv4 behind 20 undefined bytes that read as IPv6 (version 6 in byte 0,
+ * as a NIC other than rxe may leave them): the valid IPv4 header behind
+ * says IPv4; with its checksum wrong it is taken for the IPv6 it seems.
+ */
+static void test_roce_ipv4_garbage(void)
+{
+	static const uint8_t dgid[16] = { [10] = 0xFF, 0xFF, 10, 2, 0, 1 };
+	uint8_t ip[IBR_GRH_LEN], *h;
+
+	memcpy(ip, roce_ip4, sizeof(ip));
+	memset(ip, 0x6D, 20);
+	h = roce_recv(ip, 100);
+	CU_ASSERT_TRUE_FATAL(io_verbs_roce_grh(h, IBR_GRH_LEN + 100, false));
+	CU_ASSERT_EQUAL(ibr_grh_get_tclass((const struct ibr_grh *)h), 0x28);
+	CU_ASSERT_EQUAL(ibr_grh_get_hoplmt((const struct ibr_grh *)h), 17);
+	CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid((const struct ibr_grh *)h), dgid, 16), 0);
+	ip[30]++; /* the checksum */
+	h = roce_recv(ip, 100);
+	CU_ASSERT_TRUE_FATAL(io_verbs_roce_grh(h, IBR_GRH_LEN + 100, false));
+	CU_ASSERT_EQUAL(memcmp(h + 8, ip + 8, 32), 0); /* IPv6: the bytes as GIDs */
+}
+
 /* Neither IPv6 at byte 0 nor IPv4 at byte 20, or shorter than 40: false, untouched. */
 static void test_roce_neither(void)
 {
@@ -254,6 +277,7 @@ static CU_TestInfo tests[] = {
 	{ "lengths refused", test_bad_lengths },
 	{ "RoCE v2 over IPv6: the GRH", test_roce_ipv6 },
 	{ "RoCE v2 over IPv4: the GRH", test_roce_ipv4 },
+	{ "RoCE v2 over IPv4, undefined bytes like IPv6", test_roce_ipv4_garbage },
 	{ "RoCE v2: neither IP version, too short", test_roce_neither },
 	CU_TEST_INFO_NULL,
 };
