@@ -21,7 +21,7 @@
 #define ROCE	 0x3 /* devices 0 and 1 */
 #define MLID_A	 0xC001
 #define MLID_C	 0xC003
-#define HOST_QPN 0x42
+#define HOST_QPN VFIX_HOST_QPN
 #define QKEY	 0x0B1B
 
 static struct vfix fx;
@@ -29,18 +29,9 @@ static const uint8_t mgid[16] = { 0xff, 0x0e, [15] = 0x01 };
 
 static int setup(void)
 {
-	struct io_verbs_port_cfg *cfg = fx.cfg;
-
 	if (vfix_prepare_roce(&fx, "io_verbs_roce_test", NP, 1, 256, 256, ROCE))
 		return -1;
-	/* a pair of proxies: host 7 on RoCE subnet 1 <-> host 7 on IB subnet 3 */
-	cfg[0].nproxy = cfg[2].nproxy = 1;
-	vfix_gid(cfg[0].proxy[0].gid, 3, 7);
-	cfg[0].proxy[0].qpn = HOST_QPN;
-	cfg[0].proxy[0].qkey = 0x1234;
-	vfix_gid(cfg[2].proxy[0].gid, 1, 7);
-	cfg[2].proxy[0].qpn = HOST_QPN;
-	cfg[2].proxy[0].qkey = 0x4321;
+	vfix_proxy_pair(&fx, 0, 2); /* host 7 on RoCE subnet 1 <-> host 7 on IB subnet 3 */
 	if (vfix_open(&fx))
 		return -1;
 	/* the MLID is the router's name for the group on RoCE (the fake attaches it by MGID) */
@@ -61,37 +52,23 @@ static struct io_port *port(int i)
 	return &io_verbs_port(fx.v, (unsigned)i)->io;
 }
 
-/* Host `i` puts a UD packet on its wire (RoCE: LIDs 0), TClass 0x20, HopLmt 64. */
+/* Host `i` sends a UD packet (RoCE: LIDs 0; IB: SLID 100 to the port's LID or MLID_C). */
 static void host_send(int i, const uint8_t sgid[16], const uint8_t dgid[16], uint32_t dqp,
 		      uint32_t qkey, size_t paylen, bool imm)
 {
-	uint8_t pay[1024], pkt[2048];
-	struct ibr_pkt_ud_params p = { .slid = i == 2 ? 100 : 0,
-				       .dlid = i != 2		 ? 0
-					       : dqp == 0xFFFFFF ? MLID_C
-								 : 12,
-				       .sl = 3,
-				       .grh = true,
-				       .hoplmt = 64,
-				       .tclass = 0x20,
-				       .flowlabel = 0x12345,
-				       .pkey = 0xFFFF,
-				       .dest_qp = dqp,
-				       .qkey = qkey,
-				       .src_qp = HOST_QPN,
-				       .payload = pay,
-				       .payload_len = paylen,
-				       .opcode = imm ? IBR_BTH_OP_UD_SEND_ONLY_IMM : 0,
-				       .immdt = 0xA5A5A5A5 };
-	int len;
+	struct vfix_ud u = { .sgid = sgid,
+			     .dgid = dgid,
+			     .dqp = dqp,
+			     .qkey = qkey,
+			     .paylen = paylen,
+			     .tag = 0x5A,
+			     .imm = imm };
 
-	memset(pay, 0x5A, paylen);
-	memcpy(p.sgid, sgid, 16);
-	memcpy(p.dgid, dgid, 16);
-	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
-	CU_ASSERT_FATAL(len > 0);
-	vfix_host_send(&fx, i, pkt, (size_t)len);
-	fake_verbs_pump(vfix_dev[i]);
+	if (!((ROCE >> i) & 1)) {
+		u.slid = 100;
+		u.dlid = dqp == 0xFFFFFF ? MLID_C : 12;
+	}
+	vfix_host_ud(&fx, i, &u);
 }
 
 /* Host 7 of subnet `i` + 1 sends to `dgid`. */

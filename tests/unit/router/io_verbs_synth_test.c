@@ -27,21 +27,29 @@ static struct io_verbs_buf *recv_into(uint32_t pay, bool imm)
 	return b;
 }
 
+/* What a completion of `pay` bytes says: DestQP 0x123, SrcQP 0x456, Q_Key 0x0B1B, LIDs 0, SL 0. */
+static struct io_verbs_rx_info rx_info(uint32_t pay, bool imm, bool crc)
+{
+	return (struct io_verbs_rx_info){ .byte_len = IBR_GRH_LEN + pay,
+					  .dest_qp = 0x123,
+					  .src_qp = 0x456,
+					  .qkey = 0x0B1B,
+					  .pkey = 0xFFFF,
+					  .has_imm = imm,
+					  .crc_fill = crc };
+}
+
 static void synth_check(uint32_t pay, bool imm, bool crc)
 {
 	struct io_verbs_buf *b = recv_into(pay, imm);
-	struct io_verbs_rx_info ri = { .byte_len = IBR_GRH_LEN + pay,
-				       .dest_qp = 0x123,
-				       .src_qp = 0x456,
-				       .qkey = 0x0B1B,
-				       .imm = 0x11223344,
-				       .slid = 7,
-				       .dlid = 9,
-				       .pkey = 0x8001,
-				       .sl = 5,
-				       .has_imm = imm,
-				       .crc_fill = crc };
+	struct io_verbs_rx_info ri = rx_info(pay, imm, crc);
 	struct ibr_pkt p;
+
+	ri.imm = 0x11223344;
+	ri.slid = 7;
+	ri.dlid = 9;
+	ri.pkey = 0x8001;
+	ri.sl = 5;
 
 	CU_ASSERT_TRUE_FATAL(io_verbs_synth(b, &ri));
 	CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(b->m.data, b->m.len, &p), IBR_PKT_ERR_OK);
@@ -144,13 +152,7 @@ static uint32_t ud_paylen(uint32_t pay, bool imm)
  */
 static void roce_engine_check(uint32_t pay, bool imm)
 {
-	struct io_verbs_rx_info ri = { .byte_len = IBR_GRH_LEN + pay,
-				       .dest_qp = 0x123,
-				       .src_qp = 0x456,
-				       .qkey = 0x0B1B,
-				       .pkey = 0xFFFF,
-				       .has_imm = imm,
-				       .crc_fill = true };
+	struct io_verbs_rx_info ri = rx_info(pay, imm, true);
 	struct router_rib rib;
 	struct router_port p;
 	struct router_fib *fib;
