@@ -31,13 +31,14 @@ static int eng_check_link(const struct router_fib_port *in, const struct router_
 	if (ibr_lrh_get_vl(lrh) == IBR_VL15)
 		return ENG_TO_SMA;
 	/* 6. the packet must be addressed to this port: one of its 2^LMC LIDs, or
-	 *    a multicast LID of a group known on this subnet (IBA 8.2.3) */
+	 *    a multicast LID of a group known on this subnet (IBA 8.2.3); the
+	 *    FIB's lid_span says which (none without a LID, DLID 0 alone on a
+	 *    RoCE port, whose packets the backend gives DLID 0) */
 	dlid = ibr_lrh_get_dlid(lrh);
 	if (dlid >= IBR_LID_MCAST_MIN && dlid <= IBR_LID_MCAST_MAX) {
 		if (!router_bit_test(in->mlid_bits, dlid - IBR_LID_MCAST_MIN))
 			return ROUTER_DROP_DLID;
-	} else if (in->cfg.lid == 0 || dlid < in->cfg.lid ||
-		   (unsigned)(dlid - in->cfg.lid) >= (1u << in->cfg.lmc)) {
+	} else if ((uint32_t)(dlid - in->cfg.lid) >= in->lid_span) {
 		return ROUTER_DROP_DLID;
 	}
 	return ENG_PASS;

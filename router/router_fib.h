@@ -36,8 +36,8 @@ struct router_nh {
 #define ROUTER_VAL_PRESENT (1ull << 63)
 /*
  * Set by the FIB compiler in a route's value when its egress port is in the
- * FIB and usable (up, with a LID): a fact of the immutable FIB that the
- * data path then need not look up per packet.
+ * FIB and usable (up, with a LID or RoCE): a fact of the immutable FIB
+ * that the data path then need not look up per packet.
  */
 #define ROUTER_VAL_PORT_OK (1ull << 30)
 /*
@@ -89,9 +89,9 @@ struct router_fib_port {
 	struct router_port cfg;
 	/* derived by the compiler, for the per-packet work */
 	uint64_t gid_wire[2]; /* the port's GID (prefix, GUID) as 64-bit loads of wire bytes */
-	uint32_t lid_span;    /* 2^LMC when the port has a LID, else 0: ours iff DLID - LID < it */
+	uint32_t lid_span;    /* 2^LMC with a LID or on RoCE, else 0: ours iff DLID - LID < it */
 	uint32_t site_ports;  /* ports of this port's site, itself included */
-	bool usable;	      /* up, with a LID: packets may leave by it */
+	bool usable;	      /* up, with a LID or RoCE: packets may leave by it */
 	bool tclass_map;      /* some TClass maps to an SL (else every one keeps its SL) */
 	bool lrh_keep_sl;     /* no TClass map and one VL for every SL: lrh_keep_sl_bits */
 	/*

@@ -55,7 +55,9 @@ int fake_verbs_dev_add(const char *name, const struct fake_verbs_port_cfg *cfg)
 	if (!d->cfg.pkey)
 		d->cfg.pkey = 0xFFFF;
 	if (!d->cfg.mtu)
-		d->cfg.mtu = IBV_MTU_4096;
+		d->cfg.mtu = cfg->roce ? IBV_MTU_1024 : IBV_MTU_4096;
+	if (cfg->roce) /* no LIDs, no SM on Ethernet */
+		d->cfg.lid = d->cfg.lmc = d->cfg.sm_lid = 0;
 	d->state = cfg->down ? IBV_PORT_DOWN : IBV_PORT_ACTIVE;
 	d->fd = d->evpipe[0] = d->evpipe[1] = d->ctl_fd = d->async_ep = -1;
 	d->next_qpn = FV_QPN_FIRST;
@@ -122,6 +124,8 @@ int fake_verbs_port_lid(const char *name, uint16_t lid)
 
 	if (!d)
 		return -ENOENT;
+	if (d->cfg.roce)
+		return -EINVAL; /* no LIDs on Ethernet */
 	d->cfg.lid = lid;
 	return fv_event_push(d, IBV_EVENT_LID_CHANGE);
 }
@@ -232,7 +236,7 @@ int fake_verbs_stats_get(const char *name, struct fake_verbs_stats *s)
 
 /* ---- devices and contexts ---- */
 
-/* One "name,sock,peer,lid,gid[,lmc]" entry of FAKE_VERBS_DEVICES (its text is cut up). */
+/* One "name,sock,peer,lid,gid[,lmc|,roce]" entry of FAKE_VERBS_DEVICES (its text is cut up). */
 static int fv_env_dev(char *e)
 {
 	char *f[7], *save = NULL;
@@ -245,11 +249,15 @@ static int fv_env_dev(char *e)
 	if (n != 5 && n != 6)
 		return -EINVAL;
 	lid = strtoul(f[3], NULL, 0);
-	if (n == 6)
+	c.roce = n == 6 && !strcmp(f[5], "roce");
+	if (n == 6 && !c.roce)
 		lmc = strtoul(f[5], NULL, 0);
-	/* the SM assigns a base LID aligned to 2^LMC (IBA 7.11.1) */
-	if (lid == 0 || lmc > 7 || lid + (1ul << lmc) > 0xC000 || (lid & ((1ul << lmc) - 1)) ||
-	    inet_pton(AF_INET6, f[4], c.gid) != 1)
+	/* the SM assigns a base LID aligned to 2^LMC (IBA 7.11.1); RoCE has none */
+	if (c.roce ? lid != 0
+		   : lid == 0 || lmc > 7 || lid + (1ul << lmc) > 0xC000 ||
+			     (lid & ((1ul << lmc) - 1)))
+		return -EINVAL;
+	if (inet_pton(AF_INET6, f[4], c.gid) != 1)
 		return -EINVAL;
 	c.sock = f[1];
 	c.peer = f[2];
@@ -380,34 +388,32 @@ int ibv_query_port(struct ibv_context *c, uint8_t port, struct _compat_ibv_port_
 	a->state = d->state;
 	a->max_mtu = IBV_MTU_4096;
 	a->active_mtu = d->cfg.mtu;
-	a->gid_tbl_len = 1;
+	a->gid_tbl_len = d->cfg.roce ? FAKE_VERBS_ROCE_NGIDS : 1;
 	a->pkey_tbl_len = 1;
 	a->lid = d->cfg.lid;
 	a->lmc = d->cfg.lmc;
 	a->sm_lid = d->cfg.sm_lid;
 	a->max_msg_sz = 1u << 31;
-	a->link_layer = IBV_LINK_LAYER_INFINIBAND;
+	a->link_layer = d->cfg.roce ? IBV_LINK_LAYER_ETHERNET : IBV_LINK_LAYER_INFINIBAND;
 	return 0;
 }
 
 int ibv_query_gid(struct ibv_context *c, uint8_t port, int index, union ibv_gid *gid)
 {
-	if (port != 1 || index != 0)
+	struct ibv_gid_entry e;
+
+	if (port != 1 || index < 0 || !fv_gid_entry(fv_of(c), (uint32_t)index, &e))
 		return -1;
-	memcpy(gid->raw, fv_of(c)->cfg.gid, 16);
+	*gid = e.gid;
 	return 0;
 }
 
-/* The one GID of the port, of type IB (the fake is an IB port). */
+/* The port's GID table (fv_gid_entry): one GID of type IB, or a RoCE port's three. */
 int _ibv_query_gid_ex(struct ibv_context *c, uint32_t port, uint32_t index, struct ibv_gid_entry *e,
 		      uint32_t flags, size_t size)
 {
-	if (port != 1 || index != 0 || flags || size < sizeof(*e))
+	if (port != 1 || flags || size < sizeof(*e) || !fv_gid_entry(fv_of(c), index, e))
 		return EINVAL;
-	memset(e, 0, sizeof(*e));
-	memcpy(e->gid.raw, fv_of(c)->cfg.gid, 16);
-	e->port_num = 1;
-	e->gid_type = IBV_GID_TYPE_IB;
 	return 0;
 }
 
@@ -499,15 +505,18 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 
 struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
-	struct fv_ah *a = calloc(1, sizeof(*a));
+	struct fv_dev *d = fv_of(pd->context);
+	struct fv_ah *a;
 
-	if (!a)
+	if (d->cfg.roce && (errno = fv_roce_ah_check(d, attr)))
+		return NULL;
+	if (!(a = calloc(1, sizeof(*a))))
 		return NULL;
 	a->ah.context = pd->context;
 	a->ah.pd = pd;
 	a->attr = *attr;
-	fv_of(pd->context)->st.ah_created++;
-	fv_of(pd->context)->st.ah_live++;
+	d->st.ah_created++;
+	d->st.ah_live++;
 	return &a->ah;
 }
 

@@ -6,8 +6,8 @@
  * IB packet on the port's socket (LRH, GRH, BTH, DETH, payload, ICRC, VCRC,
  * built by lib/ibr_pkt); a packet from the socket becomes a receive
  * completion the way an HCA makes one (IBA 11.4.2.1, the GRH in the first 40
- * bytes of the scatter list).  No threads: the "HCA" runs inside
- * ibv_poll_cq.
+ * bytes of the scatter list; in RoCE mode the IP header there, as rxe
+ * leaves it).  No threads: the "HCA" runs inside ibv_poll_cq.
  *
  * Not modelled: RC/UC/RD QPs, SRQs, multicast loopback (never delivered),
  * link-level flow control, VL arbitration.  See tests/fakes/README.
@@ -27,11 +27,29 @@ struct fake_verbs_port_cfg {
 	uint16_t lid;
 	uint8_t lmc;
 	uint16_t sm_lid;
-	uint8_t gid[16];  /* GID index 0 */
+	uint8_t gid[16];  /* GID index 0 (RoCE: 1) */
 	uint16_t pkey;	  /* P_Key index 0 (0: 0xFFFF) */
-	enum ibv_mtu mtu; /* 0: IBV_MTU_4096 */
+	enum ibv_mtu mtu; /* 0: IBV_MTU_4096 (RoCE: IBV_MTU_1024) */
 	bool down;	  /* start in IBV_PORT_DOWN */
+	/*
+	 * RoCE v2 mode (link layer Ethernet) on the same IB sim wire: no LIDs
+	 * (port LID 0, wc.slid 0, a group attached with any MLID, delivered by
+	 * MGID), the GID table of FAKE_VERBS_ROCE_NGIDS entries below, global
+	 * AHs from a RoCE v2 entry only, unicast delivered only to the port's
+	 * own GIDs (IP delivers to the host's own addresses), and the GRH slot
+	 * of a receive holding the IP header (IPv6, or IPv4 for IPv4-mapped
+	 * GIDs) as rxe leaves it; sent FlowLabels are 0, as rxe sends.
+	 */
+	bool roce;
 };
+
+/*
+ * A RoCE port's GID table: 0 fe80::<the interface ID of `gid`> RoCE v2,
+ * 1 `gid` RoCE v2, 2 `gid` RoCE v1, all of the netdev
+ * FAKE_VERBS_ROCE_IFINDEX (1: lo, so that IP joins there work).
+ */
+#define FAKE_VERBS_ROCE_NGIDS	3
+#define FAKE_VERBS_ROCE_IFINDEX 1
 
 struct fake_verbs_stats {
 	uint64_t post_send_calls; /* ibv_post_send() calls */
@@ -58,9 +76,10 @@ struct fake_verbs_stats {
  * Programs that cannot call fake_verbs_dev_add() (ibrouterd linked with the
  * fake, tests/verbs) get their devices from the environment: when none was
  * added, the first ibv_get_device_list() reads
- *   FAKE_VERBS_DEVICES="name,sock,peer,lid,gid[,lmc];name,..."
+ *   FAKE_VERBS_DEVICES="name,sock,peer,lid,gid[,lmc|,roce];name,..."
  * e.g. "mlx5_0,/tmp/x/a.sock,/tmp/x/a.peer,0x1,fec0::1:0:0:0:1" (LMC 0 unless
- * given: the port answers to LIDs lid..lid+2^lmc-1, as the SM set it).
+ * given: the port answers to LIDs lid..lid+2^lmc-1, as the SM set it), or
+ * "rxe0,/tmp/x/a.sock,/tmp/x/a.peer,0,fec0::1:0:0:0:1,roce" (RoCE mode: LID 0).
  */
 #define FAKE_VERBS_ENV "FAKE_VERBS_DEVICES"
 
@@ -76,9 +95,9 @@ void fake_verbs_fault_send_error(const char *name, unsigned nth);
 int fake_verbs_port_set(const char *name, bool up);
 /* Another async event (LID change, GID change, SM change) for port 1. */
 int fake_verbs_event(const char *name, enum ibv_event_type type);
-/* The SM gave the port another LID: IBV_EVENT_LID_CHANGE. */
+/* The SM gave the port another LID: IBV_EVENT_LID_CHANGE (RoCE: -EINVAL, no LIDs). */
 int fake_verbs_port_lid(const char *name, uint16_t lid);
-/* GID index 0 changed (another subnet prefix): IBV_EVENT_GID_CHANGE. */
+/* The port's GID changed (another subnet prefix; RoCE: another address): IBV_EVENT_GID_CHANGE. */
 int fake_verbs_port_gid(const char *name, const uint8_t gid[16]);
 /*
  * The same from another process (tests/verbs: the HCA events of an

@@ -1,8 +1,10 @@
-/* fake_verbs_priv.h - the fake provider's objects, shared by its two files. */
+/* fake_verbs_priv.h - the fake provider's objects, shared by its files. */
 #ifndef FAKE_VERBS_PRIV_H
 #define FAKE_VERBS_PRIV_H
 
 #include "tests/fakes/fake_verbs.h"
+
+#include "lib/ibr_pkt.h"
 
 #include <stdbool.h>
 #include <sys/un.h>
@@ -90,6 +92,16 @@ static inline struct fv_dev *fv_of(struct ibv_context *ctx)
 bool fv_cq_push(struct fv_dev *d, struct fv_cq *q, const struct fv_cqe *e);
 /* Release `n` held WQEs of `q`, oldest first, and their AH references. */
 void fv_sq_retire(struct fv_qp *q, unsigned n);
+/* fake_verbs_roce.c: the GID table (IB: one entry; RoCE: fake_verbs.h); false past its end */
+bool fv_gid_entry(const struct fv_dev *d, uint32_t index, struct ibv_gid_entry *e);
+/* RoCE: whether `gid` is one of the port's (IP delivers unicast to its own addresses only) */
+bool fv_roce_gid_own(const struct fv_dev *d, const uint8_t gid[16]);
+/* RoCE: 0, or EINVAL for an AH that is not global from a RoCE v2 GID */
+int fv_roce_ah_check(const struct fv_dev *d, const struct ibv_ah_attr *a);
+/* RoCE: whether an MGID is an IP multicast address (IPv6, or IPv4-mapped 224.0.0.0/4) */
+bool fv_roce_mgid_ok(const union ibv_gid *g);
+/* RoCE: the IP header a receive leaves in front of the payload, from the packet's GRH */
+void fv_roce_ip_hdr(uint8_t out[IBR_GRH_LEN], const struct ibr_grh *g);
 /* fake_verbs_qp.c: the data path of the "HCA" */
 void fv_wire_pump(struct fv_dev *d);
 int fv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);

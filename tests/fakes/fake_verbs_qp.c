@@ -132,11 +132,17 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 	return 0;
 }
 
+/*
+ * IB: an MGID and its MLID.  RoCE: an IP multicast address; the kernel
+ * checks no MLID on Ethernet (there are none: the backend gives 0), and
+ * delivery goes by MGID alone.
+ */
 int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
 	struct fv_dev *d = fv_of(qp->context);
 
-	if (gid->raw[0] != 0xFF || lid < 0xC000 || lid == 0xFFFF)
+	if (d->cfg.roce ? !fv_roce_mgid_ok(gid)
+			: gid->raw[0] != 0xFF || lid < 0xC000 || lid == 0xFFFF)
 		return EINVAL;
 	if (d->nmc == FV_MAX_MCAST)
 		return ENOMEM;
@@ -149,7 +155,7 @@ int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 	struct fv_dev *d = fv_of(qp->context);
 
 	for (unsigned i = 0; i < d->nmc; i++)
-		if (d->mc[i].qp == (struct fv_qp *)qp && d->mc[i].lid == lid &&
+		if (d->mc[i].qp == (struct fv_qp *)qp && (d->cfg.roce || d->mc[i].lid == lid) &&
 		    !memcmp(d->mc[i].gid.raw, gid->raw, 16)) {
 			d->mc[i] = d->mc[--d->nmc];
 			return 0;
@@ -187,6 +193,7 @@ static enum ibv_wc_status fv_send_one(struct fv_dev *d, struct fv_qp *q,
 	const struct ibv_ah_attr *ah = &((struct fv_ah *)wr->wr.ud.ah)->attr;
 	uint8_t payload[4096], pkt[FV_PKT_MAX];
 	struct ibr_pkt_ud_params p = { 0 };
+	struct ibv_gid_entry sgid;
 	int len = fv_gather(d, wr, payload, 128u << d->cfg.mtu);
 
 	if (len < 0)
@@ -197,10 +204,13 @@ static enum ibv_wc_status fv_send_one(struct fv_dev *d, struct fv_qp *q,
 	p.dlid = ah->dlid;
 	p.sl = ah->sl;
 	p.grh = ah->is_global;
-	memcpy(p.sgid, d->cfg.gid, 16);
+	/* the SGID the AH names (IB: GID 0; RoCE: a RoCE v2 entry, ibv_create_ah checked) */
+	if (!fv_gid_entry(d, d->cfg.roce ? ah->grh.sgid_index : 0, &sgid))
+		return IBV_WC_LOC_QP_OP_ERR;
+	memcpy(p.sgid, sgid.gid.raw, 16);
 	memcpy(p.dgid, ah->grh.dgid.raw, 16);
 	p.tclass = ah->grh.traffic_class;
-	p.flowlabel = ah->grh.flow_label;
+	p.flowlabel = d->cfg.roce ? 0 : ah->grh.flow_label; /* rxe sends FlowLabel 0 */
 	p.hoplmt = ah->grh.hop_limit;
 	p.opcode = wr->opcode == IBV_WR_SEND_WITH_IMM ? IBR_BTH_OP_UD_SEND_ONLY_IMM
 						      : IBR_BTH_OP_UD_SEND_ONLY;
@@ -339,9 +349,12 @@ static void fv_deliver(struct fv_dev *d, struct fv_qp *q, const struct ibr_pkt *
 	r = &q->rq[q->rq_head];
 	q->rq_head = (q->rq_head + 1) % q->rq_size;
 	q->rq_count--;
-	/* without a GRH the first 40 bytes are undefined (IBA 11.4.2.1): zeros here */
+	/* without a GRH the first 40 bytes are undefined (IBA 11.4.2.1): zeros here;
+	 * on RoCE they hold the IP header (fake_verbs_roce.c) */
 	memset(tmp, 0, IBR_GRH_LEN);
-	if (p->grh)
+	if (d->cfg.roce)
+		fv_roce_ip_hdr(tmp, p->grh);
+	else if (p->grh)
 		memcpy(tmp, p->grh, IBR_GRH_LEN);
 	if (n > sizeof(tmp))
 		n = sizeof(tmp);
@@ -350,8 +363,9 @@ static void fv_deliver(struct fv_dev *d, struct fv_qp *q, const struct ibr_pkt *
 	e.wc.status = fv_scatter(r, tmp, n) ? IBV_WC_SUCCESS : IBV_WC_LOC_LEN_ERR;
 	e.wc.byte_len = (uint32_t)n;
 	e.wc.src_qp = ibr_deth_get_srcqp(p->deth);
-	e.wc.slid = ibr_lrh_get_slid(p->lrh);
-	e.wc.sl = ibr_lrh_get_sl(p->lrh);
+	/* RoCE: no LIDs, no SL in the packet (its priority is the VLAN's or DSCP's) */
+	e.wc.slid = d->cfg.roce ? 0 : ibr_lrh_get_slid(p->lrh);
+	e.wc.sl = d->cfg.roce ? 0 : ibr_lrh_get_sl(p->lrh);
 	e.wc.pkey_index = 0;
 	e.wc.dlid_path_bits = (uint8_t)(ibr_lrh_get_dlid(p->lrh) & ((1u << d->cfg.lmc) - 1));
 	e.wc.wc_flags = p->grh ? IBV_WC_GRH : 0;
@@ -372,7 +386,7 @@ static void fv_wire_rx(struct fv_dev *d, const uint8_t *buf, size_t len)
 	bool hit = false;
 
 	if (ibr_pkt_parse(buf, len, &p) != IBR_PKT_ERR_OK || ibr_pkt_crc_check(&p) || !p.deth ||
-	    d->state != IBV_PORT_ACTIVE ||
+	    d->state != IBV_PORT_ACTIVE || (d->cfg.roce && !p.grh) || /* RoCE v2: always IP */
 	    p.payload_len > (128u << d->cfg.mtu) ||   /* longer than the MTU: the link drops it */
 	    ibr_bth_get_pkey(p.bth) != d->cfg.pkey) { /* C9-42 (simplified): P_Key match */
 		d->st.rx_filtered++;
@@ -382,12 +396,15 @@ static void fv_wire_rx(struct fv_dev *d, const uint8_t *buf, size_t len)
 	qpn = ibr_bth_get_destqp(p.bth);
 	if (qpn == 0xFFFFFF) { /* multicast: every QP attached to this MGID and MLID */
 		for (unsigned i = 0; p.grh && i < d->nmc; i++)
-			if (d->mc[i].lid == dlid &&
+			if ((d->cfg.roce || d->mc[i].lid == dlid) &&
 			    !memcmp(d->mc[i].gid.raw, ibr_grh_dgid(p.grh), 16)) {
 				fv_deliver(d, d->mc[i].qp, &p);
 				hit = true;
 			}
-	} else if (dlid >= d->cfg.lid && (unsigned)(dlid - d->cfg.lid) < (1u << d->cfg.lmc)) {
+	} else if (d->cfg.roce ? fv_roce_gid_own(d, ibr_grh_dgid(p.grh))
+			       : dlid >= d->cfg.lid &&
+					 (unsigned)(dlid - d->cfg.lid) < (1u << d->cfg.lmc)) {
+		/* RoCE: IP delivers to the host's own addresses, whatever the DLID */
 		for (unsigned i = 0; i < FV_MAX_QPS; i++)
 			if (d->qps[i] && d->qps[i]->qp.qp_num == qpn) {
 				fv_deliver(d, d->qps[i], &p);

@@ -1,5 +1,6 @@
 /* io_verbs_fix.c - the verbs backend's unit-test fixture (io_verbs_fix.h). */
 #include "tests/unit/router/io_verbs_fix.h"
+#include "lib/ibr_pkt.h"
 #include "tests/fakes/fake_verbs.h"
 #include "tests/unit/ibr_test.h"
 
@@ -30,6 +31,12 @@ void vfix_gid(uint8_t gid[16], int subnet, int iid)
 int vfix_prepare(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid, uint32_t rq_depth,
 		 uint32_t sq_depth)
 {
+	return vfix_prepare_roce(f, tag, n, sm_lid, rq_depth, sq_depth, 0);
+}
+
+int vfix_prepare_roce(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid,
+		      uint32_t rq_depth, uint32_t sq_depth, unsigned roce)
+{
 	memset(f, 0, sizeof(*f));
 	for (unsigned i = 0; i < VFIX_MAX_PORTS; i++)
 		f->host[i] = -1;
@@ -41,7 +48,9 @@ int vfix_prepare(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid, u
 	f->n = n;
 	for (unsigned i = 0; i < n; i++) {
 		char s[108], h[108];
-		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i), .sm_lid = sm_lid };
+		struct fake_verbs_port_cfg fc = { .lid = (uint16_t)(10 + i),
+						  .sm_lid = sm_lid,
+						  .roce = roce >> i & 1 };
 		struct sockaddr_un sa = { .sun_family = AF_UNIX };
 		struct io_verbs_port_cfg *c = &f->cfg[i];
 
@@ -63,6 +72,19 @@ int vfix_prepare(struct vfix *f, const char *tag, unsigned n, uint16_t sm_lid, u
 		c->sq_depth = sq_depth;
 	}
 	return 0;
+}
+
+void vfix_proxy_pair(struct vfix *f, int a, int b)
+{
+	struct io_verbs_proxy_cfg *pa = &f->cfg[a].proxy[0], *pb = &f->cfg[b].proxy[0];
+
+	f->cfg[a].nproxy = f->cfg[b].nproxy = 1;
+	vfix_gid(pa->gid, b + 1, 7);
+	pa->qpn = VFIX_HOST_QPN;
+	pa->qkey = 0x1234;
+	vfix_gid(pb->gid, a + 1, 7);
+	pb->qpn = VFIX_HOST_QPN;
+	pb->qkey = 0x4321;
 }
 
 int vfix_open(struct vfix *f)
@@ -97,6 +119,37 @@ void vfix_host_send(const struct vfix *f, int i, const void *pkt, size_t len)
 	vfix_path(f, sa.sun_path, sizeof(sa.sun_path), "hca", i);
 	CU_ASSERT_EQUAL(sendto(f->host[i], pkt, len, 0, (struct sockaddr *)&sa, sizeof(sa)),
 			(ssize_t)len);
+}
+
+void vfix_host_ud(const struct vfix *f, int i, const struct vfix_ud *u)
+{
+	uint8_t pay[4096], pkt[8192];
+	struct ibr_pkt_ud_params p = { .slid = u->slid,
+				       .dlid = u->dlid,
+				       .sl = 3,
+				       .grh = u->dgid != NULL,
+				       .hoplmt = 64,
+				       .tclass = 0x20,
+				       .flowlabel = 0x12345,
+				       .pkey = 0xFFFF,
+				       .dest_qp = u->dqp,
+				       .qkey = u->qkey,
+				       .src_qp = VFIX_HOST_QPN,
+				       .payload = pay,
+				       .payload_len = u->paylen,
+				       .opcode = u->imm ? IBR_BTH_OP_UD_SEND_ONLY_IMM : 0,
+				       .immdt = 0xA5A5A5A5 };
+	int len;
+
+	CU_ASSERT_FATAL(u->paylen <= sizeof(pay));
+	memset(pay, u->tag, u->paylen);
+	memcpy(p.sgid, u->sgid, 16);
+	if (u->dgid)
+		memcpy(p.dgid, u->dgid, 16);
+	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
+	CU_ASSERT_FATAL(len > 0);
+	vfix_host_send(f, i, pkt, (size_t)len);
+	fake_verbs_pump(vfix_dev[i]);
 }
 
 int vfix_host_recv(const struct vfix *f, int i, uint8_t *buf, size_t n)

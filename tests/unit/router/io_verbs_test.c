@@ -20,7 +20,7 @@
 #define MLID_A	 0xC001
 #define MLID_B	 0xC002
 #define MLID_C	 0xC003
-#define HOST_QPN 0x42
+#define HOST_QPN VFIX_HOST_QPN
 #define QKEY	 0x0B1B
 
 static struct vfix fx;
@@ -32,15 +32,8 @@ static int setup(void)
 
 	if (vfix_prepare(&fx, "io_verbs_test", NP, 1, 256, 256))
 		return -1;
-	cfg[2].ah_cap = 16; /* 12 AHs a generation: test_ah_eviction */
-	/* a pair of proxies: host 7 on subnet 1 <-> host 7 on subnet 2, both QPN HOST_QPN */
-	cfg[0].nproxy = cfg[1].nproxy = 1;
-	vfix_gid(cfg[0].proxy[0].gid, 2, 7);
-	cfg[0].proxy[0].qpn = HOST_QPN;
-	cfg[0].proxy[0].qkey = 0x1234;
-	vfix_gid(cfg[1].proxy[0].gid, 1, 7);
-	cfg[1].proxy[0].qpn = HOST_QPN;
-	cfg[1].proxy[0].qkey = 0x4321;
+	cfg[2].ah_cap = 16;	    /* 12 AHs a generation: test_ah_eviction */
+	vfix_proxy_pair(&fx, 0, 1); /* host 7 on subnet 1 <-> host 7 on subnet 2 */
 	if (vfix_open(&fx))
 		return -1;
 	for (int i = 0; i < NP; i++)
@@ -56,36 +49,23 @@ static int teardown(void)
 	return 0;
 }
 
-/* Host on subnet `i` sends a UD packet to the router's port i. */
+/* Host 7 on subnet `i` + 1 sends a UD packet to the router's port i (SLID 100). */
 static void host_send(int i, const uint8_t dgid[16], uint16_t dlid, uint32_t dqp, uint32_t qkey,
 		      size_t paylen, uint8_t tag, bool imm)
 {
-	uint8_t pay[4096], pkt[8192];
-	struct ibr_pkt_ud_params p = { .slid = 100,
-				       .dlid = dlid,
-				       .sl = 3,
-				       .grh = dgid != NULL,
-				       .hoplmt = 64,
-				       .tclass = 0x20,
-				       .flowlabel = 0x12345,
-				       .pkey = 0xFFFF,
-				       .dest_qp = dqp,
-				       .qkey = qkey,
-				       .src_qp = HOST_QPN,
-				       .payload = pay,
-				       .payload_len = paylen,
-				       .opcode = imm ? IBR_BTH_OP_UD_SEND_ONLY_IMM : 0,
-				       .immdt = 0xA5A5A5A5 };
-	int len;
+	uint8_t sgid[16];
 
-	memset(pay, tag, paylen);
-	vfix_gid(p.sgid, i + 1, 7);
-	if (dgid)
-		memcpy(p.dgid, dgid, 16);
-	len = ibr_pkt_build_ud(pkt, sizeof(pkt), &p);
-	CU_ASSERT_FATAL(len > 0);
-	vfix_host_send(&fx, i, pkt, (size_t)len);
-	fake_verbs_pump(vfix_dev[i]); /* the wire queues 10 datagrams at most */
+	vfix_gid(sgid, i + 1, 7);
+	vfix_host_ud(&fx, i,
+		     &(struct vfix_ud){ .slid = 100,
+					.dlid = dlid,
+					.sgid = sgid,
+					.dgid = dgid,
+					.dqp = dqp,
+					.qkey = qkey,
+					.paylen = paylen,
+					.tag = tag,
+					.imm = imm });
 }
 
 static void host_send_mcast(int i, size_t paylen, uint8_t tag)

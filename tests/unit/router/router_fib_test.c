@@ -153,6 +153,38 @@ static void test_ports(void)
 	router_rib_free(&rib);
 }
 
+/*
+ * A RoCE port (ROUTER_PORT_ROCE) has no LID and is usable all the same; it
+ * owns DLID 0 alone (lid_span 1), the DLID its packets come in with.  The
+ * same port without the flag is not usable and owns no DLID.
+ */
+static void test_roce_port(void)
+{
+	struct router_rib rib;
+	struct router_port p;
+	struct router_fib *fib;
+
+	router_rib_init(&rib);
+	port_add(&rib, "a", 0, 0, 0, PFX_A);
+	port_add(&rib, "b", 0, 0, 0, PFX_B);
+	p = rib.port[1];
+	p.flags |= ROUTER_PORT_ROCE;
+	CU_ASSERT_EQUAL_FATAL(router_rib_port_set(&rib, 1, &p), 0);
+	fib = compile(&rib);
+	CU_ASSERT_FALSE(fib->port[0].usable);
+	CU_ASSERT_EQUAL(fib->port[0].lid_span, 0);
+	CU_ASSERT_TRUE(fib->port[1].usable);
+	CU_ASSERT_EQUAL(fib->port[1].lid_span, 1);
+	router_fib_free(fib);
+	/* down: not usable, RoCE or not */
+	p.flags &= (uint8_t)~ROUTER_PORT_UP;
+	CU_ASSERT_EQUAL_FATAL(router_rib_port_set(&rib, 1, &p), 0);
+	fib = compile(&rib);
+	CU_ASSERT_FALSE(fib->port[1].usable);
+	router_fib_free(fib);
+	router_rib_free(&rib);
+}
+
 /* Only the first npkeys entries of the table count, and no more than ROUTER_MAX_PKEYS. */
 static void test_pkey_count(void)
 {
@@ -505,6 +537,7 @@ static void test_immutable(void)
 static CU_TestInfo tests[] = {
 	{ "an empty RIB", test_empty },
 	{ "the port snapshot and what derives from it", test_ports },
+	{ "a RoCE port: usable without a LID", test_roce_port },
 	{ "P_Keys: npkeys entries, at most ROUTER_MAX_PKEYS", test_pkey_count },
 	{ "LRH bits by SL and TClass", test_lrh_bits },
 	{ "route values: next hop, PORT_OK, OWN_PFX", test_route_values },

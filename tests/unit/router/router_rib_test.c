@@ -89,7 +89,13 @@ static void test_bad_routes(void)
 	CU_ASSERT_EQUAL(route(&rib, 0, 0, ROUTER_SRC_MAX, 0, 0, 1), -EINVAL);
 	CU_ASSERT_EQUAL(route(&rib, 0, 0, ROUTER_SRC_STATIC, 0, ROUTER_NH_ROUTER, 0), -EINVAL);
 	CU_ASSERT_EQUAL(route(&rib, 0, 0, ROUTER_SRC_STATIC, 0, ROUTER_NH_ROUTER, 0xC001), -EINVAL);
+	/* past the last kind (ROUTER_NH_GID): the FIB packs a kind in two bits */
+	CU_ASSERT_EQUAL(route(&rib, 0, 0, ROUTER_SRC_STATIC, 0, ROUTER_NH_GID + 1, 0), -EINVAL);
 	CU_ASSERT_EQUAL(rib.routes.count, 0);
+	/* every kind up to it is taken, and a GID next hop needs no LID */
+	CU_ASSERT_EQUAL(route(&rib, 0, 0, ROUTER_SRC_STATIC, 1, ROUTER_NH_GID, 0), 0);
+	CU_ASSERT_EQUAL(lookup(&rib, 0x2001000000000000ull).kind, ROUTER_NH_GID);
+	CU_ASSERT_EQUAL(router_rib_route_del(&rib, 0, 0, ROUTER_SRC_STATIC), 0);
 	CU_ASSERT_EQUAL(router_rib_route_del(&rib, 0, 0, ROUTER_SRC_STATIC), -ENOENT);
 	router_rib_free(&rib);
 }
