@@ -119,8 +119,16 @@ static void verbs_fib_changed(struct io_port *io, const struct router_fib *fib)
 	struct io_verbs_port *p = (struct io_verbs_port *)io;
 	uint8_t r = p->cfg.router_port;
 
+	bool raw_egress = false;
+
+	/* a port whose egress sends the packet's own CRCs (sim: no HCA builds
+	 * them) needs them right from here: the rewrite updates the VCRC, the
+	 * ICRC it keeps (VM lab: RoCE -> sim arrived with a bad ICRC) */
+	for (uint32_t i = 0; i < fib->nports; i++)
+		raw_egress |= i != r && !(fib->port[i].cfg.flags & ROUTER_PORT_CRC_OFFLOAD);
 	p->crc_fill = r < fib->nports &&
-		      (fib->port[r].cfg.flags & (ROUTER_PORT_VCRC_CHECK | ROUTER_PORT_ICRC_CHECK));
+		      (raw_egress || (fib->port[r].cfg.flags &
+				      (ROUTER_PORT_VCRC_CHECK | ROUTER_PORT_ICRC_CHECK)));
 	io_verbs_mcast_sync(p, fib);
 }
 
@@ -152,6 +160,7 @@ struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n)
 		errno = n ? ENOMEM : EINVAL;
 		return NULL;
 	}
+	memset(v->by_router, -1, sizeof(v->by_router));
 	for (unsigned i = 0; i < n && !rc; i++) {
 		struct io_verbs_port *p = &v->port[i];
 
@@ -160,6 +169,8 @@ struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n)
 		p->v = v;
 		p->idx = (uint8_t)i;
 		p->cfg = cfg[i];
+		if (cfg[i].router_port < ROUTER_MAX_PORTS)
+			v->by_router[cfg[i].router_port] = (int8_t)i;
 		v->nports = i + 1;
 		if ((rc = verbs_port_open(v, p)))
 			log_warnx("verbs: %s:%u: %s", cfg[i].device, cfg[i].port_num,

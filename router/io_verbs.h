@@ -151,6 +151,7 @@ struct io_verbs_stats {
 	uint64_t qkey_closed; /* Q_Key QPs destroyed */
 	uint64_t mc_ip_err;   /* RoCE: the IP layer refused a group's membership */
 	uint64_t cq_err;      /* IBV_EVENT_CQ_ERR: a CQ overran (completions lost) */
+	uint64_t tx_foreign;  /* from a port of another backend (sim): not sendable */
 	/*
 	 * The fewest receive buffers the relay QP had posted after a poll since
 	 * the port opened: 0 means it ran dry (the HCA dropped what came then).

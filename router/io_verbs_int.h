@@ -22,7 +22,29 @@ struct io_verbs {
 	struct io_verbs_dev dev[ROUTER_MAX_PORTS];
 	struct ibv_mr *mr[ROUTER_MAX_PORTS][ROUTER_MAX_PORTS]; /* [pool's port][device] */
 	bool async_ctl; /* the control thread reads the async events (io_verbs_async_owner) */
+	int8_t by_router[ROUTER_MAX_PORTS]; /* router port -> index in port[], -1: not verbs */
 };
+
+/*
+ * The verbs buffer a packet to send is in, or NULL when it came in on a
+ * port of another backend (a sim port): a verbs port sends from the
+ * registered buffer a packet was received into, without a copy, and has
+ * nothing to send one without.  Two compares a packet.
+ */
+static inline const struct io_verbs_buf *io_verbs_buf_of(const struct io_verbs *v,
+							 const struct router_mbuf *m)
+{
+	int k = m->port < ROUTER_MAX_PORTS ? v->by_router[m->port] : -1;
+	const struct io_verbs_pool *pl;
+
+	if (k < 0)
+		return NULL;
+	pl = &v->port[k].pool;
+	if ((const void *)m < (const void *)pl->buf ||
+	    (const void *)m >= (const void *)(pl->buf + pl->nbufs))
+		return NULL;
+	return m->priv;
+}
 
 #define IO_VERBS_MCAST_QPN 0xFFFFFF /* IBA 10.5.1: the DestQP of every multicast packet */
 

@@ -143,11 +143,13 @@ static uint64_t *verbs_tx_dest(struct io_verbs_port *p, const struct router_mbuf
 			       uint32_t *qpn, uint32_t *qkey)
 {
 	const uint8_t *bth = m->data + IBR_LRH_LEN + IBR_GRH_LEN, *deth = bth + IBR_BTH_LEN;
-	const struct io_verbs_buf *b = m->priv;
+	const struct io_verbs_buf *b = io_verbs_buf_of(p->v, m);
 	const struct io_verbs_qp *in;
 	uint32_t dqp = ibr_bth_get_destqp((const struct ibr_bth *)bth), src;
 
 	*slot = 0;
+	if (!b)
+		return &p->st.tx_foreign; /* from a sim port: no registered buffer to send */
 	if (dqp == IO_VERBS_MCAST_QPN) {
 		int s = 0;
 

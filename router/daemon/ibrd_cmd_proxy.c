@@ -165,7 +165,7 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		"port",	     "device", "link",	     "gid",	      "sgid_index", "mtu",
 		"rx",	     "tx_wrs", "tx_posts",   "posts_per_pkt", "recv_posts", "rq_depth",
 		"rq_low",    "rx_err", "rx_bad_len", "tx_err",	      "tx_no_ah",   "tx_down",
-		"qp_resets", "events", "cq_err",     "mc_ip_err",
+		"qp_resets", "events", "cq_err",     "mc_ip_err",     "tx_foreign",
 	};
 	int only = show_port_arg(d, o, argc, argv);
 
@@ -208,6 +208,7 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		ibrd_out_u64(o, st->events);
 		ibrd_out_u64(o, st->cq_err);
 		ibrd_out_u64(o, st->mc_ip_err);
+		ibrd_out_u64(o, st->tx_foreign);
 	}
 	return ibrd_out_end(o);
 }

@@ -9,7 +9,7 @@ for t in "$@"; do
 	echo "== $t"
 	out=$(mktemp)
 	sh "$src/$t" 2>&1 | tee "$out"
-	st=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+	st=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$out" | tail -1)
 	if [ -z "$st" ]; then
 		f=$((f + 1)) # it died before its summary
 		rc=1

@@ -228,6 +228,39 @@ static struct router_fib *fib_with(uint32_t qkey)
 	return fib;
 }
 
+/*
+ * A port whose egress sends the packet's own CRCs (no CRC offload: a sim
+ * port) makes every verbs port compute the CRCs of what it receives: RoCE
+ * -> sim arrived with a zero ICRC (VM lab).  Verbs ports alone: no cost.
+ */
+static void test_crc_fill_for_raw_egress(void)
+{
+	struct io_verbs_port *p = io_verbs_port(fx.v, 0);
+	struct router_rib rib;
+	struct router_fib *fib;
+
+	for (int raw = 0; raw < 2; raw++) {
+		router_rib_init(&rib);
+		for (int i = 0; i < NP; i++) {
+			struct router_port rp;
+			char name[8];
+
+			snprintf(name, sizeof(name), "p%d", i);
+			router_port_defaults(&rp, name);
+			rp.flags = (uint8_t)(rp.flags & ~ROUTER_PORT_VCRC_CHECK);
+			if (!(raw && i == NP - 1))
+				rp.flags |= ROUTER_PORT_CRC_OFFLOAD;
+			router_rib_port_add(&rib, &rp);
+		}
+		fib = router_rib_compile(&rib);
+		router_rib_free(&rib);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(fib);
+		io_port_fib_changed(&p->io, fib);
+		CU_ASSERT_EQUAL(p->crc_fill, raw == 1);
+		router_fib_free(fib);
+	}
+}
+
 static void test_fib_follows(void)
 {
 	struct io_verbs_port *p = port(0);
@@ -394,6 +427,7 @@ static CU_TestInfo tests[] = {
 	{ "a QP per Q_Key, gone with its last group", test_qp_per_qkey },
 	{ "at most IO_VERBS_MAX_QKEY Q_Key QPs", test_qkey_limit },
 	{ "the groups of a published FIB", test_fib_follows },
+	{ "CRCs computed when a port sends raw packets", test_crc_fill_for_raw_egress },
 	{ "a refused group gets the slot a closing QP frees", test_refused_group_gets_freed_slot },
 	{ "a controlled Q_Key sent from its QP", test_controlled_qkey_sent_from_its_qp },
 	CU_TEST_INFO_NULL,

@@ -532,6 +532,31 @@ static void test_unicast_refused(void)
 	vfix_pools_check(&fx);
 }
 
+/*
+ * A packet that came in on a port of another backend (a sim port's, or any
+ * router_mbuf not in a verbs pool) is refused and counted, not sent from a
+ * buffer it does not have: the daemon crashed on one (VM lab, IB <-> RoCE).
+ */
+static void test_foreign_refused(void)
+{
+	struct io_verbs_port *pa = io_verbs_port(fx.v, 0), *pb = io_verbs_port(fx.v, 1);
+	static uint8_t pkt[256];
+	struct router_mbuf m = { .data = pkt, .len = 100, .port = 5, .priv = (void *)8 };
+	struct io_tx_result txr;
+	struct router_tx t;
+
+	/* multicast DestQP: it would be sent as is, were it a verbs buffer */
+	ibr_bth_set_destqp((struct ibr_bth *)(pkt + 48), 0xFFFFFF);
+	t = tx_for(&m, 20);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
+	CU_ASSERT_EQUAL(pb->st.tx_foreign, 1);
+	/* the ingress port is a verbs port, but the mbuf is not in its pool */
+	m.port = pa->cfg.router_port;
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
+	CU_ASSERT_EQUAL(pb->st.tx_foreign, 2);
+	vfix_pools_check(&fx);
+}
+
 /* The completion channel's fd wakes a sleeper when the wire has packets. */
 static void test_fd_readable(void)
 {
@@ -802,6 +827,7 @@ static CU_TestInfo tests[] = {
 	{ "async event kinds", test_event_kinds },
 	{ "async events owned by the control thread", test_async_owner },
 	{ "unicast without proxy", test_unicast_refused },
+	{ "a packet of another backend is refused", test_foreign_refused },
 	{ "unicast through a proxy pair", test_unicast_proxy_pair },
 	{ "send queue never fills", test_send_queue_never_fills },
 	{ "channel fd", test_fd_readable },
