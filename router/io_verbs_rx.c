@@ -5,6 +5,8 @@
 #include "router/io_verbs_int.h"
 #include "router/io_verbs_synth.h"
 
+#include "lib/ibr_roce.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -36,7 +38,7 @@ static bool verbs_roce_in(struct io_verbs_port *p, struct io_verbs_buf *b, uint3
 	uint8_t *h = b->base + IO_VERBS_GRH_OFF;
 	const struct io_verbs_qp *q = &p->q[b->qslot];
 
-	if (!io_verbs_roce_grh(h, byte_len, imm))
+	if (!ibr_roce_grh(h, byte_len, imm))
 		return false;
 	if (q->kind == IO_VERBS_QP_PROXY && h[24] != 0xFF)
 		memcpy(h + 24, q->remote.gid, 16);

@@ -37,19 +37,4 @@ struct io_verbs_rx_info {
  */
 bool io_verbs_synth(struct io_verbs_buf *b, const struct io_verbs_rx_info *ri);
 
-/*
- * A RoCE v2 receive's first 40 bytes made the GRH the engine checks.  The
- * NIC leaves there the IP header of the packet: an IPv6 header (its NxtHdr
- * UDP's, 17, and its PayLen the UDP datagram's), or for IPv4 20 undefined
- * bytes and the IPv4 header (IBA A17.4.5.1; rxe zeroes the 20; where they
- * read as version 6, a whole valid IPv4 header behind them, checksum and
- * all, still says IPv4).  IPv6 keeps its TClass, FlowLabel, HopLmt and
- * addresses; IPv4 becomes IPVer 6, TClass = TOS, FlowLabel 0, HopLmt = TTL
- * and the IPv4-mapped GIDs.  Both get NxtHdr 0x1B and the PayLen of the IB
- * packet they stand for (BTH, DETH, ImmDt when `imm`, the payload of
- * `byte_len` - 40 bytes, pad, ICRC: C8-4).  False, and the header
- * untouched, when it is neither (or byte_len is below 40).
- */
-bool io_verbs_roce_grh(uint8_t *h, uint32_t byte_len, bool imm);
-
 #endif

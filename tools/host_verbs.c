@@ -3,6 +3,7 @@
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_ipmc.h"
+#include "lib/ibr_roce.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,10 +89,10 @@ static struct ibv_context *hv_device(const char *spec, uint8_t *port)
  */
 static int hv_pick_gid(struct host_verbs *v, int tbl_len)
 {
-	int link_local = -1;
+	struct ibv_gid_entry e, best;
+	int pick = -1;
 
 	for (int i = 0; i < tbl_len; i++) {
-		struct ibv_gid_entry e;
 		union ibr_gid g;
 
 		if (ibv_query_gid_ex(v->ctx, v->port, (uint32_t)i, &e, 0))
@@ -99,32 +100,25 @@ static int hv_pick_gid(struct host_verbs *v, int tbl_len)
 		memcpy(g.raw, e.gid.raw, 16);
 		if (v->cfg.sgid ? memcmp(g.raw, v->cfg.sgid, 16) != 0
 				: (ibr_gid_is_reserved(&g) ||
-				   (v->roce && e.gid_type != IBV_GID_TYPE_ROCE_V2))) {
+				   (v->roce && e.gid_type != IBV_GID_TYPE_ROCE_V2)))
 			continue;
+		/* on RoCE a link-local GID only when nothing else is there */
+		if (pick < 0 || !ibr_gid_is_link_local(&g)) {
+			pick = i;
+			best = e;
 		}
-		if (!v->cfg.sgid && ibr_gid_is_link_local(&g) && v->roce) {
-			if (link_local < 0)
-				link_local = i;
-			continue;
-		}
-		v->sgid_index = i;
-		v->ifindex = e.ndev_ifindex;
-		memcpy(v->gid, g.raw, 16);
-		return 0;
+		if (v->cfg.sgid || !v->roce || !ibr_gid_is_link_local(&g))
+			break;
 	}
-	if (link_local >= 0 && !v->cfg.sgid) {
-		struct ibv_gid_entry e;
-
-		if (ibv_query_gid_ex(v->ctx, v->port, (uint32_t)link_local, &e, 0) == 0) {
-			v->sgid_index = link_local;
-			v->ifindex = e.ndev_ifindex;
-			memcpy(v->gid, e.gid.raw, 16);
-			return 0;
-		}
+	if (pick < 0) {
+		fprintf(stderr, "ibrouter-host: port %u: no %s GID\n", v->port,
+			v->cfg.sgid ? "such" : "usable");
+		return -1;
 	}
-	fprintf(stderr, "ibrouter-host: port %u: no %s GID\n", v->port,
-		v->cfg.sgid ? "such" : "usable");
-	return -1;
+	v->sgid_index = pick;
+	v->ifindex = best.ndev_ifindex;
+	memcpy(v->gid, best.gid.raw, 16);
+	return 0;
 }
 
 static int hv_post_recv(struct host_verbs *v, unsigned slot)
@@ -382,31 +376,26 @@ int host_verbs_send(struct host_verbs *v, const struct ibr_pkt_ud_params *p, uin
 }
 
 /*
- * The GRH of a receive: the sender's GRH on IB and RoCE v2 over IPv6 (an
- * IPv6 header: its NxtHdr is UDP's, 17); over IPv4, 20 bytes the HCA leaves
- * undefined and the IPv4 header (IBA A17.4.5.1), whose addresses are the
- * IPv4-mapped GIDs, TOS the TClass and TTL the HopLmt.
+ * The GRH of a receive: the sender's on IB; on RoCE v2 the IP header the NIC
+ * leaves there, made the GRH it stands for (lib/ibr_roce.h, as the router's
+ * own receive does).  False when it is neither.
  */
-static void hv_grh(const uint8_t *h, struct ibr_pkt_ud_params *p)
+static bool hv_grh(const struct host_verbs *v, const uint8_t *buf, const struct ibv_wc *wc,
+		   struct ibr_pkt_ud_params *p)
 {
-	p->grh = true;
-	if ((h[0] >> 4) != 6 && (h[20] >> 4) == 4) {
-		static const uint8_t v4m[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF };
+	uint8_t h[IBR_GRH_LEN];
+	const struct ibr_grh *g = (const struct ibr_grh *)h;
 
-		memcpy(p->sgid, v4m, 12);
-		memcpy(p->sgid + 12, h + 20 + 12, 4);
-		memcpy(p->dgid, v4m, 12);
-		memcpy(p->dgid + 12, h + 20 + 16, 4);
-		p->tclass = h[21];
-		p->hoplmt = h[28];
-		p->flowlabel = 0;
-		return;
-	}
-	p->tclass = (uint8_t)((h[0] & 0x0F) << 4 | h[1] >> 4);
-	p->flowlabel = (uint32_t)(h[1] & 0x0F) << 16 | (uint32_t)h[2] << 8 | h[3];
-	p->hoplmt = h[7];
-	memcpy(p->sgid, h + 8, 16);
-	memcpy(p->dgid, h + 24, 16);
+	memcpy(h, buf, sizeof(h));
+	if (v->roce && !ibr_roce_grh(h, wc->byte_len, wc->wc_flags & IBV_WC_WITH_IMM))
+		return false;
+	p->grh = true;
+	p->tclass = ibr_grh_get_tclass(g);
+	p->flowlabel = ibr_grh_get_flowlabel(g);
+	p->hoplmt = ibr_grh_get_hoplmt(g);
+	memcpy(p->sgid, ibr_grh_sgid(g), 16);
+	memcpy(p->dgid, ibr_grh_dgid(g), 16);
+	return true;
 }
 
 static void hv_deliver(struct host_verbs *v, const struct ibv_wc *wc,
@@ -424,8 +413,11 @@ static void hv_deliver(struct host_verbs *v, const struct ibv_wc *wc,
 	uint32_t seq;
 	int len;
 
-	if (wc->wc_flags & IBV_WC_GRH)
-		hv_grh(b, &p);
+	if ((wc->wc_flags & IBV_WC_GRH) && !hv_grh(v, b, wc, &p)) {
+		fprintf(stderr,
+			"ibrouter-host: a datagram without an IP header or GRH not shown\n");
+		return;
+	}
 	if (p.grh && p.dgid[0] == 0xFF) {
 		p.dest_qp = IBR_QPN_MCAST;
 		p.dlid = v->roce ? 0 : v->cfg.join_mlid;

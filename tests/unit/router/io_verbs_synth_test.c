@@ -1,5 +1,6 @@
 /* Tests for router/io_verbs_synth.c: the packet the engine sees for a UD receive. */
 #include "lib/ibr_pkt.h"
+#include "lib/ibr_roce.h"
 #include "router/io_verbs_synth.h"
 #include "router/router_engine_int.h"
 #include "router/router_rib.h"
@@ -104,7 +105,7 @@ static void test_bad_lengths(void)
 }
 
 /*
- * RoCE v2 (io_verbs_roce_grh): what the NIC leaves in front of the payload.
+ * RoCE v2 (ibr_roce_grh): what the NIC leaves in front of the payload.
  * An IPv6 header: TClass 0xB8, FlowLabel 0x12345, PayLen (the UDP length,
  * set per case), NxtHdr 17, HopLmt 33, fec0::1:0:0:0:7 -> fec0::2:0:0:0:1.
  */
@@ -185,7 +186,7 @@ static void test_roce_ipv6(void)
 
 			h[4] = (uint8_t)(udp >> 8);
 			h[5] = (uint8_t)udp;
-			CU_ASSERT_TRUE_FATAL(io_verbs_roce_grh(h, IBR_GRH_LEN + pays[i], imm));
+			CU_ASSERT_TRUE_FATAL(ibr_roce_grh(h, IBR_GRH_LEN + pays[i], imm));
 			CU_ASSERT_EQUAL(ibr_grh_get_ipver(g), 6);
 			CU_ASSERT_EQUAL(ibr_grh_get_tclass(g), 0xB8);
 			CU_ASSERT_EQUAL(ibr_grh_get_flowlabel(g), 0x12345);
@@ -207,7 +208,7 @@ static void test_roce_ipv4(void)
 		uint8_t *h = roce_recv(roce_ip4, 100);
 		const struct ibr_grh *g = (const struct ibr_grh *)h;
 
-		CU_ASSERT_TRUE_FATAL(io_verbs_roce_grh(h, IBR_GRH_LEN + 100, imm));
+		CU_ASSERT_TRUE_FATAL(ibr_roce_grh(h, IBR_GRH_LEN + 100, imm));
 		CU_ASSERT_EQUAL(ibr_grh_get_ipver(g), 6);
 		CU_ASSERT_EQUAL(ibr_grh_get_tclass(g), 0x28);
 		CU_ASSERT_EQUAL(ibr_grh_get_flowlabel(g), 0);
@@ -233,13 +234,13 @@ static void test_roce_ipv4_garbage(void)
 	memcpy(ip, roce_ip4, sizeof(ip));
 	memset(ip, 0x6D, 20);
 	h = roce_recv(ip, 100);
-	CU_ASSERT_TRUE_FATAL(io_verbs_roce_grh(h, IBR_GRH_LEN + 100, false));
+	CU_ASSERT_TRUE_FATAL(ibr_roce_grh(h, IBR_GRH_LEN + 100, false));
 	CU_ASSERT_EQUAL(ibr_grh_get_tclass((const struct ibr_grh *)h), 0x28);
 	CU_ASSERT_EQUAL(ibr_grh_get_hoplmt((const struct ibr_grh *)h), 17);
 	CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid((const struct ibr_grh *)h), dgid, 16), 0);
 	ip[30]++; /* the checksum */
 	h = roce_recv(ip, 100);
-	CU_ASSERT_TRUE_FATAL(io_verbs_roce_grh(h, IBR_GRH_LEN + 100, false));
+	CU_ASSERT_TRUE_FATAL(ibr_roce_grh(h, IBR_GRH_LEN + 100, false));
 	CU_ASSERT_EQUAL(memcmp(h + 8, ip + 8, 32), 0); /* IPv6: the bytes as GIDs */
 }
 
@@ -251,15 +252,15 @@ static void test_roce_neither(void)
 	memcpy(ip, roce_ip6, sizeof(ip));
 	ip[0] = 0x5B; /* version 5; byte 20 has version 0 */
 	h = roce_recv(ip, 16);
-	CU_ASSERT_FALSE(io_verbs_roce_grh(h, IBR_GRH_LEN + 16, false));
+	CU_ASSERT_FALSE(ibr_roce_grh(h, IBR_GRH_LEN + 16, false));
 	CU_ASSERT_EQUAL(memcmp(h, ip, sizeof(ip)), 0);
 	for (uint32_t len = 0; len < IBR_GRH_LEN; len += 13) {
 		h = roce_recv(roce_ip6, 0);
-		CU_ASSERT_FALSE(io_verbs_roce_grh(h, len, false));
+		CU_ASSERT_FALSE(ibr_roce_grh(h, len, false));
 		CU_ASSERT_EQUAL(memcmp(h, roce_ip6, sizeof(roce_ip6)), 0);
 	}
 	h = roce_recv(roce_ip4, 0);
-	CU_ASSERT_FALSE(io_verbs_roce_grh(h, IBR_GRH_LEN - 1, false));
+	CU_ASSERT_FALSE(ibr_roce_grh(h, IBR_GRH_LEN - 1, false));
 	CU_ASSERT_EQUAL(memcmp(h, roce_ip4, sizeof(roce_ip4)), 0);
 }
 
