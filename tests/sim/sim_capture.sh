@@ -8,6 +8,7 @@
 # the daemon; and the capture decodes in tshark.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
+need_nobody
 FDSEND=$BUILD/tests/sim/ctl_fdsend
 
 A_HOST=fec0::1:0:0:10:1 # GUID 0x100001, LID 3 in subnet A

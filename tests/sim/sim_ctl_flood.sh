@@ -7,6 +7,7 @@
 # (setpriv, as root); the probes as root.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
+need_nobody
 FLOOD=$BUILD/tests/sim/ctl_flood
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv > /dev/null 2>&1; then

@@ -7,6 +7,7 @@
 # case (setpriv, as root).
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
+need_nobody
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv > /dev/null 2>&1; then
 	echo "skip: needs root and setpriv"

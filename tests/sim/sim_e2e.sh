@@ -6,6 +6,7 @@
 # and a tshark decode.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
+need_nobody
 
 A_HOST=fec0::1:0:0:10:1 # GUID 0x100001, LID 3 in subnet A
 B_HOST=fec0::2:0:0:11:1 # GUID 0x110001, LID 5 in subnet B

@@ -7,6 +7,7 @@
 # the same config.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
+need_nobody
 
 KEY=0x5ec2e7c0ffee4b1d
 EXTRA_CONF="learning {
