@@ -43,7 +43,8 @@ struct io_port_ops {
 	/* Send `n` copies; what became of them in `*r`; returns r->sent. */
 	unsigned (*tx_burst)(struct io_port *p, const struct router_tx *tx, unsigned n,
 			     struct io_tx_result *r);
-	/* The descriptor that becomes readable when rx_burst has work. */
+	/* The descriptor that becomes readable when rx_burst has work; -1: none for
+	 * now (a verbs port whose device is lost), rx_burst called when idle only. */
 	int (*fd)(const struct io_port *p);
 	/*
 	 * A new FIB was published: the worker that receives from the port

@@ -2,8 +2,8 @@
  * io_verbs.c - the verbs data-path backend (io_verbs.h): set-up and teardown (devices, PDs,
  * pools and their MRs, CQs, each port's QPs) and its io_port.  With io_verbs_qp.c (QP states,
  * receive posting, recovery), io_verbs_rx.c (receive), io_verbs_tx.c (send, address handles),
- * io_verbs_event.c (async events, port state) and io_verbs_mcast.c (multicast attachment, the
- * Q_Key QPs) these are the files of ibrouter that call ibv_*, so that tests swap in a fake
+ * io_verbs_event.c (async events, port state), io_verbs_dev.c (devices, lost and found again)
+ * and io_verbs_mcast.c (multicast attachment, the Q_Key QPs) these are the files of ibrouter that call ibv_*, so that tests swap in a fake
  * (doc/ARCHITECTURE.md, "Modules", Boundaries).
  * Tests link them with the fake provider of tests/fakes/, production with
  * libibverbs.
@@ -22,66 +22,49 @@ _Static_assert(offsetof(struct io_verbs_port, io) == 0, "io_port first");
 
 /* ---- set-up ---- */
 
-static struct io_verbs_dev *verbs_dev_open(struct io_verbs *v, const char *name)
+/*
+ * The device entry of `name`, opened now when it is new; a device not
+ * present (yet) is an entry marked lost, which io_verbs_dev_reopen() opens
+ * once it comes (io_verbs_dev.c).  NULL with errno on other failures.
+ */
+static struct io_verbs_dev *verbs_dev_get(struct io_verbs *v, const char *name)
 {
-	struct ibv_device **list;
 	struct io_verbs_dev *d;
-	int n;
+	int rc;
 
 	for (unsigned i = 0; i < v->ndevs; i++)
 		if (!strcmp(v->dev[i].name, name))
 			return &v->dev[i];
 	d = &v->dev[v->ndevs];
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return NULL;
-	for (int i = 0; i < n && !d->ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			d->ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!d->ctx) {
-		errno = errno ? errno : ENODEV;
-		return NULL;
-	}
-	if (!(d->pd = ibv_alloc_pd(d->ctx))) {
-		ibv_close_device(d->ctx);
-		d->ctx = NULL;
-		return NULL;
-	}
-	/* async events are read by the control thread's loop: never block it */
-	fcntl(d->ctx->async_fd, F_SETFL, fcntl(d->ctx->async_fd, F_GETFL) | O_NONBLOCK);
 	snprintf(d->name, sizeof(d->name), "%s", name);
+	if ((rc = io_verbs_dev_attach(d)) == -ENODEV) {
+		log_warnx("verbs: device %s not present: its ports are lost until it comes", name);
+		d->lost = true;
+	} else if (rc) {
+		errno = -rc;
+		return NULL;
+	}
 	v->ndevs++;
 	return d;
 }
 
-static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
+/* CQ entries for every QP the port may have, Q_Key QPs included; *nbufs the buffers. */
+static uint32_t verbs_port_nsend(const struct io_verbs_port *p, uint32_t *nbufs)
+{
+	*nbufs = p->cfg.rq_depth + p->cfg.nproxy * IO_VERBS_PROXY_RQ +
+		 IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_RQ;
+	return p->cfg.sq_depth + p->cfg.nproxy * IO_VERBS_PROXY_SQ +
+	       IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_SQ;
+}
+
+int io_verbs_port_hw_open(struct io_verbs_port *p)
 {
 	struct ibv_comp_channel *ch;
-	uint32_t nbufs, nsend;
+	uint32_t nbufs, nsend = verbs_port_nsend(p, &nbufs);
 	int rc;
 
-	if (!p->cfg.rq_depth)
-		p->cfg.rq_depth = IO_VERBS_RQ_DEPTH;
-	if (!p->cfg.sq_depth)
-		p->cfg.sq_depth = IO_VERBS_SQ_DEPTH;
-	if (!p->cfg.qkey)
-		p->cfg.qkey = IO_VERBS_QKEY;
-	if (p->cfg.nproxy > IO_VERBS_MAX_PROXY)
-		return -EINVAL;
-	/* buffers and CQ entries for every QP the port may have, Q_Key QPs included */
-	nbufs = p->cfg.rq_depth + p->cfg.nproxy * IO_VERBS_PROXY_RQ +
-		IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_RQ;
-	nsend = p->cfg.sq_depth + p->cfg.nproxy * IO_VERBS_PROXY_SQ +
-		IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_SQ;
-	if (!(p->dev = verbs_dev_open(v, p->cfg.device)))
-		return -errno;
-	if ((rc = io_verbs_port_refresh(p)) || (rc = io_verbs_pool_init(&p->pool, nbufs, p->idx)) ||
-	    (rc = io_verbs_ah_init(&p->ah, p->cfg.ah_cap ? p->cfg.ah_cap : IO_VERBS_AH_CAP)) ||
-	    (rc = -pthread_spin_init(&p->tx_lock, PTHREAD_PROCESS_PRIVATE)))
+	if ((rc = io_verbs_port_refresh(p)))
 		return rc;
-	for (uint32_t i = 0; i < p->pool.nbufs; i++)
-		p->pool.buf[i].m.port = p->cfg.router_port;
 	if (!(ch = ibv_create_comp_channel(p->dev->ctx)))
 		return -ENOMEM;
 	p->ch = ch;
@@ -90,8 +73,6 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 	if (!(p->rcq = ibv_create_cq(p->dev->ctx, (int)nbufs, p, ch, 0)) ||
 	    !(p->scq = ibv_create_cq(p->dev->ctx, (int)nsend, p, NULL, 0)))
 		return -ENOMEM;
-	p->qkey0 = 1 + p->cfg.nproxy;
-	p->nq = p->qkey0 + IO_VERBS_MAX_QKEY; /* the Q_Key slots stay empty until a group */
 	p->q[0].kind = IO_VERBS_QP_RELAY;
 	if ((rc = io_verbs_qp_open(p, 0, p->cfg.rq_depth, p->cfg.sq_depth, p->cfg.qkey)))
 		return rc;
@@ -106,11 +87,93 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 	return 0;
 }
 
+/* Its receives posted, the relay QP's low-water mark from there, the CQ armed. */
+void io_verbs_port_start(struct io_verbs_port *p)
+{
+	io_verbs_repost(p, true);
+	__atomic_store_n(&p->st.rq_low, p->q[0].rq_posted, __ATOMIC_RELAXED);
+	ibv_req_notify_cq(p->rcq, 0);
+}
+
+void io_verbs_port_hw_close(struct io_verbs_port *p)
+{
+	/* a QP with groups attached cannot be destroyed (uverbs: EBUSY) */
+	while (p->nmc)
+		io_verbs_mcast_detach(p, p->mc[0].mgid);
+	for (unsigned k = 0; k < p->nq; k++) {
+		struct io_verbs_qp *q = &p->q[k];
+
+		if (q->qp) {
+			if (p->rcq)
+				io_verbs_rq_reclaim(p, k); /* its posted receives free again */
+			ibv_destroy_qp(q->qp);
+		}
+		/* the sends in flight complete nowhere now: their buffers go back */
+		for (; q->sq_ring && q->sq_tail < q->sq_head; q->sq_tail++) {
+			struct io_verbs_buf *b = q->sq_ring[q->sq_tail % q->sq_depth];
+
+			io_verbs_buf_unref(&p->v->port[b->owner].pool, b);
+		}
+		free(q->sq_ring);
+		/* the relay QP and the proxies come back with the port, Q_Key QPs with a group */
+		p->q[k] = (struct io_verbs_qp){ .kind = k < p->qkey0 ? q->kind : IO_VERBS_QP_NONE,
+						.remote = q->remote };
+	}
+	memset(p->ah_mark, 0, sizeof(p->ah_mark));
+	p->nclosing = 0;
+	p->rq_posted = 0;
+	p->qpn = 0;
+	__atomic_store_n(&p->qp_error, false, __ATOMIC_RELAXED);
+	if (p->ah.cur.ent)
+		io_verbs_ah_clear(&p->ah, io_verbs_ah_destroy);
+	if (p->rcq)
+		ibv_destroy_cq(p->rcq);
+	if (p->scq)
+		ibv_destroy_cq(p->scq);
+	if (p->ch)
+		ibv_destroy_comp_channel(p->ch);
+	p->rcq = p->scq = p->ch = NULL;
+}
+
+static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
+{
+	uint32_t nbufs;
+	int rc;
+
+	if (!p->cfg.rq_depth)
+		p->cfg.rq_depth = IO_VERBS_RQ_DEPTH;
+	if (!p->cfg.sq_depth)
+		p->cfg.sq_depth = IO_VERBS_SQ_DEPTH;
+	if (!p->cfg.qkey)
+		p->cfg.qkey = IO_VERBS_QKEY;
+	if (p->cfg.nproxy > IO_VERBS_MAX_PROXY)
+		return -EINVAL;
+	verbs_port_nsend(p, &nbufs);
+	p->qkey0 = 1 + p->cfg.nproxy;
+	p->nq = p->qkey0 + IO_VERBS_MAX_QKEY; /* the Q_Key slots stay empty until a group */
+	if (!(p->dev = verbs_dev_get(v, p->cfg.device)))
+		return -errno;
+	if ((rc = io_verbs_pool_init(&p->pool, nbufs, p->idx)) ||
+	    (rc = io_verbs_ah_init(&p->ah, p->cfg.ah_cap ? p->cfg.ah_cap : IO_VERBS_AH_CAP)) ||
+	    (rc = -pthread_spin_init(&p->tx_lock, PTHREAD_PROCESS_PRIVATE)))
+		return rc;
+	p->tx_lock_ok = true;
+	for (uint32_t i = 0; i < p->pool.nbufs; i++)
+		p->pool.buf[i].m.port = p->cfg.router_port;
+	if (p->dev->lost) {
+		p->lost = true; /* its QPs when the device comes (io_verbs_dev_reopen) */
+		return 0;
+	}
+	return io_verbs_port_hw_open(p);
+}
+
 /* ---- the rest of the io_port ---- */
 
 static int verbs_fd(const struct io_port *io)
 {
-	return ((struct ibv_comp_channel *)((const struct io_verbs_port *)io)->ch)->fd;
+	const struct ibv_comp_channel *ch = ((const struct io_verbs_port *)io)->ch;
+
+	return ch ? ch->fd : -1; /* a lost port has none until its device comes back */
 }
 
 /* CRC filling and the multicast groups of the new FIB (io_verbs_mcast.c). */
@@ -129,7 +192,8 @@ static void verbs_fib_changed(struct io_port *io, const struct router_fib *fib)
 	p->crc_fill = r < fib->nports &&
 		      (raw_egress || (fib->port[r].cfg.flags &
 				      (ROUTER_PORT_VCRC_CHECK | ROUTER_PORT_ICRC_CHECK)));
-	io_verbs_mcast_sync(p, fib);
+	if (!p->lost) /* a lost port attaches when it is back: its new worker reads the FIB */
+		io_verbs_mcast_sync(p, fib);
 }
 
 static void verbs_io_close(struct io_port *io)
@@ -177,18 +241,12 @@ struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n)
 				  strerror(-rc));
 	}
 	/* every pool on every device: a send on any port gathers from any port's buffers */
+	for (unsigned d = 0; d < v->ndevs && !rc; d++)
+		if (!v->dev[d].lost)
+			rc = io_verbs_dev_reg(v, d);
 	for (unsigned i = 0; i < n && !rc; i++)
-		for (unsigned d = 0; d < v->ndevs && !rc; d++)
-			if (!(v->mr[i][d] = ibv_reg_mr(v->dev[d].pd, v->port[i].pool.mem,
-						       v->port[i].pool.memlen,
-						       IBV_ACCESS_LOCAL_WRITE)))
-				rc = -errno ? -errno : -ENOMEM;
-	for (unsigned i = 0; i < n && !rc; i++) {
-		io_verbs_repost(&v->port[i], true);
-		__atomic_store_n(&v->port[i].st.rq_low, v->port[i].q[0].rq_posted,
-				 __ATOMIC_RELAXED);
-		ibv_req_notify_cq(v->port[i].rcq, 0);
-	}
+		if (!v->port[i].lost)
+			io_verbs_port_start(&v->port[i]);
 	if (rc) {
 		io_verbs_close(v);
 		errno = -rc;
@@ -199,37 +257,20 @@ struct io_verbs *io_verbs_open(const struct io_verbs_port_cfg *cfg, unsigned n)
 
 void io_verbs_close(struct io_verbs *v)
 {
+	/* every port's QPs first: their sends in flight hold other ports' buffers */
+	for (unsigned i = 0; i < v->nports; i++)
+		if (v->port[i].dev)
+			io_verbs_port_hw_close(&v->port[i]);
+	for (unsigned d = 0; d < v->ndevs; d++)
+		io_verbs_dev_detach(v, d); /* the MRs of every pool on it, its PD */
 	for (unsigned i = 0; i < v->nports; i++) {
 		struct io_verbs_port *p = &v->port[i];
 
-		/* a QP with groups attached cannot be destroyed (uverbs: EBUSY) */
-		while (p->nmc)
-			io_verbs_mcast_detach(p, p->mc[0].mgid);
 		ibr_ipmc_fini(&p->ipmc);
-		for (unsigned k = 0; k < p->nq; k++) {
-			if (p->q[k].qp)
-				ibv_destroy_qp(p->q[k].qp);
-			free(p->q[k].sq_ring);
-		}
-		if (p->ah.cur.ent)
-			io_verbs_ah_clear(&p->ah, io_verbs_ah_destroy);
 		io_verbs_ah_fini(&p->ah);
-		if (p->rcq)
-			ibv_destroy_cq(p->rcq);
-		if (p->scq)
-			ibv_destroy_cq(p->scq);
-		if (p->ch)
-			ibv_destroy_comp_channel(p->ch);
-		for (unsigned d = 0; d < v->ndevs; d++)
-			if (v->mr[i][d])
-				ibv_dereg_mr(v->mr[i][d]);
 		io_verbs_pool_fini(&p->pool);
-		if (p->dev)
+		if (p->tx_lock_ok)
 			pthread_spin_destroy(&p->tx_lock);
-	}
-	for (unsigned d = 0; d < v->ndevs; d++) {
-		ibv_dealloc_pd(v->dev[d].pd);
-		ibv_close_device(v->dev[d].ctx);
 	}
 	free(v);
 }

@@ -189,6 +189,8 @@ struct io_verbs_port {
 	uint16_t lid;
 	uint8_t lmc;
 	bool up;	 /* active: sends go out (read by every worker) */
+	bool lost;	 /* its device is gone: no CQ, no QP until it is back (io_verbs_dev_lose) */
+	bool tx_lock_ok; /* tx_lock initialised */
 	bool refresh;	 /* an event: the owner reads state, LID and GID again */
 	bool mc_waiting; /* the last FIB has a group no Q_Key slot was free for */
 	bool lb_blocked; /* the HCA blocks self multicast loopback */
@@ -228,6 +230,35 @@ void io_verbs_close(struct io_verbs *v);
 struct io_verbs_port *io_verbs_port(struct io_verbs *v, unsigned i);
 
 /*
+ * A device lost, and found again.  A device goes in one of two ways: its
+ * driver reports IBV_EVENT_DEVICE_FATAL (an HCA's firmware fault or
+ * hot-unplug: the kernel has taken its resources back and every verb fails
+ * from then on), or it is unregistered without a word to the process: the
+ * kernel removes its uverbs device (ibv_device.dev_path,
+ * /sys/class/infiniband_verbs/uverbsN) and then waits for every process
+ * to close it before the removal can finish -- rxe's `rdma link del`, whose
+ * driver cannot take resources back from a process (found in the VM lab,
+ * tests/vm/vm_roce.sh).  Either way the router lets go of everything it
+ * has on the device (io_verbs_dev_lose) so the removal finishes, its ports
+ * are lost (not up, nothing sent or received, every buffer back in its
+ * pool), and when a device of that name is listed again it opens it and
+ * the ports' objects again (io_verbs_dev_reopen): new QPNs, the groups
+ * attached again from the next FIB their worker reads.  A device absent
+ * when the ports open is lost from the start.  Lose and reopen run while
+ * no worker drives the ports (the daemon stops them).
+ */
+unsigned io_verbs_ndevs(const struct io_verbs *v);
+const char *io_verbs_dev_name(const struct io_verbs *v, unsigned d);
+bool io_verbs_dev_lost(const struct io_verbs *v, unsigned d);
+/* Why open device `d` must be let go: a fatal event or its uverbs device gone; NULL: fine. */
+const char *io_verbs_dev_check(const struct io_verbs *v, unsigned d);
+/* Whether lost device `d` is listed again (ibv_get_device_list). */
+bool io_verbs_dev_present(const struct io_verbs *v, unsigned d);
+void io_verbs_dev_lose(struct io_verbs *v, unsigned d);
+/* Open lost device `d` and its ports again: 0, or -errno and still lost. */
+int io_verbs_dev_reopen(struct io_verbs *v, unsigned d);
+
+/*
  * Attach the QP of Q_Key `qkey` to a group (IBA 10.5): the relay QP when
  * `qkey` is its Q_Key or 0 (unknown), else the port's Q_Key QP for it,
  * created when there is none (-ENOSPC past IO_VERBS_MAX_QKEY, counted).
@@ -257,6 +288,7 @@ enum io_verbs_event {
 	IO_VERBS_EV_LID,
 	IO_VERBS_EV_GID,
 	IO_VERBS_EV_SM,
+	IO_VERBS_EV_FATAL, /* the device: io_verbs_dev_check() says so, the ports are down */
 	IO_VERBS_EV_OTHER,
 };
 

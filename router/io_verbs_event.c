@@ -88,6 +88,8 @@ static int verbs_port_query(struct io_verbs_port *p)
 int io_verbs_port_refresh(struct io_verbs_port *p)
 {
 	__atomic_store_n(&p->refresh, false, __ATOMIC_RELEASE);
+	if (p->lost || __atomic_load_n(&p->dev->fatal, __ATOMIC_ACQUIRE))
+		return -ENODEV; /* nothing to ask (or to believe) until its device is back */
 	return verbs_port_query(p);
 }
 
@@ -100,7 +102,7 @@ static void verbs_port_flagged(struct io_verbs_port *p)
 
 int io_verbs_async_fd(const struct io_verbs_port *p)
 {
-	return p->dev->ctx->async_fd;
+	return p->dev->ctx ? p->dev->ctx->async_fd : -1;
 }
 
 void io_verbs_async_owner(struct io_verbs *v, bool control)
@@ -122,6 +124,8 @@ enum io_verbs_event io_verbs_event_kind(int ibv_event_type)
 	case IBV_EVENT_SM_CHANGE:
 	case IBV_EVENT_CLIENT_REREGISTER: /* the SM asks for joins again (IBA 14.4.11) */
 		return IO_VERBS_EV_SM;
+	case IBV_EVENT_DEVICE_FATAL:
+		return IO_VERBS_EV_FATAL;
 	default:
 		return IO_VERBS_EV_OTHER;
 	}
@@ -143,9 +147,9 @@ unsigned io_verbs_async_poll(struct io_verbs_port *p,
 	struct ibv_async_event e;
 	unsigned n = 0;
 
-	while (!ibv_get_async_event(p->dev->ctx, &e)) {
+	while (p->dev->ctx && !p->dev->fatal && !ibv_get_async_event(p->dev->ctx, &e)) {
 		enum io_verbs_event ev = io_verbs_event_kind(e.event_type);
-		struct io_verbs_port *t = ev == IO_VERBS_EV_OTHER
+		struct io_verbs_port *t = ev == IO_VERBS_EV_OTHER || ev == IO_VERBS_EV_FATAL
 						  ? p
 						  : verbs_event_port(p,
 								     (uint8_t)e.element.port_num);
@@ -156,13 +160,23 @@ unsigned io_verbs_async_poll(struct io_verbs_port *p,
 		/* a port going down stops its sends now; its owner reads the rest */
 		if (ev == IO_VERBS_EV_DOWN)
 			__atomic_store_n(&t->up, false, __ATOMIC_RELAXED);
+		if (ev == IO_VERBS_EV_FATAL) {
+			/* every verb fails from now on: the device's ports stop, the
+			 * daemon lets it go (io_verbs_dev_lose) and waits for it */
+			for (unsigned i = 0; i < p->v->nports; i++)
+				if (p->v->port[i].dev == p->dev)
+					__atomic_store_n(&p->v->port[i].up, false,
+							 __ATOMIC_RELAXED);
+			__atomic_store_n(&p->dev->fatal, true, __ATOMIC_RELEASE);
+		}
 		__atomic_store_n(&t->refresh, true, __ATOMIC_RELEASE);
 		IO_VERBS_ST_ADD(&p->st.events, 1);
 		n++;
 		if (fn)
 			fn(ctx, t, ev);
 	}
-	verbs_port_flagged(p);
+	if (!p->lost)
+		verbs_port_flagged(p);
 	return n;
 }
 

@@ -12,8 +12,10 @@
 
 struct io_verbs_dev {
 	char name[64];
-	struct ibv_context *ctx;
+	struct ibv_context *ctx; /* NULL while lost */
 	struct ibv_pd *pd;
+	bool lost;  /* gone: nothing of it open, its ports lost (io_verbs_dev.c) */
+	bool fatal; /* IBV_EVENT_DEVICE_FATAL seen: to be let go (io_verbs_dev_lose) */
 };
 
 struct io_verbs {
@@ -78,6 +80,27 @@ void io_verbs_ah_destroy(void *ah);
  * port's state again when an event flagged it.
  */
 void io_verbs_event_idle(struct io_verbs_port *p);
+
+/*
+ * io_verbs.c: a port's objects on its device: the CQs on a completion
+ * channel, the relay QP and the proxies in RTS (0 or -errno: the caller
+ * closes what was made); its receives posted and its CQ armed; all of them
+ * destroyed, its groups detached, the buffers they had back in their pools
+ * (what the port keeps: its pool, its AH cache's table, its counters).
+ */
+int io_verbs_port_hw_open(struct io_verbs_port *p);
+void io_verbs_port_start(struct io_verbs_port *p);
+void io_verbs_port_hw_close(struct io_verbs_port *p);
+
+/*
+ * io_verbs_dev.c: a device entry opened by its name (context, PD, async fd
+ * non-blocking; -ENODEV when no device has it); every port's pool
+ * registered with device `d` (0 or -errno); the MRs on `d`, its PD and its
+ * context let go.
+ */
+int io_verbs_dev_attach(struct io_verbs_dev *d);
+int io_verbs_dev_reg(struct io_verbs *v, unsigned d);
+void io_verbs_dev_detach(struct io_verbs *v, unsigned d);
 
 /*
  * io_verbs_qp.c: QP `slot` of the port created with its send ring and

@@ -146,6 +146,8 @@ int io_verbs_mcast_attach_qkey(struct io_verbs_port *p, const uint8_t mgid[16], 
 	int i = io_verbs_mcast_find(p, mgid), s, rc;
 	union ibv_gid g;
 
+	if (p->lost)
+		return -ENODEV;
 	if (!qkey)
 		qkey = p->q[0].qkey; /* unknown: the relay QP's */
 	if (i >= 0) {
@@ -250,7 +252,7 @@ unsigned io_verbs_port_qps(struct io_verbs_port *p, struct io_verbs_qp_info *out
 	unsigned n = 0;
 
 	pthread_spin_lock(&p->tx_lock);
-	for (unsigned s = 0; s < p->nq && n < max; s++) {
+	for (unsigned s = 0; s < p->nq && n < max && !p->lost; s++) {
 		const struct io_verbs_qp *q = &p->q[s];
 
 		if (q->kind != IO_VERBS_QP_NONE)

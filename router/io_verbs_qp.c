@@ -91,9 +91,12 @@ void io_verbs_repost(struct io_verbs_port *p, bool all)
 {
 	struct ibv_recv_wr wr[IO_VERBS_REPOST], *bad;
 	struct ibv_sge sge[IO_VERBS_REPOST][2];
-	uint32_t lkey = io_verbs_lkey(p, p->idx), lim = all ? 1 : IO_VERBS_REPOST;
+	uint32_t lkey, lim = all ? 1 : IO_VERBS_REPOST;
 
 	io_verbs_pool_collect(&p->pool);
+	if (p->lost)
+		return; /* no QP, no MR: they wait in the pool */
+	lkey = io_verbs_lkey(p, p->idx);
 	for (unsigned slot = 0; slot < p->nq; slot++) {
 		struct io_verbs_qp *q = &p->q[slot];
 

@@ -114,6 +114,8 @@ int io_verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned n)
 	unsigned k = 0;
 	int got;
 
+	if (p->lost)
+		return 0; /* no CQ until its device is back */
 	if (__atomic_load_n(&p->qp_error, __ATOMIC_RELAXED))
 		io_verbs_recover(p);
 	if (n > ROUTER_BURST)

@@ -70,6 +70,8 @@ void io_verbs_reap_locked(struct io_verbs_port *p)
 
 void io_verbs_port_reap(struct io_verbs_port *p)
 {
+	if (p->lost)
+		return;
 	pthread_spin_lock(&p->tx_lock);
 	io_verbs_reap_locked(p);
 	pthread_spin_unlock(&p->tx_lock);

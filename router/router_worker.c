@@ -27,7 +27,7 @@ int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *
 		w->port[i] = ports[i];
 		if (!(rx_ports & (1u << i)))
 			w->rx_ports &= ~(1u << i);
-		else if (ports[i] &&
+		else if (ports[i] && io_port_fd(ports[i]) >= 0 && /* < 0: polled when idle only */
 			 epoll_ctl(w->epfd, EPOLL_CTL_ADD, io_port_fd(ports[i]), &ev) < 0) {
 			int rc = -errno;
 

@@ -142,6 +142,7 @@ struct ibrd {
 	struct io_verbs *verbs;
 	struct io_port *vport[ROUTER_MAX_PORTS];
 	char verbs_sig[ROUTER_MAX_PORTS * 80 + IBRD_MAX_PROXIES * 64];
+	uint64_t verbs_check_ns; /* the next look at lost and vanished devices (ibrd_verbs_tick) */
 	struct ibrd_proxy proxy[IBRD_MAX_PROXIES];
 	unsigned nproxies;
 	/* the HCA async events (ibrd_verbs.c): one fd a device; ports whose link is down */
@@ -279,6 +280,11 @@ int ibrd_verbs_watch(struct ibrd *d);
 void ibrd_verbs_unwatch(struct ibrd *d);
 /* Events on a device's async fd. */
 void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev);
+/*
+ * Once a second, and at once after a fatal device error: let go of the
+ * devices that went away (their ports lost), open again those that are back.
+ */
+void ibrd_verbs_tick(struct ibrd *d, uint64_t now_ns);
 
 /* ibrd_proxy.c: the UD unicast proxies of the verbs ports */
 /* Index of the proxy (port, gid, qpn) in d->proxy, or -1. */

@@ -162,10 +162,10 @@ int ibrd_cmd_show_qps(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = {
-		"port",	     "device", "link",	     "gid",	      "sgid_index", "mtu",
-		"rx",	     "tx_wrs", "tx_posts",   "posts_per_pkt", "recv_posts", "rq_depth",
-		"rq_low",    "rx_err", "rx_bad_len", "tx_err",	      "tx_no_ah",   "tx_down",
-		"qp_resets", "events", "cq_err",     "mc_ip_err",     "tx_foreign",
+		"port",	    "device",	 "link",   "state",	 "gid",		  "sgid_index",
+		"mtu",	    "rx",	 "tx_wrs", "tx_posts",	 "posts_per_pkt", "recv_posts",
+		"rq_depth", "rq_low",	 "rx_err", "rx_bad_len", "tx_err",	  "tx_no_ah",
+		"tx_down",  "qp_resets", "events", "cq_err",	 "mc_ip_err",	  "tx_foreign",
 	};
 	int only = show_port_arg(d, o, argc, argv);
 
@@ -189,6 +189,8 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		ibrd_out_str(o, d->conf->port[p->cfg.router_port].name);
 		ibrd_out_str(o, dev);
 		ibrd_out_str(o, p->roce ? "ethernet" : "infiniband");
+		/* lost: its device is gone (io_verbs.h), opened again when it is back */
+		ibrd_out_str(o, p->lost ? "lost" : p->up ? "active" : "down");
 		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
 		ibrd_out_u64(o, p->sgid_index);
 		ibrd_out_u64(o, p->mtu);

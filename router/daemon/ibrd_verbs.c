@@ -17,6 +17,12 @@
  *                                     fixes one
  *   SM change, client reregister      the port's SA client resyncs (the new
  *                                     SM may have other tables, IBA 14.4.11)
+ *   fatal device error, or the        the device is let go of (everything on
+ *   device's uverbs device gone       it destroyed, so that its removal can
+ *   (no event: rxe, rdma link del)    finish), its ports down as if their
+ *                                     links were, and opened again once a
+ *                                     device of its name is listed
+ *                                     (ibrd_verbs_tick, once a second)
  * Each is logged.  At start the same reading of every port fills what the
  * config leaves to the fabric.
  */
@@ -86,7 +92,7 @@ int ibrd_verbs_watch(struct ibrd *d)
 		int fd = io_verbs_async_fd(vp);
 		struct ibrd_verbs_ev *e = &d->vev[d->nvev];
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &e->ev };
-		bool seen = false;
+		bool seen = fd < 0; /* its device is lost: no events until it is back */
 
 		verbs_port_sync(d, vp);
 		for (unsigned j = 0; j < d->nvev; j++)
@@ -123,7 +129,15 @@ static void verbs_on_event(void *ctx, struct io_verbs_port *vp, enum io_verbs_ev
 	union ibr_gid g;
 
 	if (ev == IO_VERBS_EV_OTHER)
-		return; /* not about a port (CQ, QP, device errors: the data path's) */
+		return; /* not about a port (CQ, QP errors: the data path's) */
+	if (ev == IO_VERBS_EV_FATAL) {
+		log_warnx("verbs: port %s: %s: fatal device error: its ports are down, the device "
+			  "is let go of and opened again once it is back",
+			  name, vp->cfg.device);
+		d->verbs_check_ns = 0; /* ibrd_verbs_tick in this loop turn */
+		verbs_port_sync(d, vp);
+		return;
+	}
 	if (io_verbs_port_refresh(vp))
 		log_warnx("verbs: port %s: %s:%u: cannot read the port", name, vp->cfg.device,
 			  vp->cfg.port_num);
@@ -165,6 +179,85 @@ void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev)
 	if (vp)
 		io_verbs_async_poll(vp, verbs_on_event,
 				    d); /* the ports it changed: ibrd_port_changed */
+}
+
+/* ---- devices lost and found again ---- */
+
+/* The router ports on verbs device `k`, for the log: "a, b". */
+static const char *verbs_dev_ports(struct ibrd *d, unsigned k, char *buf, size_t n)
+{
+	const char *dev = io_verbs_dev_name(d->verbs, k);
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned j = 0; io_verbs_port(d->verbs, j) && len < n; j++) {
+		const struct io_verbs_port *vp = io_verbs_port(d->verbs, j);
+
+		if (!strcmp(vp->cfg.device, dev))
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
+						d->conf->port[vp->cfg.router_port].name);
+	}
+	return buf;
+}
+
+/*
+ * What io_verbs.h says of a device that goes: let go of it at once (rxe's
+ * removal waits in the kernel until the router has closed it; a fatal error
+ * has made it useless), its ports down like links that went down (routes
+ * withdrawn, nothing forwarded to them), and opened again once a device of
+ * its name is listed.  Both with the workers stopped and started again:
+ * the whole data path pauses for as long as they take to stop (their 100 ms
+ * epoll timeout at most).  Looked at once a second: one stat() a device.
+ */
+void ibrd_verbs_tick(struct ibrd *d, uint64_t now)
+{
+	uint32_t lose = 0, found = 0;
+	char ports[ROUTER_MAX_PORTS * 40];
+	unsigned n;
+	bool running;
+	int rc;
+
+	if (!d->verbs || now < d->verbs_check_ns)
+		return;
+	d->verbs_check_ns = now + 1000000000ull;
+	n = io_verbs_ndevs(d->verbs);
+	for (unsigned k = 0; k < n; k++) {
+		const char *why;
+
+		if (io_verbs_dev_lost(d->verbs, k)) {
+			if (io_verbs_dev_present(d->verbs, k))
+				found |= 1u << k;
+		} else if ((why = io_verbs_dev_check(d->verbs, k))) {
+			log_warnx("verbs: device %s lost (%s): port %s down until it is back",
+				  io_verbs_dev_name(d->verbs, k), why,
+				  verbs_dev_ports(d, k, ports, sizeof(ports)));
+			lose |= 1u << k;
+		}
+	}
+	if (!lose && !found)
+		return;
+	running = d->running;
+	if (running)
+		ibrd_data_stop(d);
+	ibrd_verbs_unwatch(d);
+	for (unsigned k = 0; k < n; k++) {
+		if (lose & (1u << k))
+			io_verbs_dev_lose(d->verbs, k);
+		if (!(found & (1u << k)))
+			continue;
+		if ((rc = io_verbs_dev_reopen(d->verbs, k)))
+			log_warnx(
+				"verbs: device %s is back but did not open: %s (again in a second)",
+				io_verbs_dev_name(d->verbs, k), strerror(-rc));
+		else
+			log_info("verbs: device %s is back: port %s open again",
+				 io_verbs_dev_name(d->verbs, k),
+				 verbs_dev_ports(d, k, ports, sizeof(ports)));
+	}
+	if ((rc = ibrd_verbs_watch(d)))
+		log_warnx("verbs: async events not watched: %s", strerror(-rc));
+	if (running && (rc = ibrd_data_start(d)))
+		log_warnx("verbs: the data path did not start again: %s", strerror(-rc));
 }
 
 /* ---- the verbs ports ---- */
@@ -252,7 +345,10 @@ int ibrd_verbs_open(struct ibrd *d)
 		log_info("router: port %s: verbs %s:%u, LID 0x%04x, relay QPN 0x%06x Q_Key "
 			 "0x%08x, %s",
 			 d->conf->port[at[k]].name, vp->cfg.device, vp->cfg.port_num, vp->lid,
-			 vp->qpn, vp->q[0].qkey, vp->up ? "active" : "down");
+			 vp->qpn, vp->q[0].qkey,
+			 vp->lost ? "lost (no such device yet)"
+			 : vp->up ? "active"
+				  : "down");
 	}
 	return ibrd_verbs_watch(d);
 }

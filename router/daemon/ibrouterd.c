@@ -98,6 +98,8 @@ static void loop(struct ibrd *d)
 		}
 		/* MAD retries and timeouts, the SA clients' polls and resyncs */
 		ibrd_mad_tick(d, ibr_now_ns());
+		/* verbs devices gone (their removal waits for us) or back */
+		ibrd_verbs_tick(d, ibr_now_ns());
 		/* what this turn changed: compiled and published once, then told */
 		ibrd_sync_run(d);
 		/* free FIBs no worker can see any more */

@@ -44,6 +44,7 @@ int fake_verbs_dev_add(const char *name, const struct fake_verbs_port_cfg *cfg)
 		return -ENOMEM;
 	strcpy(d->dev.name, name);
 	strcpy(d->dev.dev_name, name);
+	strcpy(d->dev.dev_path, "/dev/null"); /* a path that is there: the uverbs device's */
 	d->dev.node_type = IBV_NODE_CA;
 	d->dev.transport_type = IBV_TRANSPORT_IB;
 	d->cfg = *cfg;
@@ -65,10 +66,14 @@ int fake_verbs_dev_add(const char *name, const struct fake_verbs_port_cfg *cfg)
 	return 0;
 }
 
+static void fv_async_close(struct fv_dev *d, bool keep_ctl);
+
 void fake_verbs_reset(void)
 {
-	for (unsigned i = 0; i < fv_ndevs; i++)
+	for (unsigned i = 0; i < fv_ndevs; i++) {
+		fv_async_close(fv_devs[i], false); /* a removed device's control socket */
 		free(fv_devs[i]);
+	}
 	fv_ndevs = 0;
 }
 
@@ -140,6 +145,28 @@ int fake_verbs_port_gid(const char *name, const uint8_t gid[16])
 	return fv_event_push(d, IBV_EVENT_GID_CHANGE);
 }
 
+int fake_verbs_remove(const char *name, bool fatal)
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (!d)
+		return -ENOENT;
+	d->removed = true;
+	d->dev.dev_path[0] = '\0';
+	return fatal && d->ctx ? fv_event_push(d, IBV_EVENT_DEVICE_FATAL) : 0;
+}
+
+int fake_verbs_restore(const char *name)
+{
+	struct fv_dev *d = fv_find(name);
+
+	if (!d)
+		return -ENOENT;
+	d->removed = false;
+	strcpy(d->dev.dev_path, "/dev/null");
+	return 0;
+}
+
 int fake_verbs_ctl(const char *name, const char *cmd)
 {
 	uint8_t gid[16];
@@ -152,6 +179,10 @@ int fake_verbs_ctl(const char *name, const char *cmd)
 		return fake_verbs_port_set(name, cmd[0] == 'u');
 	if (!strcmp(cmd, "sm"))
 		return fake_verbs_event(name, IBV_EVENT_SM_CHANGE);
+	if (!strcmp(cmd, "remove") || !strcmp(cmd, "remove fatal"))
+		return fake_verbs_remove(name, cmd[6] != '\0');
+	if (!strcmp(cmd, "add"))
+		return fake_verbs_restore(name);
 	if (!strncmp(cmd, "lid ", 4)) {
 		errno = 0;
 		lid = strtoul(cmd + 4, &end, 0);
@@ -190,6 +221,8 @@ static int fv_async_open(struct fv_dev *d)
 	    (d->async_ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
 	    epoll_ctl(d->async_ep, EPOLL_CTL_ADD, d->evpipe[0], &ev) < 0)
 		return -errno;
+	if (d->ctl_fd >= 0) /* kept while the device was removed */
+		return epoll_ctl(d->async_ep, EPOLL_CTL_ADD, d->ctl_fd, &ev) < 0 ? -errno : 0;
 	if (strlen(d->sock) + strlen(FAKE_VERBS_CTL_SUFFIX) >= sizeof(sa.sun_path))
 		return 0; /* no room for the name: no control socket */
 	snprintf(d->ctl, sizeof(d->ctl), "%s%s", d->sock, FAKE_VERBS_CTL_SUFFIX);
@@ -202,15 +235,17 @@ static int fv_async_open(struct fv_dev *d)
 	return 0;
 }
 
-static void fv_async_close(struct fv_dev *d)
+static void fv_async_close(struct fv_dev *d, bool keep_ctl)
 {
-	int *fds[] = { &d->evpipe[0], &d->evpipe[1], &d->ctl_fd, &d->async_ep };
+	int *fds[] = { &d->evpipe[0], &d->evpipe[1], &d->async_ep, &d->ctl_fd };
 
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned i = 0; i < (keep_ctl ? 3u : 4u); i++) {
 		if (*fds[i] >= 0)
 			close(*fds[i]);
 		*fds[i] = -1;
 	}
+	if (keep_ctl)
+		return;
 	if (d->ctl[0])
 		unlink(d->ctl);
 	d->ctl[0] = '\0';
@@ -283,6 +318,7 @@ static void fv_env_load(void)
 struct ibv_device **ibv_get_device_list(int *num)
 {
 	struct ibv_device **l;
+	unsigned k = 0;
 
 	if (!fv_ndevs)
 		fv_env_load();
@@ -292,10 +328,16 @@ struct ibv_device **ibv_get_device_list(int *num)
 		errno = ENOMEM;
 		return NULL;
 	}
-	for (unsigned i = 0; i < fv_ndevs; i++)
-		l[i] = &fv_devs[i]->dev;
+	for (unsigned i = 0; i < fv_ndevs; i++) {
+		struct fv_dev *d = fv_devs[i];
+
+		if (!d->ctx)
+			fv_ctl_drain(d); /* a removed device's `add` */
+		if (!d->removed)
+			l[k++] = &d->dev;
+	}
 	if (num)
-		*num = (int)fv_ndevs;
+		*num = (int)k;
 	return l;
 }
 
@@ -333,8 +375,8 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 	struct ibv_context *c;
 	int rc;
 
-	if (d->ctx) {
-		errno = EBUSY;
+	if (d->ctx || d->removed) {
+		errno = d->ctx ? EBUSY : ENODEV;
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
@@ -351,7 +393,7 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 		if (d->fd >= 0)
 			close(d->fd);
 		d->fd = -1;
-		fv_async_close(d);
+		fv_async_close(d, false);
 		free(c);
 		errno = -rc;
 		return NULL;
@@ -366,10 +408,17 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 int ibv_close_device(struct ibv_context *c)
 {
 	struct fv_dev *d = fv_of(c);
+	unsigned live = 0;
 
+	for (unsigned i = 0; i < FV_MAX_QPS; i++)
+		live += d->qps[i] != NULL;
+	for (unsigned i = 0; i < 16; i++)
+		live += d->mrs[i] != NULL;
+	d->st.closes++;
+	d->st.close_live += live + d->st.ah_live;
 	close(d->fd);
 	unlink(d->sock);
-	fv_async_close(d);
+	fv_async_close(d, d->removed);
 	d->fd = -1;
 	d->ctx = NULL;
 	free(c);

@@ -70,6 +70,8 @@ struct fake_verbs_stats {
 	uint64_t ah_busy_destroy; /* ibv_destroy_ah on an AH a held WQE still uses */
 	uint64_t qp_live;	  /* QPs created and not destroyed */
 	uint64_t rx_flushed;	  /* receive WQEs completed with a flush error (QP to ERR) */
+	uint64_t closes;	  /* ibv_close_device() calls */
+	uint64_t close_live;	  /* QPs, MRs and AHs still there at a close (not destroyed) */
 };
 
 /*
@@ -100,12 +102,24 @@ int fake_verbs_port_lid(const char *name, uint16_t lid);
 /* The port's GID changed (another subnet prefix; RoCE: another address): IBV_EVENT_GID_CHANGE. */
 int fake_verbs_port_gid(const char *name, const uint8_t gid[16]);
 /*
+ * The device is unregistered (rdma link del, a hot-unplug): it is no longer
+ * listed or opened, and its ibv_device.dev_path, the uverbs device, is gone
+ * ("", which access() does not find; "/dev/null" while it is there).  As
+ * rxe does, an open context keeps working and hears nothing until it is
+ * closed; with `fatal`, as mlx5 does, IBV_EVENT_DEVICE_FATAL comes on its
+ * async fd.  fake_verbs_restore() registers it again.  0 or -ENOENT.
+ */
+int fake_verbs_remove(const char *name, bool fatal);
+int fake_verbs_restore(const char *name);
+/*
  * The same from another process (tests/verbs: the HCA events of an
  * ibrouterd linked with the fake): while a device is open, a UNIX datagram
  * socket at "<sock>.ctl" takes one command a datagram,
- *   down | up | lid LID | gid GID | sm
+ *   down | up | lid LID | gid GID | sm | remove | remove fatal | add
  * applied when the async fd is read (it is readable when a command waits);
- * tests/fakes/fake_verbs_ctl sends one.  Anything else is ignored.
+ * tests/fakes/fake_verbs_ctl sends one.  Anything else is ignored.  A
+ * removed device keeps its control socket once closed, read by
+ * ibv_get_device_list(), so that `add` reaches it.
  */
 #define FAKE_VERBS_CTL_SUFFIX ".ctl"
 /* Apply one such command to device `name`; 0, -ENOENT or -EINVAL. */

@@ -1,7 +1,7 @@
 /*
  * fake_verbs_ctl - send one command to the control socket of a fake verbs
  * device (fake_verbs.h), for tests whose HCA lives in another process:
- *   fake_verbs_ctl SOCK.ctl down | up | lid LID | gid GID | sm
+ *   fake_verbs_ctl SOCK.ctl down | up | lid LID | gid GID | sm | remove [fatal] | add
  */
 #include "tests/fakes/fake_verbs.h"
 

@@ -79,6 +79,7 @@ struct fv_dev {
 	struct ibv_async_event ev[FV_MAX_EVENTS];
 	unsigned nev;
 	unsigned fault_rq, fault_send;
+	bool removed; /* unregistered (fake_verbs_remove): not listed, dev_path gone */
 	struct ibv_mr *mrs[16];
 	struct fake_verbs_stats st;
 };

@@ -10,7 +10,7 @@
 # rdma-core's tools name it (mlx5_0:1) and learns LID and prefix from its HCA
 # port; port b's relay QP has its own Q_Key.  HCA events come from the fake's
 # control socket (tests/fakes/README): port down and up, LID and GID change,
-# SM change.
+# SM change; the devices removed and back (rdma link del, a fatal error).
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/../sim/lib.sh"
 IBRD=$BUILD/tests/verbs/ibrouterd-fakeverbs
@@ -248,9 +248,58 @@ check "unicast through the config's proxy after the restart" recv_wait b
 # most 2 posts (they may come in one burst or two), no receive queue ran dry
 ctl -j show verbs > "$T/verbs.json"
 check "show verbs: a is an IB port on mlx5_0:1, GID 0 of its HCA port" \
-	grep -q '"port":"a","device":"mlx5_0:1","link":"infiniband","gid":"fec0:0:0:1::1","sgid_index":0,' "$T/verbs.json"
+	grep -q '"port":"a","device":"mlx5_0:1","link":"infiniband","state":"active","gid":"fec0:0:0:1::1","sgid_index":0,' "$T/verbs.json"
 check "show verbs: b sent 2 work requests in 1 or 2 posts" \
 	grep -q '"port":"b",[^}]*"tx_wrs":2,"tx_posts":[12],"posts_per_pkt":"[01].[05]000",' "$T/verbs.json"
 check "show verbs: no receive queue ran dry" sh -c "! grep -q '\"rq_low\":0,' '$T/verbs.json'"
+
+# 10. the device of b unregistered without a word (rxe's rdma link del: the
+#     kernel waits for the router to close it), then registered again: the
+#     router lets go of it within a second or two (its wire socket goes with
+#     the fake's close), b is down and lost meanwhile, a forwards on; once
+#     the device is back b opens again and the FIB's groups are attached again
+check "mcast add (a, senders) after the restart" ctl mcast add ff15::1 port a mlid 0xc001 senders
+check "mcast add (b, receivers) after the restart" ctl mcast add ff15::1 port b mlid 0xc002 receivers
+sleep 0.3
+check "before the removal: multicast A to B" mcast_ab 2
+state_is() { # state_is PORT STATE: show verbs says so within 3 s
+	for _ in $(seq 1 30); do
+		ctl -j show verbs "$1" | grep -q "\"state\":\"$2\"" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+check "HCA b: the device removed" hca b remove
+check "show verbs: b lost" state_is b lost
+check "the device was closed (the fake unlinks its wire socket)" sh -c "[ ! -e '$T/b.sock' ]"
+check "the loss is logged" grep -q 'verbs: device mlx5_1 lost (its uverbs device is gone): port b down until it is back' "$T/ibrouterd.log"
+check "show ports: b down while lost" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show ports | grep -q '\"name\":\"b\",.*\"up\":false'"
+check "b's connected route withdrawn while lost" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" -j show routes | grep -q '\"prefix\":\"fec0:0:0:2::/64\",\"source\":\"connected\"'"
+check "nothing forwarded to b while lost" mcast_ab 0
+check "the daemon is up" kill -0 "$RPID"
+check "HCA b: the device registered again" hca b add
+check "show verbs: b active again" state_is b active
+check "its return is logged" grep -q 'verbs: device mlx5_1 is back: port b open again' "$T/ibrouterd.log"
+sleep 0.3 # the worker attaches b's relay QP within its 100 ms idle wake-up
+check "multicast A to B again: the group attached again" mcast_ab 2
+recv_bg b "$T/b.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid $B_HOST --expect-qpn 0x42
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --qpn "$QA" --src-qp 0x42 \
+	--qkey 0x1234 -c 2
+check "a's proxy QP untouched: unicast A to B" recv_wait b
+
+# 11. a fatal device error on a (mlx5: IBV_EVENT_DEVICE_FATAL): let go of at
+#     once, back with a new proxy QP that `show proxies` gives senders
+check "HCA a: a fatal device error" hca a remove fatal
+check "show verbs: a lost" state_is a lost
+check "the fatal error is logged" grep -q 'verbs: port a: mlx5_0: fatal device error' "$T/ibrouterd.log"
+check "HCA a: the device back" hca a add
+check "show verbs: a active again" state_is a active
+QA=$(ctl -j show proxies a | sed -n 's/.*"qpn":"\(0x[0-9a-f]*\)".*/\1/p')
+recv_bg b "$T/b.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid $B_HOST --expect-qpn 0x42
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --qpn "$QA" --src-qp 0x42 \
+	--qkey 0x1234 -c 2
+check "unicast through a's new proxy QP ($QA)" recv_wait b
+sleep 0.3
+check "multicast A to B after a came back" mcast_ab 2
 
 finish

@@ -206,6 +206,30 @@ vm_cmd router "ip link set eth1 up"
 check "and come back up" ports_wait '"name":"b"[^}]*"up":true'
 check "forwarding resumed after the link came back" streamed l --expect-sgid fd00:b::1
 
+say "5b. rxe1 removed (rdma link del) while traffic flows, then added again"
+# the kernel waits inside rdma link del until every process has closed the
+# device (rxe cannot take its resources back, and tells the process nothing):
+# the router must see its uverbs device go and let go of it by itself
+verbs_state() { rctl -j show verbs "$1" | grep -q "\"state\":\"$2\""; }
+vm_spawn hosts dl "$H -d rxe0 send --dgid ff15::1:8 --qpn 0xffffff --qkey $Q --size 100 -c 1200 -r 100"
+sleep 2
+vm_spawn router rm "t0=\$(date +%s); timeout 30 rdma link del rxe1; echo \"rc \$? in \$((\$(date +%s) - t0)) s\""
+vm_join router rm 40 > "$T/rm.txt"
+sed 's/^/# /' "$T/rm.txt"
+check "rdma link del rxe1 returns: the router let go of the device" grep -q '^rc 0 ' "$T/rm.txt"
+check "the daemon sees port b lost" ports_wait '"name":"b"[^}]*"up":false'
+check "show verbs: b lost" verbs_state b lost
+r1=$(counter a rx_packets)
+sleep 1
+check "the daemon stays up and port a still receives A's traffic" test "$(counter a rx_packets)" -gt "$r1"
+vm_cmd router "rdma link add rxe1 type rxe netdev eth1"
+check "the daemon picks the new rxe1 up: b up again" ports_wait '"name":"b"[^}]*"up":true'
+check "show verbs: b active" verbs_state b active
+grep -e 'device rxe1' "$T/ibrouterd.log" | sed 's/^/# /'
+check "the loss and the return are logged" sh -c "grep -q 'device rxe1 lost (its uverbs device is gone)' '$T/ibrouterd.log' && grep -q 'device rxe1 is back: port b open again' '$T/ibrouterd.log'"
+vm_join hosts dl 60 > /dev/null
+check "forwarding to B resumed on the new rxe1" streamed r --expect-sgid fd00:b::1
+
 say "6. port b's address changes (a GID change)"
 vm_cmd router "ip -6 addr add fd00:b::7/64 dev eth1 nodad; ip -6 addr del fd00:b::1/64 dev eth1"
 check "port b's GID follows the address: its GUID is ::7" \
