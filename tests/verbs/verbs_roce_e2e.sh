@@ -1,0 +1,132 @@
+#!/bin/sh
+# verbs_roce_e2e.sh - IB <-> RoCE bridging with verbs on both sides:
+# ibrouterd linked with the fake verbs provider (tests/fakes), port a an IB
+# HCA port (mlx5_0, LID 1, subnet fec0:0:0:1::/64), port b a RoCE v2 port
+# (the fake's RoCE mode, rxe0: no LIDs, GID fd00:b::1 from its netdev), and
+# ibrouter-host on the sim wires behind them.  Multicast and proxied UD
+# unicast both ways through the same verbs code with the two address models:
+# LIDs and MLIDs on a, GIDs alone (DLID 0) on b; what becomes of HopLmt,
+# TClass and FlowLabel between them; the engine's checks on every packet
+# (HopLmt 1 dropped, a payload above the RoCE port's MTU dropped).  A real
+# HCA and a real RoCE NIC in one router can only be shown on hardware: the
+# VM lab has rxe alone (tests/vm/vm_roce.sh, 8, uses a sim IB port).
+BUILD=${BUILD:-$(pwd)}
+. "$(dirname "$0")/../sim/lib.sh"
+IBRD=$BUILD/tests/verbs/ibrouterd-fakeverbs
+
+A_HOST=fec0::1:0:0:10:1 # GUID 0x100001, LID 3 in subnet A
+A_RTR=fec0::1:0:0:0:1	# the IB HCA port's GID 0
+B_HOST=fd00:b::2	# a RoCE host: its GID is its address
+B_RTR=fd00:b::1		# the RoCE port's RoCE v2 GID (index 1 of the fake's table)
+QKEY=0x0b1b
+
+FAKE_VERBS_DEVICES="mlx5_0,$T/a.sock,$T/a.peer,1,$A_RTR;rxe0,$T/b.sock,$T/b.peer,0,$B_RTR,roce"
+export FAKE_VERBS_DEVICES
+
+write_conf() {
+	cat > "$T/ibrouterd.conf" <<EOC
+router {
+	name = "bridge"
+	node-guid = 0x0002c90300000500
+}
+port "a" {
+	data = verbs
+	device = "mlx5_0"
+}
+port "b" {
+	data = verbs
+	device = "rxe0"
+}
+neighbour "0x0000000000100001" {
+	port = "a"
+	lid = 3
+}
+proxy "$B_HOST" {
+	port = "a"
+	qpn = 0x42
+	qkey = 0x1234
+}
+proxy "$A_HOST" {
+	port = "b"
+	qpn = 0x42
+	qkey = 0x4321
+}
+control {
+	socket = "$T/ctl.sock"
+}
+pid-file = "$T/ibrouterd.pid"
+EOC
+}
+
+start_router || exit 1
+ctl -j show ports > "$T/ports.json"
+check "a: an IB port, LID and prefix from its HCA port" \
+	grep -q '"name":"a","guid":"0x0002c90300000501","prefix":"fec0:0:0:1::","lid":"0x0001",.*"link":"infiniband"' "$T/ports.json"
+check "b: a RoCE port, prefix and GUID from its RoCE v2 GID, no LID" \
+	grep -q '"name":"b","guid":"0x0000000000000001","prefix":"fd00:b::","lid":"0x0000",.*"up":true,.*"link":"ethernet"' "$T/ports.json"
+check "b's connected route is its address's /64" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show routes | grep -q '\"prefix\":\"fd00:b::/64\",\"source\":\"connected\",\"port\":\"b\"'"
+
+# 1. IB -> RoCE multicast: the RoCE side has no LIDs (DLID 0, SLID 0), the
+#    router's RoCE GID as the source, HopLmt 64 - 1, TClass kept, FlowLabel 0
+#    (as rxe sends it: the fake's RoCE mode does the same)
+check "mcast add (a, senders)" ctl mcast add ff15::5 port a mlid 0xc001 senders
+check "mcast add (b, receivers)" ctl mcast add ff15::5 port b mlid 0xc002 receivers
+sleep 0.3
+recv_bg b "$T/b.peer" -c 4 -t 5000 --expect-count 4 --expect-dlid 0 --expect-slid 0 \
+	--expect-sgid $B_RTR --expect-dgid ff15::5 --expect-qpn 0xffffff --expect-qkey $QKEY \
+	--expect-hoplimit 63 --expect-tclass 0x20 --expect-flowlabel 0 --expect-size 500
+send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::5 --qpn 0xffffff --qkey $QKEY \
+	--tclass 0x20 --flowlabel 0x54321 --size 500 -c 4
+check "multicast IB -> RoCE" recv_wait b
+
+# 2. RoCE -> IB multicast: to the group's MLID in A, from the router's LID and GID 0
+check "mcast add (b, senders)" ctl mcast add ff15::6 port b mlid 0xc003 senders
+check "mcast add (a, receivers)" ctl mcast add ff15::6 port a mlid 0xc011 sl 2 receivers
+sleep 0.3
+recv_bg a "$T/a.peer" -c 3 -t 5000 --expect-count 3 --expect-dlid 0xc011 --expect-slid 1 \
+	--expect-sl 2 --expect-sgid $A_RTR --expect-dgid ff15::6 --expect-qpn 0xffffff \
+	--expect-qkey $QKEY --expect-hoplimit 63 --expect-tclass 0x48 --expect-size 700
+send_b --slid 0 --dlid 0 --sgid $B_HOST --dgid ff15::6 --qpn 0xffffff --qkey $QKEY \
+	--tclass 0x48 --size 700 -c 3
+check "multicast RoCE -> IB" recv_wait a
+
+# 3. proxied UD unicast IB -> RoCE: A sends to the router's LID and a's proxy
+#    QPN; B's QP 0x42 gets it, addressed by GID alone, from b's proxy
+QA=$(ctl -j show proxies a | sed -n 's/.*"qpn":"\(0x[0-9a-f]*\)".*/\1/p')
+QB=$(ctl -j show proxies b | sed -n 's/.*"qpn":"\(0x[0-9a-f]*\)".*/\1/p')
+recv_bg b "$T/b.peer" -c 3 -t 5000 --expect-count 3 --expect-dlid 0 --expect-sgid $B_RTR \
+	--expect-dgid $B_HOST --expect-qpn 0x42 --expect-qkey 0x1234 --expect-hoplimit 63 \
+	--expect-size 200
+send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --qpn "$QA" --src-qp 0x42 \
+	--qkey 0x1234 --size 200 -c 3
+check "unicast IB -> RoCE through a's proxy" recv_wait b
+
+# 4. and back: B sends to the router's RoCE GID (on Ethernet the IP layer
+#    delivers to the router's own address only, not through it) and b's proxy
+#    QPN, whose remote names A's host; A's host gets it at its LID (the
+#    neighbour's), from the router's LID
+recv_bg a "$T/a.peer" -c 3 -t 5000 --expect-count 3 --expect-dlid 3 --expect-slid 1 \
+	--expect-sgid $A_RTR --expect-dgid $A_HOST --expect-qpn 0x42 --expect-qkey 0x4321 \
+	--expect-hoplimit 63 --expect-size 900
+send_b --slid 0 --dlid 0 --sgid $B_HOST --dgid $B_RTR --qpn "$QB" --src-qp 0x42 \
+	--qkey 0x4321 --size 900 -c 3
+check "unicast RoCE -> IB through b's proxy" recv_wait a
+
+# 5. the engine's checks on a RoCE ingress: HopLmt 1 (C8-16); and IB -> RoCE
+#    above the RoCE port's MTU (1024): dropped, counted
+recv_bg a "$T/a.peer" -t 700 --expect-count 0
+send_b --slid 0 --dlid 0 --sgid $B_HOST --dgid ff15::6 --qpn 0xffffff --qkey $QKEY \
+	--hoplimit 1 -c 2
+check "HopLmt 1 from RoCE is not forwarded" recv_wait a
+check "hoplmt drops counted on b (2)" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show drops b | grep -q '\"reason\":\"hoplmt\",\"count\":2'"
+recv_bg b "$T/b.peer" -t 700 --expect-count 0
+send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::5 --qpn 0xffffff --qkey $QKEY \
+	--size 2048 -c 2
+check "2048 bytes IB -> RoCE (MTU 1024) are not forwarded" recv_wait b
+check "mtu drops counted on a (2)" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show drops a | grep -q '\"reason\":\"mtu\",\"count\":2'"
+
+ctl -j show verbs > "$T/verbs.json"
+check "show verbs: b on RoCE v2 GID index 1, MTU 1024, nothing refused" \
+	grep -q '"port":"b","device":"rxe0:1","link":"ethernet","state":"active","gid":"fd00:b::1","sgid_index":1,"mtu":1024,.*"tx_no_ah":0,"tx_down":0,' "$T/verbs.json"
+
+finish
