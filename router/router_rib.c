@@ -12,6 +12,7 @@ static const char *const src_names[ROUTER_SRC_MAX] = {
 	[ROUTER_SRC_SA] = "sa",
 	[ROUTER_SRC_PLUGIN] = "osm-plugin",
 	[ROUTER_SRC_PEER] = "peer",
+	[ROUTER_SRC_BRIDGE] = "bridge",
 };
 
 const char *router_src_name(int src)

@@ -21,6 +21,7 @@ enum router_src {
 	ROUTER_SRC_SA,		  /* learned from a subnet's SA */
 	ROUTER_SRC_PLUGIN,	  /* pushed by the OpenSM plugin */
 	ROUTER_SRC_PEER,	  /* from another router */
+	ROUTER_SRC_BRIDGE,	  /* a group the multicast policy put on a RoCE port */
 	ROUTER_SRC_MAX
 };
 

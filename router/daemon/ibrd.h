@@ -127,6 +127,13 @@ struct ibrd_sim_stage {
 	bool old_open[ROUTER_MAX_PORTS];
 };
 
+/* A RoCE port's groups as the bridging policy sees them (ibrd_roce.c). */
+struct sa_group;
+struct ibrd_roce_view {
+	struct sa_group *v;
+	size_t n, cap;
+};
+
 struct ibrd {
 	const char *conf_path;
 	const char *sock_path; /* -s, else the config's */
@@ -177,6 +184,7 @@ struct ibrd {
 	/* multicast bridging: the joins the router made (ibrd_mcast.c) */
 	struct ibrd_mjoin *mjoins;
 	unsigned nmjoins, mjoins_cap;
+	struct ibrd_roce_view roce_view[ROUTER_MAX_PORTS]; /* ibrd_roce.c */
 	const struct ibrd_mcast_ops *mcast_ops; /* the core's (SA client or plugin), a test's */
 	bool quit;
 	struct ibrd_reload_job *reload; /* a parse of the config file (ibrd_reload.c) */
@@ -366,6 +374,12 @@ int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now_ns);
 struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx);
 /* Wall-clock ms (epoch) of port idx's last Report and last table change published, or 0. */
 void ibrd_mad_times(struct ibrd *d, uint32_t idx, uint64_t *report_ms, uint64_t *change_ms);
+
+/* ibrd_roce.c: a RoCE port's groups for the policy (no SA there: the RIB's) */
+size_t ibrd_roce_groups(struct ibrd *d, uint32_t port, const struct sa_group **v);
+int ibrd_roce_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl);
+void ibrd_roce_leave(struct ibrd *d, uint32_t port, const uint8_t mgid[16]);
+void ibrd_roce_free(struct ibrd *d);
 
 /* ibrd_mcast.c: the multicast bridging policy (joins and leaves per subnet) */
 /* A join the router made (d->mjoins). */

@@ -157,6 +157,14 @@ int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	return edit_done(d, o, router_rib_neigh_add(&d->rib, &n), "neighbour add");
 }
 
+/* A group edited: on a RoCE port it is what the bridging policy sees there (ibrd_roce.c). */
+static int mcast_edited(struct ibrd *d, int rc)
+{
+	if (!rc)
+		ibrd_groups_changed(d);
+	return rc;
+}
+
 int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	struct router_mcast m;
@@ -176,8 +184,10 @@ int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
 		return -ENOENT;
 	if (!strcmp(argv[1], "del"))
-		return edit_done(d, o, router_rib_mcast_del(&d->rib, mgid.raw, (uint8_t)port),
-				 "mcast del");
+		return edit_done(
+			d, o,
+			mcast_edited(d, router_rib_mcast_del(&d->rib, mgid.raw, (uint8_t)port)),
+			"mcast del");
 	memset(&m, 0, sizeof(m));
 	memcpy(m.key.mgid, mgid.raw, 16);
 	m.key.port = (uint8_t)port;
@@ -188,5 +198,5 @@ int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	m.source = ROUTER_SRC_STATIC;
 	m.flags = (uint8_t)((kv.dir & 1 ? ROUTER_MCAST_RECEIVERS : 0) |
 			    (kv.dir & 2 ? ROUTER_MCAST_SENDERS : 0));
-	return edit_done(d, o, router_rib_mcast_add(&d->rib, &m), "mcast add");
+	return edit_done(d, o, mcast_edited(d, router_rib_mcast_add(&d->rib, &m)), "mcast add");
 }

@@ -157,6 +157,7 @@ static void mcast_check_join(struct ibrd *d, const uint8_t mgid[16], uint32_t po
 static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 {
 	const struct sa_group *tmpl = NULL;
+	struct sa_group tcopy;
 	uint32_t members = 0, sites = 0;
 	bool site_scope = (mgid[1] & 0x0F) == IBR_MCAST_SCOPE_SITE;
 
@@ -167,7 +168,12 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 			if (g && (g->members || g->senders || g->receivers)) {
 				members |= 1u << p;
 				sites |= 1u << d->rib.port[p].site;
-				tmpl = tmpl ? tmpl : g;
+				/* a copy: the next port's groups() may rebuild the view
+				 * this one is in (a plugin's, a RoCE port's) */
+				if (!tmpl) {
+					tcopy = *g;
+					tmpl = &tcopy;
+				}
 			}
 		}
 	}
@@ -227,4 +233,5 @@ void ibrd_mcast_stop(struct ibrd *d)
 	free(d->mjoins);
 	d->mjoins = NULL;
 	d->mjoins_cap = 0;
+	ibrd_roce_free(d);
 }

@@ -73,6 +73,8 @@ static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
 		 * interface ID is the port's GUID; the largest payload is the
 		 * port's active MTU (a UD send above it fails, IBA 11.4.1.1).
 		 */
+		if (!(rp.flags & ROUTER_PORT_ROCE))
+			ibrd_groups_changed(d); /* its groups are the RIB's now (ibrd_roce.c) */
 		rp.flags |= ROUTER_PORT_ROCE;
 		rp.guid = ibr_gid_ld64(vp->gid + 8);
 		if (vp->mtu && vp->mtu < rp.mtu)

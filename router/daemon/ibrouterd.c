@@ -110,14 +110,22 @@ static void loop(struct ibrd *d)
 
 /*
  * What the multicast bridging policy reads of each subnet and asks of it:
- * the port's SA client where it has one, else the OpenSM plugin feeding it
+ * the port's SA client where it has one, on a RoCE port (no SA) the RIB's
+ * groups there (ibrd_roce.c), else the OpenSM plugin feeding it
  * (ibrd_plugin_mcast.c), so that the policy works the same whatever source
  * told the router of a group.
  */
+static bool mcast_src_roce(const struct ibrd *d, uint32_t port)
+{
+	return !d->sa[port] && (d->rib.port[port].flags & ROUTER_PORT_ROCE);
+}
+
 static size_t mcast_src_groups(struct ibrd *d, uint32_t port, const struct sa_group **v)
 {
 	if (d->sa[port])
 		return sa_client_groups(d->sa[port], v);
+	if (mcast_src_roce(d, port))
+		return ibrd_roce_groups(d, port, v);
 	return ibrd_plugin_groups(d, port, v);
 }
 
@@ -126,6 +134,8 @@ static int mcast_src_join(struct ibrd *d, uint32_t port, const struct sa_group *
 	if (d->sa[port])
 		return sa_client_join(d->sa[port], tmpl->mgid, IBR_SA_JOIN_FULL, tmpl) < 0 ? -EIO
 											   : 0;
+	if (mcast_src_roce(d, port))
+		return ibrd_roce_join(d, port, tmpl);
 	return ibrd_plugin_mjoin(d, port, tmpl->mgid, tmpl);
 }
 
@@ -133,6 +143,8 @@ static void mcast_src_leave(struct ibrd *d, uint32_t port, const uint8_t mgid[16
 {
 	if (d->sa[port])
 		sa_client_leave(d->sa[port], mgid, IBR_SA_JOIN_FULL);
+	else if (mcast_src_roce(d, port))
+		ibrd_roce_leave(d, port, mgid);
 	else
 		ibrd_plugin_mjoin(d, port, mgid, NULL);
 }
