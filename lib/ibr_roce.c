@@ -1,6 +1,7 @@
 /* ibr_roce.c - a RoCE v2 receive's IP header made the GRH it stands for (ibr_roce.h). */
 #include "lib/ibr_roce.h"
 
+#include "lib/ibr_gid.h"
 #include "lib/ibr_pkt.h"
 
 #include <string.h>
@@ -59,4 +60,14 @@ bool ibr_roce_grh(uint8_t *h, uint32_t byte_len, bool imm)
 	h[5] = (uint8_t)paylen;
 	h[6] = IBR_GRH_NXTHDR_IBA;
 	return true;
+}
+
+int ibr_roce_gid_rank(const uint8_t gid[16], bool roce_v2)
+{
+	union ibr_gid g;
+
+	memcpy(g.raw, gid, 16);
+	if (!roce_v2 || ibr_gid_is_reserved(&g))
+		return IBR_ROCE_GID_UNUSABLE;
+	return ibr_gid_is_link_local(&g) ? IBR_ROCE_GID_LINK_LOCAL : IBR_ROCE_GID_ROUTABLE;
 }

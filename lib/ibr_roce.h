@@ -24,4 +24,14 @@
  */
 bool ibr_roce_grh(uint8_t *h, uint32_t byte_len, bool imm);
 
+/*
+ * How good a RoCE port's GID table entry is to send from: 0 not usable
+ * (RoCE v1, which is not routable, or a reserved GID), 1 link-local (it
+ * never leaves its link, IBA 4.1.1: only when nothing else is there), 2 any
+ * other.  The port's GID is the first entry of the best rank (the verbs
+ * backend's and ibrouter-host's choice alike).
+ */
+enum { IBR_ROCE_GID_UNUSABLE, IBR_ROCE_GID_LINK_LOCAL, IBR_ROCE_GID_ROUTABLE };
+int ibr_roce_gid_rank(const uint8_t gid[16], bool roce_v2);
+
 #endif

@@ -6,8 +6,8 @@
  */
 #include "router/io_verbs_int.h"
 
-#include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
+#include "lib/ibr_roce.h"
 
 #include <errno.h>
 #include <string.h>
@@ -20,24 +20,19 @@
  */
 static int verbs_roce_gid(struct io_verbs_port *p, int tbl_len)
 {
-	int pick = -1;
-	struct ibv_gid_entry e, best;
+	int pick = -1, rank = IBR_ROCE_GID_UNUSABLE;
+	struct ibv_gid_entry e, best = { 0 };
 
-	for (int i = 0; i < tbl_len && i < 256; i++) {
-		union ibr_gid g;
+	for (int i = 0; i < tbl_len && i < 256 && rank < IBR_ROCE_GID_ROUTABLE; i++) {
+		int r;
 
-		if (ibv_query_gid_ex(p->dev->ctx, p->cfg.port_num, (uint32_t)i, &e, 0) ||
-		    e.gid_type != IBV_GID_TYPE_ROCE_V2)
+		if (ibv_query_gid_ex(p->dev->ctx, p->cfg.port_num, (uint32_t)i, &e, 0))
 			continue;
-		memcpy(g.raw, e.gid.raw, 16);
-		if (ibr_gid_is_reserved(&g))
-			continue;
-		if (pick < 0 || !ibr_gid_is_link_local(&g)) {
+		if ((r = ibr_roce_gid_rank(e.gid.raw, e.gid_type == IBV_GID_TYPE_ROCE_V2)) > rank) {
 			pick = i;
 			best = e;
+			rank = r;
 		}
-		if (!ibr_gid_is_link_local(&g))
-			break;
 	}
 	if (pick < 0)
 		return -ENOENT;

@@ -89,26 +89,29 @@ static struct ibv_context *hv_device(const char *spec, uint8_t *port)
  */
 static int hv_pick_gid(struct host_verbs *v, int tbl_len)
 {
-	struct ibv_gid_entry e, best;
-	int pick = -1;
+	struct ibv_gid_entry e, best = { 0 };
+	int pick = -1, rank = IBR_ROCE_GID_UNUSABLE;
 
-	for (int i = 0; i < tbl_len; i++) {
+	/* the one asked for; on IB the first valid one; on RoCE as the router picks */
+	for (int i = 0; i < tbl_len && rank < IBR_ROCE_GID_ROUTABLE; i++) {
 		union ibr_gid g;
+		int r;
 
 		if (ibv_query_gid_ex(v->ctx, v->port, (uint32_t)i, &e, 0))
 			continue;
 		memcpy(g.raw, e.gid.raw, 16);
-		if (v->cfg.sgid ? memcmp(g.raw, v->cfg.sgid, 16) != 0
-				: (ibr_gid_is_reserved(&g) ||
-				   (v->roce && e.gid_type != IBV_GID_TYPE_ROCE_V2)))
-			continue;
-		/* on RoCE a link-local GID only when nothing else is there */
-		if (pick < 0 || !ibr_gid_is_link_local(&g)) {
+		if (v->cfg.sgid)
+			r = memcmp(g.raw, v->cfg.sgid, 16) ? IBR_ROCE_GID_UNUSABLE
+							   : IBR_ROCE_GID_ROUTABLE;
+		else if (!v->roce)
+			r = ibr_gid_is_reserved(&g) ? IBR_ROCE_GID_UNUSABLE : IBR_ROCE_GID_ROUTABLE;
+		else
+			r = ibr_roce_gid_rank(g.raw, e.gid_type == IBV_GID_TYPE_ROCE_V2);
+		if (r > rank) {
 			pick = i;
 			best = e;
+			rank = r;
 		}
-		if (v->cfg.sgid || !v->roce || !ibr_gid_is_link_local(&g))
-			break;
 	}
 	if (pick < 0) {
 		fprintf(stderr, "ibrouter-host: port %u: no %s GID\n", v->port,

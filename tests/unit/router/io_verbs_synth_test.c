@@ -275,7 +275,24 @@ static int teardown(void)
 	return 0;
 }
 
+/* The GID a RoCE port sends from: RoCE v2, not reserved, link-local only as the last resort. */
+static void test_roce_gid_rank(void)
+{
+	static const uint8_t global[16] = { 0xfd, 0, 0, 0xb, [15] = 1 },
+			     ll[16] = { 0xfe, 0x80, [15] = 1 },
+			     v4[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 1 }, zero[16] = { 0 };
+
+	CU_ASSERT_EQUAL(ibr_roce_gid_rank(global, true), IBR_ROCE_GID_ROUTABLE);
+	CU_ASSERT_EQUAL(ibr_roce_gid_rank(v4, true), IBR_ROCE_GID_ROUTABLE);
+	CU_ASSERT_EQUAL(ibr_roce_gid_rank(ll, true), IBR_ROCE_GID_LINK_LOCAL);
+	CU_ASSERT_EQUAL(ibr_roce_gid_rank(global, false), IBR_ROCE_GID_UNUSABLE); /* RoCE v1 */
+	CU_ASSERT_EQUAL(ibr_roce_gid_rank(zero, true), IBR_ROCE_GID_UNUSABLE);
+	CU_ASSERT(IBR_ROCE_GID_ROUTABLE > IBR_ROCE_GID_LINK_LOCAL &&
+		  IBR_ROCE_GID_LINK_LOCAL > IBR_ROCE_GID_UNUSABLE);
+}
+
 static CU_TestInfo tests[] = {
+	{ "RoCE GID rank", test_roce_gid_rank },
 	{ "lengths, pad, ImmDt, CRCs", test_lengths },
 	{ "lengths refused", test_bad_lengths },
 	{ "RoCE v2 over IPv6: the GRH", test_roce_ipv6 },
