@@ -93,23 +93,20 @@ static const struct smp_attr attrs[] = {
 	{ "adjsubnets", IBR_SMP_ATTR_ADJ_SITE_LOCAL_SUBNETS, NULL, print_adjsubnets },
 };
 
-/* How the SMPs are addressed: LRH SLID and DLID (permissive for a directed route). */
-struct smp_addr {
-	uint16_t slid, dlid;
-};
+#define GSI_QKEY 0x80010000u /* QP1's well-known Q_Key (IBA 9.6.1.1) */
 
-/*
- * Send one SMP and wait for the GetResp with its TID; the reply MAD into
- * `resp`, its LRH addresses into *from.
- */
-static int smp_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int timeout_ms,
-		    const struct smp_addr *a, const uint8_t *mad, uint8_t *resp,
-		    struct smp_addr *from)
+int host_mad_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int timeout_ms,
+		  const struct smp_addr *a, const uint8_t *mad, uint8_t *resp,
+		  struct smp_addr *from)
 {
-	struct ibr_pkt_ud_params p = { .vl = IBR_VL15,
+	bool smp = !a->gmp; /* an SMP: VL15, QP0; a GMP: VL0, QP1 to QP1 */
+	struct ibr_pkt_ud_params p = { .vl = smp ? IBR_VL15 : 0,
 				       .slid = a->slid,
 				       .dlid = a->dlid,
 				       .pkey = IBR_PKEY_DEFAULT,
+				       .dest_qp = smp ? 0 : 1,
+				       .src_qp = smp ? 0 : 1,
+				       .qkey = smp ? 0 : GSI_QKEY,
 				       .payload = mad,
 				       .payload_len = IBR_MAD_SIZE };
 	uint8_t pkt[512], in[IBR_PKT_MAX_LEN + 2];
@@ -132,9 +129,9 @@ static int smp_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, i
 			return -EINTR; /* shut down by the signal handler (ibrouter-host.c) */
 		n = recv(fd, in, sizeof(in), 0);
 		if (n <= 0 || ibr_pkt_parse(in, (size_t)n, &rp) ||
-		    ibr_lrh_get_vl(rp.lrh) != IBR_VL15 || rp.payload_len != IBR_MAD_SIZE ||
+		    (ibr_lrh_get_vl(rp.lrh) == IBR_VL15) != smp || rp.payload_len != IBR_MAD_SIZE ||
 		    ibr_pkt_crc_check(&rp))
-			continue; /* not an SMP reply: data traffic or garbage */
+			continue; /* not a reply of its kind: data traffic or garbage */
 		if (ibr_mad_tid(rp.payload) != ibr_mad_tid(mad) || !ibr_mad_is_response(rp.payload))
 			continue;
 		memcpy(resp, rp.payload, IBR_MAD_SIZE);
@@ -190,7 +187,7 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 	     char **argv)
 {
 	const struct smp_attr *a = NULL;
-	struct smp_addr ad = { IBR_LID_PERMISSIVE, IBR_LID_PERMISSIVE }, from;
+	struct smp_addr ad = { IBR_LID_PERMISSIVE, IBR_LID_PERMISSIVE, false }, from;
 	uint8_t mad[IBR_MAD_SIZE], resp[IBR_MAD_SIZE];
 	uint64_t tid = (uint64_t)time(NULL) << 16, mkey = 0;
 	uint32_t mod = 0;
@@ -233,14 +230,14 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 	else
 		ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, a->id, mod, ++tid, 0, NULL, 0);
 	ibr_smp_set_mkey(mad, mkey);
-	if ((rc = smp_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp, &from)))
+	if ((rc = host_mad_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp, &from)))
 		return fprintf(stderr, "ibrouter-host: smp: %s\n", strerror(-rc)), 1;
 	if (set) {
 		memcpy(mad + IBR_SMP_DATA_OFFS, resp + IBR_SMP_DATA_OFFS, 64);
 		smp_portinfo_edit(mad + IBR_SMP_DATA_OFFS, argc - 1, argv + 1);
 		ibr_mad_set_method(mad, IBR_MAD_METHOD_SET);
 		ibr_mad_set_tid(mad, ++tid);
-		if ((rc = smp_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp, &from)))
+		if ((rc = host_mad_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp, &from)))
 			return fprintf(stderr, "ibrouter-host: smp set: %s\n", strerror(-rc)), 1;
 	}
 	smp_print(a, resp, &from);

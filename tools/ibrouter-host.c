@@ -13,6 +13,7 @@
 #include "lib/ibr_json.h"
 #include "lib/ibr_pcap.h"
 #include "lib/ibr_pkt.h"
+#include "tools/host_perf.h"
 #include "tools/host_smp.h"
 #include "tools/host_verbs.h"
 
@@ -60,6 +61,7 @@ struct host {
 	bool pcap_open, json, quiet, crc_check;
 	/* send */
 	struct ibr_pkt_ud_params p;
+	bool bad_vcrc; /* flip the VCRC of what is sent: a link error for the far end */
 	uint64_t count;
 	double rate;
 	/* recv */
@@ -123,10 +125,13 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: ibrouter-host -s SOCKET [-p PEER] [-w FILE] [-j] [-q] send|recv [options]\n"
 		"  send: --slid --dlid --sl --vl --sgid --dgid --tclass --flowlabel --hoplimit\n"
-		"        --pkey --qpn --src-qp --qkey --psn --size --no-grh -c COUNT -r RATE\n"
+		"        --pkey --qpn --src-qp --qkey --psn --size --no-grh --bad-vcrc -c COUNT\n"
+		"        -r RATE\n"
 		"  recv: -c COUNT -t TIMEOUT_MS --expect-count N --expect-{slid,dlid,sl,vl,\n"
 		"        hoplimit,sgid,dgid,tclass,flowlabel,pkey,qpn,qkey,size} VALUE\n"
 		"        --no-crc-check --expect-payload\n"
+		"  smp ATTR [mod N] [slid L [dlid L]] [mkey K] [set-...]: an SMP to the port\n"
+		"  perf [classportinfo|counters|extended] [port N] [slid L] dlid L [reset [MASK]]\n"
 		"verbs mode: ibrouter-host -d DEVICE[:PORT] send|recv [--join MGID]\n"
 		"        [--join-mlid MLID] [--no-ip-join] [--sgid GID: the port's GID to use]\n"
 		"see ibrouter-host(8)\n");
@@ -230,6 +235,8 @@ static int host_send(struct host *h)
 					strerror(-len));
 				return 2;
 			}
+			if (h->bad_vcrc)
+				buf[i][len - 1] ^= 0xFF;
 			host_capture(h, buf[i], (size_t)len);
 			iov[i] = (struct iovec){ buf[i], (size_t)len };
 			msg[i].msg_hdr.msg_name = &h->peer;
@@ -478,6 +485,7 @@ enum opt_id {
 	O_PSN,
 	O_SIZE,
 	O_NOGRH,
+	O_BADVCRC,
 	O_NOCRC,
 	O_EXCOUNT,
 	O_EX_SLID,
@@ -525,6 +533,7 @@ static const struct option host_opts[] = {
 	{ "psn", required_argument, NULL, O_PSN },
 	{ "size", required_argument, NULL, O_SIZE },
 	{ "no-grh", no_argument, NULL, O_NOGRH },
+	{ "bad-vcrc", no_argument, NULL, O_BADVCRC },
 	{ "no-crc-check", no_argument, NULL, O_NOCRC },
 	{ "expect-count", required_argument, NULL, O_EXCOUNT },
 	{ "expect-slid", required_argument, NULL, O_EX_SLID },
@@ -754,6 +763,9 @@ int main(int argc, char **argv)
 		case O_NOGRH:
 			h.p.grh = false;
 			break;
+		case O_BADVCRC:
+			h.bad_vcrc = true;
+			break;
 		case O_NOCRC:
 			h.crc_check = false;
 			break;
@@ -781,7 +793,8 @@ int main(int argc, char **argv)
 	cmd = argv[optind];
 	if (h.vcfg.device)
 		return host_main_verbs(&h, cmd);
-	if (strcmp(cmd, "send") && strcmp(cmd, "recv") && strcmp(cmd, "smp")) {
+	if (strcmp(cmd, "send") && strcmp(cmd, "recv") && strcmp(cmd, "smp") &&
+	    strcmp(cmd, "perf")) {
 		fprintf(stderr, "ibrouter-host: unknown command '%s'\n", cmd);
 		return 2;
 	}
@@ -795,6 +808,9 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "smp")) {
 		rc = host_smp(h.fd, &h.peer, h.peerlen, h.timeout_ms, argc - optind - 1,
 			      argv + optind + 1);
+	} else if (!strcmp(cmd, "perf")) {
+		rc = host_perf(h.fd, &h.peer, h.peerlen, h.timeout_ms, argc - optind - 1,
+			       argv + optind + 1);
 	} else if (!strcmp(cmd, "send")) {
 		if (!h.count)
 			h.count = 1;

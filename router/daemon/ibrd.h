@@ -31,6 +31,7 @@ struct ibrd_out;
 struct ibrd_ctl;
 struct ibrd_smp;
 struct ibrd_sma_tabs;
+struct sma_pma;
 struct io_port;
 struct io_verbs;
 struct ibrd_mad_port;
@@ -170,6 +171,8 @@ struct ibrd {
 	struct ibrd_ev ev_signal, ev_listen, ev_sma;
 	/* the SMA: SMPs queued by the workers, answered on the control thread */
 	struct sma *sma;
+	struct sma_pma *pma;		 /* the PerfMgt agent (ibrd_pma.c) */
+	struct router_counters *pma_sum; /* the totals a PMA request reads (ibrd_pma_one) */
 	pthread_mutex_t smp_lock;
 	struct ibrd_smp *smp_q;
 	unsigned smp_head, smp_n;
@@ -273,6 +276,8 @@ int ibrd_data_open(struct ibrd *d);
 int ibrd_data_start(struct ibrd *d);
 void ibrd_data_stop(struct ibrd *d);
 void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum);
+/* The same since the start, whatever "clear counters" did (the PMA clears its own way). */
+void ibrd_counters_total(struct ibrd *d, struct router_counters *sum);
 /*
  * With the workers stopped: the counts of port src[i] become port i's
  * (src[i] < 0: zero); src has ROUTER_MAX_PORTS entries.
@@ -361,6 +366,11 @@ struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int
 void ibrd_sma_swap(struct ibrd *d, struct sma *s);
 void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w);
 void ibrd_sma_event(struct ibrd *d);
+/* ibrd_pma.c: the PerfMgt agent of the sim ports (GMPs from the SMA's queue) */
+int ibrd_pma_start(struct ibrd *d);
+void ibrd_pma_renew(struct ibrd *d, unsigned nports, const int *from);
+void ibrd_pma_stop(struct ibrd *d);
+void ibrd_pma_one(struct ibrd *d, uint32_t port, const uint8_t *pkt, size_t len);
 /* After the turn's tables are published: the SMA's view of the ports and tables anew. */
 void ibrd_sma_sync(struct ibrd *d);
 

@@ -185,10 +185,8 @@ void ibrd_data_stop(struct ibrd *d)
  * reader may see one worker's shares a few bursts later than another's.
  * `retired` and `cleared` are the control thread's own.
  */
-void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum)
+void ibrd_counters_total(struct ibrd *d, struct router_counters *sum)
 {
-	uint64_t *s = (uint64_t *)sum;
-	const uint64_t *c = (const uint64_t *)&d->cleared;
 	struct router_counters one;
 
 	memcpy(sum, &d->retired, sizeof(*sum));
@@ -196,6 +194,14 @@ void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum)
 		router_worker_counters(&d->workers[w], &one);
 		router_counters_add(sum, &one);
 	}
+}
+
+void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum)
+{
+	uint64_t *s = (uint64_t *)sum;
+	const uint64_t *c = (const uint64_t *)&d->cleared;
+
+	ibrd_counters_total(d, sum);
 	for (size_t i = 0; i < ROUTER_COUNTERS_WORDS; i++)
 		s[i] -= c[i];
 }

@@ -68,8 +68,10 @@ static void sma_hook(void *ctx, const struct router_mbuf *m, int reason)
 
 void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w)
 {
-	if (d->sma)
+	if (d->sma) {
 		w->sma_hook = sma_hook;
+		w->local_hook = sma_hook; /* GMPs for the PMA (ibrd_pma.c) ride the same queue */
+	}
 }
 
 /* The SMA's changes, applied to the router port and published. */
@@ -337,6 +339,8 @@ int ibrd_sma_start(struct ibrd *d)
 		return -ENOMEM;
 	if (!(d->sma = sma_new(&cfg, &ops)))
 		return -errno;
+	if (ibrd_pma_start(d))
+		return -ENOMEM;
 	sma_links_up(d->sma, d->conf);
 	d->sma_tables_key = 0;
 	ibrd_sma_sync(d);
@@ -368,17 +372,25 @@ void ibrd_sma_swap(struct ibrd *d, struct sma *s)
 {
 	uint64_t lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
 	struct sma_port_view nv, ov;
+	int from[ROUTER_MAX_PORTS];
+	unsigned n = 0;
 
-	/* the daemon's loss counts follow their port (by its GUID), as the SMA's own do */
+	/* the daemon's loss counts and the PMA's clears follow their port (by its GUID),
+	 * as the SMA's own counts do */
 	memset(lost, 0, sizeof(lost));
-	for (unsigned i = 0; i < ROUTER_MAX_PORTS && sma_port_get(s, i + 1, &nv) == 0; i++)
+	for (unsigned i = 0; i < ROUTER_MAX_PORTS && sma_port_get(s, i + 1, &nv) == 0; i++, n++) {
+		from[i] = -1;
 		for (unsigned j = 0; j < ROUTER_MAX_PORTS && sma_port_get(d->sma, j + 1, &ov) == 0;
 		     j++)
-			if (nv.guid == ov.guid)
+			if (nv.guid == ov.guid) {
 				memcpy(lost[i], d->smp_lost[j], sizeof(lost[i]));
+				from[i] = (int)j;
+			}
+	}
 	pthread_mutex_lock(&d->smp_lock);
 	memcpy(d->smp_lost, lost, sizeof(lost));
 	pthread_mutex_unlock(&d->smp_lock);
+	ibrd_pma_renew(d, n, from);
 	sma_free(d->sma);
 	d->sma = s;
 	d->sma_tables_key = 0; /* its tables are seen again at the turn's end */
@@ -386,6 +398,7 @@ void ibrd_sma_swap(struct ibrd *d, struct sma *s)
 
 void ibrd_sma_stop(struct ibrd *d)
 {
+	ibrd_pma_stop(d);
 	sma_free(d->sma);
 	d->sma = NULL;
 	free(d->sma_tabs);
@@ -412,6 +425,10 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 	uint8_t reply[IBR_MAD_SIZE], out[SMP_PKT_LEN + 8];
 	int len, rc = -EINVAL;
 
+	if (q->len >= IBR_LRH_LEN && ibr_lrh_get_vl((const struct ibr_lrh *)q->pkt) != IBR_VL15) {
+		ibrd_pma_one(d, q->port, q->pkt, q->len); /* the router's own: a GMP or nothing */
+		return;
+	}
 	if (ibr_pkt_parse(q->pkt, q->len, &p) || p.lnh != IBR_LNH_IBA_LOCAL || !p.deth ||
 	    ibr_bth_get_destqp(p.bth) != IBR_QP0 || p.payload_len != IBR_MAD_SIZE) {
 		ibrd_smp_lost(d, q->port, IBRD_SMP_NOT_SMP);
