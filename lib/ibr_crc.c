@@ -32,6 +32,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef HAVE_ISAL
@@ -264,16 +266,62 @@ static icrc_fn icrc_best(void)
 	return ibr_crc16_usable(IBR_VCRC_IMPL_GFNI) ? icrc_gfni : icrc_lib;
 }
 
+/*
+ * IBR_CRC_IMPL=VCRC[,ICRC] in the environment forces the engines (tests, A/B runs): a VCRC
+ * engine's name (slice16, pclmul, avx2, avx512, gfni) and optionally the ICRC's (lib, the
+ * name of the library's too, or gfni; by default gfni with the gfni VCRC engine, else lib).
+ * One this CPU or build cannot run is refused on stderr, and the best one is used.
+ */
+static void crc_forced(const struct ibr_crc16_ops **vo, icrc_fn *ic)
+{
+	const char *env = getenv("IBR_CRC_IMPL"), *comma;
+	char v[32];
+	size_t n;
+
+	if (!env || !*env)
+		return;
+	comma = strchr(env, ',');
+	n = comma ? (size_t)(comma - env) : strlen(env);
+	snprintf(v, sizeof(v), "%.*s", (int)(n < sizeof(v) ? n : sizeof(v) - 1), env);
+	for (int i = IBR_VCRC_IMPL_SLICE16; i < IBR_VCRC_IMPL_COUNT; i++)
+		if (ibr_crc16_engines[i] && !strcmp(ibr_crc16_engines[i]->name, v)) {
+			if (!ibr_crc16_usable((enum ibr_vcrc_impl)i))
+				break;
+			*vo = ibr_crc16_engines[i];
+			*ic = *vo == &ibr_crc16_gfni_ops ? icrc_gfni : icrc_lib;
+			v[0] = '\0';
+			break;
+		}
+	if (v[0])
+		fprintf(stderr, "IBR_CRC_IMPL: VCRC engine \"%s\" not run here: %s\n", v,
+			(*vo)->name);
+	if (!comma)
+		return;
+	if (!strcmp(comma + 1, "gfni") && ibr_crc16_usable(IBR_VCRC_IMPL_GFNI))
+		*ic = icrc_gfni;
+	else if (!strcmp(comma + 1, "lib") ||
+		 !strcmp(comma + 1, ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB)))
+		*ic = icrc_lib;
+	else
+		fprintf(stderr, "IBR_CRC_IMPL: ICRC engine \"%s\" not run here\n", comma + 1);
+}
+
 static void crc_init(void)
 {
+	const struct ibr_crc16_ops *vo;
+	icrc_fn ic;
+
 	ibr_crc16_init();
 	icrc_init();
 #ifdef CRC_ISAL_ZEROUPPER
 	__builtin_cpu_init();
 	crc_avx = __builtin_cpu_supports("avx");
 #endif
-	atomic_store_explicit(&icrc_cur, icrc_best(), memory_order_relaxed);
-	atomic_store_explicit(&vcrc_ops, vcrc_best(), memory_order_release);
+	vo = vcrc_best();
+	ic = icrc_best();
+	crc_forced(&vo, &ic);
+	atomic_store_explicit(&icrc_cur, ic, memory_order_relaxed);
+	atomic_store_explicit(&vcrc_ops, vo, memory_order_release);
 }
 
 static inline const struct ibr_crc16_ops *vcrc_get(void)

@@ -128,6 +128,7 @@ int ibr_vcrc_rewrite(void *pkt, size_t wire_len, const uint8_t old_hdr[IBR_VCRC_
 #define IBR_VCRC_ENGINES(X)                                                                        \
 	X(SLICE16, slice16) /* portable: slicing-by-16 tables */                                   \
 	X(PCLMUL, pclmul)   /* x86-64: carry-less multiply folding, 128 bits (PCLMULQDQ) */        \
+	X(AVX2, avx2)       /* x86-64: the same on 256-bit registers (AVX2 VPCLMULQDQ: Zen 3) */  \
 	X(VPCLMUL, avx512)  /* x86-64: the same on 512-bit registers (AVX-512 VPCLMULQDQ) */       \
 	X(GFNI, gfni)       /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding side by side */
 

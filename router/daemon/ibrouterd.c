@@ -8,6 +8,8 @@
  */
 #include "router/daemon/ibrd.h"
 
+#include "lib/ibr_cpu.h"
+#include "lib/ibr_crc.h"
 #include "lib/ibr_log.h"
 #include "lib/ibr_sa.h"
 #include "sa/sa_client.h"
@@ -164,6 +166,7 @@ static void worker_setup(struct ibrd *d, struct router_worker *w)
 
 static int start(struct ibrd *d)
 {
+	char cpu[512];
 	int rc;
 
 	d->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -203,6 +206,10 @@ static int start(struct ibrd *d)
 	ibrd_sync_run(d); /* what the ports' backends said (the HCA ports' state) */
 	log_info("ibrouterd %s started: %u ports, %u workers, control socket %s", IBRD_VERSION,
 		 d->conf->nports, d->nworkers, d->sock_path ? d->sock_path : d->conf->ctl_socket);
+	/* what its CRC figures depend on (IBR_CRC_IMPL forces the engines: ibrouterd(8)) */
+	log_info("crc: vcrc engine %s, icrc engine %s, cpu %s",
+		 ibr_vcrc_impl_name(ibr_vcrc_impl_get()), ibr_icrc_impl_name(ibr_icrc_impl_get()),
+		 ibr_cpu_describe(cpu, sizeof(cpu)));
 	return 0;
 }
 

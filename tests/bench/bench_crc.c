@@ -4,6 +4,7 @@
  * Prints `BENCH <case> <value> <unit>`; each case is the best of 40 runs of ~5 ms, memcpy and
  * the CRCs taking turns (see bench_all()), so the whole program takes about 4 s.
  */
+#include "lib/ibr_cpu.h"
 #include "lib/ibr_crc.h"
 
 #include <stdint.h>
@@ -242,6 +243,7 @@ int main(void)
 	unsigned long long s = 88172645463325252ull;
 	enum ibr_vcrc_impl impl;
 	enum ibr_icrc_impl iimpl;
+	char cpu[512];
 
 	j.src = aligned_alloc(64, 8192);
 	j.dst = aligned_alloc(64, 8192);
@@ -252,8 +254,10 @@ int main(void)
 	j.src[1] |= 3; /* LNH 3: a GRH, the full ICRC masking */
 	impl = ibr_vcrc_impl_get();
 	iimpl = ibr_icrc_impl_get();
-	printf("crc: vcrc implementation %s, icrc implementation %s (auto-selected)\n",
-	       ibr_vcrc_impl_name(impl), ibr_icrc_impl_name(iimpl));
+	printf("cpu: %s\n", ibr_cpu_describe(cpu, sizeof(cpu)));
+	printf("crc: vcrc implementation %s, icrc implementation %s (%s)\n",
+	       ibr_vcrc_impl_name(impl), ibr_icrc_impl_name(iimpl),
+	       getenv("IBR_CRC_IMPL") ? "IBR_CRC_IMPL" : "auto-selected");
 	setup_update(&j, &s);
 	bench_all(&j);
 	/* the other engines, for reference (not BENCH lines) */

@@ -18,6 +18,7 @@
 #include "router/router_rib.h"
 #include "router/router_worker.h"
 
+#include "lib/ibr_cpu.h"
 #include "lib/ibr_crc.h"
 #include "lib/ibr_pkt.h"
 #include "tests/bench/bench_hosts.h"
@@ -542,8 +543,15 @@ static void bench_e2e_pair(void)
 
 int main(int argc, char **argv)
 {
+	char cpu[512];
+
 	only = argc > 1 ? argv[1] : NULL;
 	srand(1);
+	/* the figures are this CPU's, with these engines */
+	printf("cpu: %s\n", ibr_cpu_describe(cpu, sizeof(cpu)));
+	printf("crc: vcrc implementation %s, icrc implementation %s (%s)\n",
+	       ibr_vcrc_impl_name(ibr_vcrc_impl_get()), ibr_icrc_impl_name(ibr_icrc_impl_get()),
+	       getenv("IBR_CRC_IMPL") ? "IBR_CRC_IMPL" : "auto-selected");
 	bench_case("fwd_256_r1e3_nocrc", 256, 1000, ROUTER_PORT_CRC_OFFLOAD);
 	bench_case("fwd_256_r1e4_nocrc", 256, 10000, ROUTER_PORT_CRC_OFFLOAD);
 	bench_case("fwd_256_r1e6", 256, 1000000, 0);

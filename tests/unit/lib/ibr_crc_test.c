@@ -104,17 +104,26 @@ static void fill_rand(uint8_t *p, size_t n, unsigned long long *seed)
 #define NVCRC (IBR_VCRC_IMPL_COUNT - 1) /* VCRC implementations: every engine of the table */
 #define NICRC 2				/* ICRC implementations */
 
+/*
+ * An engine this CPU cannot run is a skip of each test that would have run it, counted
+ * apart and printed at the end as "N skipped (no CPU)" (scripts/run counts those lines):
+ * never a pass.
+ */
+static unsigned skipped_no_cpu;
+
 /* The implementations to run every VCRC test with: every one this CPU runs, worst first. */
 static int impls(enum ibr_vcrc_impl out[NVCRC])
 {
 	int n = 0;
 
 	for (int i = IBR_VCRC_IMPL_SLICE16; i < IBR_VCRC_IMPL_COUNT; i++) {
-		if (ibr_vcrc_impl_set((enum ibr_vcrc_impl)i) == 0)
+		if (ibr_vcrc_impl_set((enum ibr_vcrc_impl)i) == 0) {
 			out[n++] = (enum ibr_vcrc_impl)i;
-		else
-			fprintf(stderr, "(%s not available here)\n",
+		} else {
+			fprintf(stderr, "(skipped (no CPU): vcrc engine %s)\n",
 				ibr_vcrc_impl_name((enum ibr_vcrc_impl)i));
+			skipped_no_cpu++;
+		}
 	}
 	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
 	return n;
@@ -127,11 +136,13 @@ static int icrc_impls(enum ibr_icrc_impl out[NICRC])
 	int n = 0;
 
 	for (int i = 0; i < NICRC; i++) {
-		if (ibr_icrc_impl_set(all[i]) == 0)
+		if (ibr_icrc_impl_set(all[i]) == 0) {
 			out[n++] = all[i];
-		else
-			fprintf(stderr, "(icrc %s not available here)\n",
+		} else {
+			fprintf(stderr, "(skipped (no CPU): icrc engine %s)\n",
 				ibr_icrc_impl_name(all[i]));
+			skipped_no_cpu++;
+		}
 	}
 	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
 	return n;
@@ -693,6 +704,58 @@ static void test_isal_vs_zlib(void)
 #endif
 }
 
+/*
+ * IBR_CRC_IMPL in the environment of a process forces its engines (lib/ibr_crc.c): this test
+ * runs itself with it set and reads what the child chose.
+ */
+static const char *self;
+
+static int child_engines(const char *env, char *out, size_t n)
+{
+	char cmd[512];
+	FILE *f;
+	int ok;
+
+	snprintf(cmd, sizeof(cmd), "IBR_CRC_IMPL='%s' '%s' --engines 2>/dev/null", env, self);
+	if (!(f = popen(cmd, "r")))
+		return -1;
+	ok = fgets(out, (int)n, f) != NULL;
+	pclose(f);
+	out[strcspn(out, "\n")] = '\0';
+	return ok ? 0 : -1;
+}
+
+static void test_env_forced(void)
+{
+	char got[64], want[64];
+
+	CU_ASSERT_EQUAL_FATAL(child_engines("slice16", got, sizeof(got)), 0);
+	snprintf(want, sizeof(want), "slice16 %s", ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB));
+	CU_ASSERT_STRING_EQUAL(got, want);
+	/* an unknown name: the best engines, as without the variable */
+	CU_ASSERT_EQUAL_FATAL(child_engines("no-such-engine", got, sizeof(got)), 0);
+	snprintf(want, sizeof(want), "%s %s", ibr_vcrc_impl_name(ibr_vcrc_impl_get()),
+		 ibr_icrc_impl_name(ibr_icrc_impl_get()));
+	CU_ASSERT_STRING_EQUAL(got, want);
+	for (int i = IBR_VCRC_IMPL_PCLMUL; i < IBR_VCRC_IMPL_COUNT; i++) {
+		const char *name = ibr_vcrc_impl_name((enum ibr_vcrc_impl)i);
+		bool runs = ibr_vcrc_impl_set((enum ibr_vcrc_impl)i) == 0;
+		char env[64];
+
+		ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
+		snprintf(env, sizeof(env), "%s,lib", name);
+		CU_ASSERT_EQUAL_FATAL(child_engines(env, got, sizeof(got)), 0);
+		if (runs) {
+			snprintf(want, sizeof(want), "%s %s", name,
+				 ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB));
+			CU_ASSERT_STRING_EQUAL(got, want);
+		} else {
+			CU_ASSERT(strncmp(got, name, strlen(name)) != 0); /* refused */
+			skipped_no_cpu++;
+		}
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "check values", test_check_values },
 	{ "implementation selection", test_impl_select },
@@ -711,10 +774,22 @@ static CU_TestInfo tests[] = {
 	{ "vcrc: in-place rewrite", test_vcrc_rewrite },
 	{ "vcrc: delta", test_vcrc_delta },
 	{ "isa-l vs zlib", test_isal_vs_zlib },
+	{ "IBR_CRC_IMPL forces the engines", test_env_forced },
 	CU_TEST_INFO_NULL,
 };
 
-int main(void)
+int main(int argc, char **argv)
 {
-	return ibr_test_run("ibr_crc", tests);
+	int rc;
+
+	if (argc == 2 && !strcmp(argv[1], "--engines")) { /* test_env_forced's child */
+		printf("%s %s\n", ibr_vcrc_impl_name(ibr_vcrc_impl_get()),
+		       ibr_icrc_impl_name(ibr_icrc_impl_get()));
+		return 0;
+	}
+	self = argv[0];
+	rc = ibr_test_run("ibr_crc", tests);
+	if (skipped_no_cpu)
+		printf("%u skipped (no CPU)\n", skipped_no_cpu);
+	return rc;
 }
