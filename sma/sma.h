@@ -295,13 +295,16 @@ enum sma_verdict sma_process(struct sma *s, const struct sma_rx *rx, const void 
  * the HCA and this SMA's own Sets (through SMA_EV_LID / SMA_EV_GID_PREFIX)
  * change it, and sma_port_sync() makes PortInfo show it: LID, LMC and
  * GidPrefix become these (GidPrefix 0: not known, the default fe80::), and
- * while the port forwards its PortState is Active and its link up (IBA
- * 14.2.5.6; the port passes traffic, as an Active port does); a port that
- * stops forwarding and shows Active falls back to Init.  So an SM's Set of
- * PortState Down or PortPhysicalState Disabled lasts only until the next
- * call while the port forwards: a router port is taken down by the router's
- * configuration, not by a subnet's SM.  No events: the router is the one
- * telling.  0, or -EINVAL for a bad port or LID.
+ * while the port forwards its link is up (IBA 14.2.5.6).  Its PortState:
+ * on a port no SM has set (a static configuration) Active while the port
+ * forwards (it passes traffic, as an Active port does); on a port an SM
+ * manages (it has taken a PortInfo Set) the SM's, as the SM moves it (Init,
+ * Armed, Active: OpenSM walks a port and its neighbour through them), only
+ * a Down brought back to Init while the link is up.  A port that stops
+ * forwarding and shows Active falls back to Init.  So a router port is
+ * taken down by the router's configuration, not by a subnet's SM.  No
+ * events: the router is the one telling.  0, or -EINVAL for a bad port or
+ * LID.
  */
 struct sma_port_fwd {
 	uint16_t lid;

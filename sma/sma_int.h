@@ -40,6 +40,8 @@ struct sma_port {
 	uint8_t sm_hops;
 	uint8_t sm_path[2 * IBR_SMP_MAX_HOPS]; /* InitialPath[1..hops], ReturnPath[1..hops] */
 	uint64_t sets_refused;
+	/* an SM has set this port's PortInfo: its PortState is the SM's to move (sma_port_sync) */
+	bool sm_managed;
 	/* the vendor tables as sma_tables_refresh() last saw them, and what changed since read */
 	bool tables_seen;
 	uint64_t nh_sum, adj_sum;

@@ -241,6 +241,7 @@ static uint16_t pi_set(struct sma_req *r, struct sma_port *p)
 	memcpy(p->pi, n, sizeof(n));
 	pi_set_events(r->s, p, o, n, rereg);
 	sma_port_state_set(r->s, p, st);
+	p->sm_managed = true;
 	return IBR_MAD_STATUS_OK;
 }
 
@@ -282,7 +283,16 @@ int sma_port_sync(struct sma *s, unsigned int port, const struct sma_port_fwd *f
 	st = sma_fget(p->pi, IB_PORT_STATE_F);
 	if (f->forwarding) {
 		sma_fset(p->pi, IB_PORT_PHYS_STATE_F, SMA_PHYS_LINKUP);
-		sma_fset(p->pi, IB_PORT_STATE_F, SMA_PORT_ACTIVE);
+		/*
+		 * A port no SM has set up shows Active as it forwards; one an SM
+		 * manages moves as its SM says (IBA 14.2.5.6: Init, Armed by a
+		 * Set, then Active), so that the SM walks it through the states
+		 * and its neighbour's with it, as OpenSM does.
+		 */
+		if (!p->sm_managed)
+			sma_fset(p->pi, IB_PORT_STATE_F, SMA_PORT_ACTIVE);
+		else if (st == SMA_PORT_DOWN)
+			sma_fset(p->pi, IB_PORT_STATE_F, SMA_PORT_INIT); /* its link is up */
 	} else if (st == SMA_PORT_ACTIVE) {
 		sma_fset(p->pi, IB_PORT_STATE_F, SMA_PORT_INIT);
 	}

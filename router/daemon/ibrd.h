@@ -371,6 +371,8 @@ int ibrd_pma_start(struct ibrd *d);
 void ibrd_pma_renew(struct ibrd *d, unsigned nports, const int *from);
 void ibrd_pma_stop(struct ibrd *d);
 void ibrd_pma_one(struct ibrd *d, uint32_t port, const uint8_t *pkt, size_t len);
+/* One PerfMgt MAD for router port index `port`: 0 and the 256-byte reply, or -errno (none). */
+int ibrd_pma_mad(struct ibrd *d, uint32_t port, const uint8_t *mad, size_t len, uint8_t *reply);
 /* After the turn's tables are published: the SMA's view of the ports and tables anew. */
 void ibrd_sma_sync(struct ibrd *d);
 

@@ -96,6 +96,23 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 	return true;
 }
 
+/*
+ * PerfMgt GMPs ibsim hands us (to QP1 of an IsSM client): the router's PMA
+ * (ibrd_pma.c) answers, as perfquery and OpenSM's perfmgr expect of a port.
+ */
+static bool mad_on_perf(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
+{
+	struct ibrd_mad_port *mp = arg;
+	uint8_t reply[IBR_MAD_SIZE];
+	int rc;
+
+	if (msg->len < IBR_MAD_SIZE || ibrd_pma_mad(mp->d, mp->idx, msg->mad, msg->len, reply))
+		return false;
+	if ((rc = mad_chan_respond(ch, msg, reply)))
+		ibrd_smp_lost(mp->d, mp->idx, ibrd_smp_reply_loss(rc));
+	return true;
+}
+
 /* ---- what the SA client learns, into the RIB ---- */
 
 static void mad_sa_port(void *arg, const struct sa_port_state *ps)
@@ -235,6 +252,10 @@ static int mad_port_open(struct ibrd *d, uint32_t idx)
 		goto fail;
 	if (mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_SUBN_DR, mad_on_smp, mp) ||
 	    mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_SUBN_LID, mad_on_smp, mp))
+		goto fail;
+	/* the PMA on ibsim ports only: on an HCA its own agent has class 0x04 */
+	if (cp->mad == IBRD_MAD_IBSIM &&
+	    mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_PERF, mad_on_perf, mp))
 		goto fail;
 	/*
 	 * IsSM on ibsim ports only: ibsim forwards vendor SMPs (the router

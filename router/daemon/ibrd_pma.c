@@ -6,7 +6,9 @@
  * are the router's: what the port received and sent (whole packets, VCRC
  * included; the SMA's and the PMA's own replies are not among them), its
  * drops by kind, the copies its link refused, and the SMPs lost before the
- * SMA.  On a verbs port the HCA's own PMA answers (its QP1 is the kernel's).
+ * SMA.  On an ibsim MAD port (the lab) the same agent answers the PerfMgt
+ * GMPs the simulator hands the router's attachment (ibrd_mad.c).  On a
+ * verbs port the HCA's own PMA answers (its QP1 is the kernel's).
  */
 #include "router/daemon/ibrd.h"
 
@@ -106,9 +108,23 @@ void ibrd_pma_stop(struct ibrd *d)
  * it as local).  The reply: from QP1 to the requester's QP, its P_Key and
  * SL, from the port's LID.
  */
-void ibrd_pma_one(struct ibrd *d, uint32_t port, const uint8_t *pkt, size_t len)
+int ibrd_pma_mad(struct ibrd *d, uint32_t port, const uint8_t *mad, size_t len, uint8_t *reply)
 {
 	struct router_counters *sum;
+	enum sma_pma_result rc;
+
+	if (!d->pma || !(sum = malloc(sizeof(*sum))))
+		return -ENOMEM;
+	ibrd_counters_total(d, sum); /* once for the request, every port from it */
+	d->pma_sum = sum;
+	rc = sma_pma_process(d->pma, (uint8_t)(port + 1), mad, len, reply);
+	d->pma_sum = NULL;
+	free(sum);
+	return rc == SMA_PMA_REPLY ? 0 : -EINVAL;
+}
+
+void ibrd_pma_one(struct ibrd *d, uint32_t port, const uint8_t *pkt, size_t len)
+{
 	struct ibr_pkt_ud_params r;
 	struct ibr_pkt p;
 	uint8_t reply[IBR_MAD_SIZE], out[IBR_PKT_MAX_LEN];
@@ -118,14 +134,7 @@ void ibrd_pma_one(struct ibrd *d, uint32_t port, const uint8_t *pkt, size_t len)
 	    ibr_bth_get_destqp(p.bth) != 1 || p.payload_len != IBR_MAD_SIZE ||
 	    ibr_mad_mgmt_class(p.payload) != IBR_MGMT_CLASS_PERF || ibr_pkt_crc_check(&p))
 		return;
-	if (!(sum = malloc(sizeof(*sum))))
-		return;
-	ibrd_counters_total(d, sum); /* once for the request, every port from it */
-	d->pma_sum = sum;
-	rc = sma_pma_process(d->pma, (uint8_t)(port + 1), p.payload, p.payload_len, reply);
-	d->pma_sum = NULL;
-	free(sum);
-	if (rc != SMA_PMA_REPLY)
+	if (ibrd_pma_mad(d, port, p.payload, p.payload_len, reply))
 		return;
 	memset(&r, 0, sizeof(r));
 	r.sl = ibr_lrh_get_sl(p.lrh); /* the request's SL and VL (a GMP never rides VL15) */

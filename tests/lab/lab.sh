@@ -36,6 +36,17 @@ lab_finish() {
 	[ "$lab_fail" -eq 0 ]
 }
 
+# lab_stop_all: stop every process of the lab now (the EXIT trap would too)
+# and check that none is left behind
+lab_stop_all() {
+	lsa_pids=$LAB_PIDS
+	lab_cleanup
+	trap - EXIT
+	lsa_left=""
+	for p in $lsa_pids; do kill -0 "$p" 2> /dev/null && lsa_left="$lsa_left $p"; done
+	if [ -z "$lsa_left" ]; then lab_ok "no process left behind"; else lab_nok "left behind:$lsa_left"; fi
+}
+
 # lab_sock NAME: the ibsim socket name of subnet NAME in this run
 lab_sock() { echo "$LAB_TAG$1"; }
 
@@ -71,7 +82,7 @@ lab_sm() {
 	    -e "s|/etc/opensm/|$d/|" -e "s|^force_log_flush .*|force_log_flush TRUE|" \
 	    -e "s|^accum_log_file .*|accum_log_file FALSE|" "$LAB/opensm.default.conf" > "$d/opensm.conf"
 	[ -n "$extra" ] && cat "$extra" >> "$d/opensm.conf"
-	(cd "$d" && IBSIM_SOCKNAME=$(lab_sock "$name") SIM_HOST=$host OSM_CACHE_DIR=$d OSM_TMP_DIR=$d \
+	(cd "$d" && IBSIM_SOCKNAME=${LAB_SM_SOCK:-$(lab_sock "$name")} SIM_HOST=$host OSM_CACHE_DIR=$d OSM_TMP_DIR=$d \
 		LD_PRELOAD=$UMAD2SIM exec opensm -F "$d/opensm.conf" < /dev/null > "$d/opensm.stdout" 2>&1) &
 	LAB_PIDS="$LAB_PIDS $!"
 	eval "LAB_SM_$name=$!"

@@ -51,13 +51,7 @@ for s in A B; do
 	lab_check "$s: ibsim and OpenSM still running" kill -0 "$ib" "$sm"
 done
 
-# stop everything now (the EXIT trap would too) and prove nothing is left
-pids=$LAB_PIDS
-lab_cleanup
-trap - EXIT
-left=""
-for p in $pids; do kill -0 "$p" 2> /dev/null && left="$left $p"; done
-if [ -z "$left" ]; then lab_ok "no process left behind"; else lab_nok "left behind:$left"; fi
+lab_stop_all
 t1=$(date +%s%N)
 echo "# lab_sma_diff took $(((t1 - t0) / 1000000)) ms"
 lab_finish

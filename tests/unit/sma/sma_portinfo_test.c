@@ -416,7 +416,12 @@ static void test_port_sync(void)
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_LID_F), 0x10);
 	CU_ASSERT_EQUAL(mad_get_field64(t_data(rep), 0, IB_PORT_GID_PREFIX_F),
 			0xFE80000000000000ull);
-	/* disabled by the SM while the router forwards on it: Active again */
+	/*
+	 * disabled by the SM while the router forwards on it: the link comes back
+	 * up, but a port an SM manages is the SM's to move: Init, until the SM
+	 * arms and activates it (IBA 14.2.5.6), as OpenSM walks a port through
+	 * the states; Active then stays while the router forwards
+	 */
 	t_pi_rmw(s, pi);
 	mad_set_field(pi, 0, IB_PORT_PHYS_STATE_F, 3);
 	CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
@@ -424,8 +429,16 @@ static void test_port_sync(void)
 	f.forwarding = true;
 	CU_ASSERT_EQUAL(sma_port_sync(s, 1, &f), 0);
 	t_get(s, IB_ATTR_PORT_INFO, 1, rep);
-	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_STATE_F), 4);
+	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_STATE_F), 2);
 	CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_PHYS_STATE_F), 5);
+	for (unsigned want = 3; want <= 4; want++) { /* Armed, then Active */
+		t_pi_rmw(s, pi);
+		mad_set_field(pi, 0, IB_PORT_STATE_F, want);
+		CU_ASSERT_EQUAL(t_set(s, IB_ATTR_PORT_INFO, 1, pi, rep), 0);
+		CU_ASSERT_EQUAL(sma_port_sync(s, 1, &f), 0);
+		t_get(s, IB_ATTR_PORT_INFO, 1, rep);
+		CU_ASSERT_EQUAL(mad_get_field(t_data(rep), 0, IB_PORT_STATE_F), want);
+	}
 	/* bad arguments */
 	f.lid = 0xC000;
 	CU_ASSERT_EQUAL(sma_port_sync(s, 1, &f), -EINVAL);

@@ -1,0 +1,109 @@
+#!/bin/sh
+# lab_osm_sma.sh - issue 18: real OpenSM talks to the router's own SMA.  In
+# each of two ibsim subnets an ibsim_tap sits between ibsim and its clients
+# (OpenSM, the infiniband-diags, ibrouterd), so that every SMP for the
+# router node reaches ibrouterd's SMA and the PerfMgt GMPs its PMA, while
+# ibsim's model of the router port follows OpenSM's Sets (tests/lab/ibsim_tap.c).
+#   1. OpenSM brings both subnets up with the router configured by it: no
+#      LID or prefix in ibrouterd's config; `show ports` has OpenSM's LIDs
+#      and prefixes, and smpquery (through the tap) agrees, PortState Active
+#      after OpenSM's Armed and Active Sets;
+#   2. one router node in both subnets: ibnetdiscover in A and in B shows
+#      the same NodeGUID and NodeDescription, a Rt node of 2 ports, port 1
+#      on A's switch, port 2 on B's; NodeInfo's VendorID and LocalPortNum
+#      are ibrouterd's (0x0a1b2c; 1 in A, 2 in B);
+#   3. perfquery of the router's LID: 100 datagrams sent to it in A move
+#      its PortRcvPkts by exactly 100 and PortRcvData by 100 * 94 / 4
+#      (to no route: PortRcvSwitchRelayErrors + 100 too);
+#   4. the OpenSM logs have no ERR line (counted by code).
+# Prints "N passed, N failed"; every process is stopped by its PID on exit.
+. "$(dirname "$0")/lab.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+TAP="$BUILD/tests/lab/ibsim_tap"
+
+[ -x "$TAP" ] || { lab_nok "no $TAP (make lab builds it)"; lab_finish; exit 1; }
+
+# tap NAME: its socket name, the clients' IBSIM_SOCKNAME in subnet NAME
+tap() { echo "$(lab_sock "$1")tap"; }
+# via NAME HOST cmd...: a libibumad tool at node HOST of subnet NAME, through the tap
+via() {
+	v_s=$1 v_h=$2
+	shift 2
+	IBSIM_SOCKNAME=$(tap "$v_s") SIM_HOST=$v_h LD_PRELOAD=$UMAD2SIM timeout 20 "$@"
+}
+field() { sed -n "s/^$2:\.*\(.*\)\$/\1/p" "$1" | head -1; }
+
+lab_subnet A "$HERE/netA"
+lab_subnet B "$HERE/netB"
+for s in A B; do
+	"$TAP" "$(lab_sock $s)" "$(tap $s)" "$HERE/net$s" "Rtr$s" > "$LAB/tap$s.log" 2>&1 &
+	LAB_PIDS="$LAB_PIDS $!"
+done
+sleep 0.3
+
+# the router, attached through the taps, before the SMs (ibsim's port GUIDs: lab_router_conf)
+lab_router_conf "$LAB/r.conf" lab
+for s in A B; do
+	sed -i "s|ibsim-socket = \"$(lab_sock $s)\"|ibsim-socket = \"$(tap $s)\"|" "$LAB/r.conf"
+done
+"$BUILD/ibrouterd" -d -f "$LAB/r.conf" > "$LAB/r.log" 2>&1 &
+LAB_PIDS="$LAB_PIDS $!"
+lab_check "ibrouterd attached at both router nodes through the taps" wait_for 10 sh -c \
+	"grep -q 'client . at RtrA (the router)' '$LAB/tapA.log' && grep -q 'client . at RtrB (the router)' '$LAB/tapB.log'"
+LAB_SM_SOCK=$(tap A) lab_check "OpenSM A (through the tap): SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001
+LAB_SM_SOCK=$(tap B) lab_check "OpenSM B (through the tap): SUBNET UP" lab_sm B HcaB1 0 0xfec0000000000002
+
+# ---- 1. configured by OpenSM ----
+for s in A B; do
+	p=$(echo $s | tr AB ab)
+	n=$(echo $s | tr AB 12)
+	via $s Hca${s}2 smpquery -D portinfo 0,1,3 > "$LAB/pi$s.txt" 2>&1
+	lid=$(field "$LAB/pi$s.txt" Lid)
+	lab_check "1: $s: the router port is Active, LID $lid from OpenSM" \
+		sh -c "grep -q '^LinkState:\.*Active$' '$LAB/pi$s.txt' && [ -n '$lid' ] && [ '$lid' -gt 0 ]"
+	lab_check "1: $s: show ports: $p has LID $lid and prefix fec0:0:0:$n::" wait_for 10 sh -c \
+		"\"$CTL\" -s '$LAB/ctl.sock' -j show ports | grep -q '\"name\":\"$p\",[^}]*\"prefix\":\"fec0:0:0:$n::\",\"lid\":\"$(printf '0x%04x' "${lid:-0}")\"'"
+	lab_check "1: $s: OpenSM walked the port through Armed and Active" \
+		grep -q "sma: port $p: state 3 -> 4" "$LAB/r.log"
+done
+
+# ---- 2. one router node in both subnets ----
+for s in A B; do
+	n=$(echo $s | tr AB 12)
+	via $s Hca${s}2 ibnetdiscover > "$LAB/net$s.txt" 2>&1
+	sed -n '/^Rt/,/^$/p' "$LAB/net$s.txt" | sed "s/^/# $s: /"
+	lab_check "2: $s: ibnetdiscover shows the router node, 2 ports, ibrouterd's GUID" \
+		grep -q '^Rt	2 "R-0002c90300000100"' "$LAB/net$s.txt"
+	lab_check "2: $s: its port $n is on Sw$s's port 3" \
+		grep -q "^\[$n\]([0-9a-f]*) 	\"S-[0-9a-f]*\"\[3\]" "$LAB/net$s.txt"
+	via $s Hca${s}2 smpquery -D nodeinfo 0,1,3 > "$LAB/ni$s.txt" 2>&1
+	lab_check "2: $s: NodeInfo from ibrouterd: VendorId 0x0a1b2c, LocalPort $n" sh -c \
+		"grep -q '^VendorId:\.*0x0a1b2c$' '$LAB/ni$s.txt' && grep -q '^LocalPort:\.*$n$' '$LAB/ni$s.txt'"
+done
+lab_check "2: the same NodeDescription in both" sh -c \
+	"[ \"\$(grep '^Rt' '$LAB/netA.txt' | cut -f3-)\" = \"\$(grep '^Rt' '$LAB/netB.txt' | cut -f3-)\" ]"
+
+# ---- 3. perfquery of the router's LID ----
+lidA=$(field "$LAB/piA.txt" Lid)
+via A HcaA2 perfquery "$lidA" 1 > "$LAB/pq0.txt" 2>&1
+lab_check "3: perfquery answered by the router's PMA" grep -q '^PortRcvPkts:' "$LAB/pq0.txt"
+"$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid 5 --dlid "$lidA" --sgid fec0::1:0:0:10:1 \
+	--dgid fec0::77:0:0:0:1 --size 20 -c 100
+sleep 0.5
+via A HcaA2 perfquery "$lidA" 1 > "$LAB/pq1.txt" 2>&1
+d() { echo $(($(field "$LAB/pq1.txt" "$1") - $(field "$LAB/pq0.txt" "$1"))); }
+echo "# perfquery $lidA 1 before:"; grep -E '^Port(Rcv|Xmit)(Pkts|Data)|RcvSwitchRelay' "$LAB/pq0.txt" | sed 's/^/#   /'
+echo "# after 100 datagrams:"; grep -E '^Port(Rcv|Xmit)(Pkts|Data)|RcvSwitchRelay' "$LAB/pq1.txt" | sed 's/^/#   /'
+lab_check "3: PortRcvPkts moved by 100 ($(d PortRcvPkts))" test "$(d PortRcvPkts)" -eq 100
+lab_check "3: PortRcvData by 100 * 94 / 4 = 2350 ($(d PortRcvData))" test "$(d PortRcvData)" -eq 2350
+lab_check "3: PortRcvSwitchRelayErrors by 100 (no route)" test "$(d PortRcvSwitchRelayErrors)" -eq 100
+
+# ---- 4. OpenSM's logs ----
+for s in A B; do
+	grep -o 'ERR [0-9A-F]*' "$LAB/$s/sm/osm.log" | sort | uniq -c | sed "s/^/# $s: /"
+	lab_check "4: $s: OpenSM logged no ERR line" sh -c "! grep -q 'ERR [0-9A-F]' '$LAB/$s/sm/osm.log'"
+	grep -e ' answered ' -e 'mirrored Set' -e 'SMPs to the router' "$LAB/tap$s.log" | sed "s/^/# $s: /"
+done
+
+lab_stop_all
+lab_finish
