@@ -435,6 +435,11 @@ static void from_client(int i)
 		}
 		send(cl[r].out, req, sizeof(req), 0);
 		n_to_router++;
+		if ((mad[3] & 0x7F) == 0x02) /* what the SM sets, for the lab's checks */
+			fprintf(stderr,
+				"ibsim_tap: Set of attribute 0x%04x mod 0x%08x to the router\n",
+				mad[16] << 8 | mad[17],
+				(unsigned)(mad[20] << 24 | mad[21] << 16 | mad[22] << 8 | mad[23]));
 		/* a Set: ibsim's model of the port follows it (the answer is dropped) */
 		if ((mad[3] & 0x7F) == 0x02 && (mad[1] == 0x81 || mad[1] == 0x01)) {
 			uint8_t *cm = copy + MAD_OFF;
@@ -586,7 +591,7 @@ int main(int argc, char **argv)
 			pf[n] = (struct pollfd){ .fd = cl[i].rdata, .events = POLLIN };
 			idx[n++] = 100 + i;
 		}
-		if (poll(pf, (nfds_t)n, 500) < 0 && errno != EINTR)
+		if (poll(pf, (nfds_t)n, 100) < 0 && errno != EINTR)
 			break;
 		for (int k = 0; k < n; k++) {
 			if (!(pf[k].revents & POLLIN))

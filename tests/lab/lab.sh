@@ -20,6 +20,8 @@ lab_cleanup() {
 	for p in $LAB_PIDS; do kill "$p" 2>/dev/null; done
 	sleep 0.3
 	for p in $LAB_PIDS; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	# LAB_KEEP=DIR in the environment: a copy of the lab's files (logs, configs) for a post-mortem
+	[ -z "${LAB_KEEP:-}" ] || cp -r "$LAB" "$LAB_KEEP" 2>/dev/null
 	rm -rf "$LAB"
 }
 trap lab_cleanup EXIT

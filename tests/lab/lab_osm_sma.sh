@@ -15,7 +15,10 @@
 #   3. perfquery of the router's LID: 100 datagrams sent to it in A move
 #      its PortRcvPkts by exactly 100 and PortRcvData by 100 * 94 / 4
 #      (to no route: PortRcvSwitchRelayErrors + 100 too);
-#   4. the OpenSM logs have no ERR line (counted by code).
+#   4. the OpenSM logs have no ERR line (counted by code);
+#   5. OpenSM A restarted: it finds the router port configured (its LID
+#      kept) and ibrouterd forwards with it; OpenSM's PortInfo Sets
+#      (LID, MasterSMLID, Armed, Active) reached ibrouterd in both subnets.
 # Prints "N passed, N failed"; every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -50,7 +53,7 @@ done
 LAB_PIDS="$LAB_PIDS $!"
 lab_check "ibrouterd attached at both router nodes through the taps" wait_for 10 sh -c \
 	"grep -q 'client . at RtrA (the router)' '$LAB/tapA.log' && grep -q 'client . at RtrB (the router)' '$LAB/tapB.log'"
-LAB_SM_SOCK=$(tap A) lab_check "OpenSM A (through the tap): SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001
+LAB_SM_SOCK=$(tap A) lab_check "OpenSM A (through the tap): SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001 ${OSM_EXTRA_A:-}
 LAB_SM_SOCK=$(tap B) lab_check "OpenSM B (through the tap): SUBNET UP" lab_sm B HcaB1 0 0xfec0000000000002
 
 # ---- 1. configured by OpenSM ----
@@ -97,6 +100,22 @@ echo "# after 100 datagrams:"; grep -E '^Port(Rcv|Xmit)(Pkts|Data)|RcvSwitchRela
 lab_check "3: PortRcvPkts moved by 100 ($(d PortRcvPkts))" test "$(d PortRcvPkts)" -eq 100
 lab_check "3: PortRcvData by 100 * 94 / 4 = 2350 ($(d PortRcvData))" test "$(d PortRcvData)" -eq 2350
 lab_check "3: PortRcvSwitchRelayErrors by 100 (no route)" test "$(d PortRcvSwitchRelayErrors)" -eq 100
+
+# ---- 5. OpenSM A restarted: the router is found configured, configured again ----
+kill "$LAB_SM_A"
+wait "$LAB_SM_A" 2> /dev/null
+mv "$LAB/A/sm/osm.log" "$LAB/A/sm/osm.log.1"
+LAB_SM_SOCK=$(tap A) lab_check "5: OpenSM A restarted: SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001 ${OSM_EXTRA_A:-}
+via A HcaA2 smpquery -D portinfo 0,1,3 > "$LAB/pi5.txt" 2>&1
+lab_check "5: the router port is Active with its LID $(field "$LAB/pi5.txt" Lid)" sh -c \
+	"grep -q '^LinkState:\.*Active$' '$LAB/pi5.txt' && [ '$(field "$LAB/pi5.txt" Lid)' = '$lidA' ]"
+lab_check "5: ibrouterd forwards with it" sh -c \
+	"\"$CTL\" -s '$LAB/ctl.sock' -j show ports | grep -q '\"name\":\"a\",[^}]*\"lid\":\"$(printf '0x%04x' "$lidA")\"'"
+cat "$LAB/A/sm/osm.log.1" >> "$LAB/A/sm/osm.log"
+for s in A B; do
+	lab_check "$s: OpenSM's PortInfo Sets reached ibrouterd ($(grep -c 'Set of attribute 0x0015' "$LAB/tap$s.log"))" \
+		sh -c "[ \$(grep -c 'Set of attribute 0x0015' '$LAB/tap$s.log') -ge 4 ]"
+done
 
 # ---- 4. OpenSM's logs ----
 for s in A B; do
