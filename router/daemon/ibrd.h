@@ -180,6 +180,7 @@ struct ibrd {
 	uint64_t smp_lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
 	int smp_efd;
 	uint64_t sma_tables_key;	/* what the SMA's vendor tables were last built at */
+	uint64_t sma_trap_tid;		/* the TIDs of the SMA's traps */
 	struct ibrd_sma_tabs *sma_tabs; /* each port's NextHopTable (ibrd_sma.c) */
 	/* MAD channels (mad = ibsim or umad) and their SA clients */
 	struct ibrd_mad_port *mad[ROUTER_MAX_PORTS];
@@ -381,6 +382,8 @@ int ibrd_mad_start(struct ibrd *d);
 void ibrd_mad_stop(struct ibrd *d);
 void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev);
 void ibrd_mad_tick(struct ibrd *d, uint64_t now_ns);
+/* An SMP the router itself sends (a trap) on port idx's MAD channel, LID-routed to `dlid`. */
+int ibrd_mad_send_smp(struct ibrd *d, uint32_t idx, const uint8_t *mad, uint16_t dlid);
 /* Milliseconds until the MAD side has work (at most 1000). */
 int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now_ns);
 struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx);

@@ -376,6 +376,16 @@ int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now)
 	return t > 1000 ? 1000 : (int)t;
 }
 
+int ibrd_mad_send_smp(struct ibrd *d, uint32_t idx, const uint8_t *mad, uint16_t dlid)
+{
+	struct ibrd_mad_port *mp = idx < ROUTER_MAX_PORTS ? d->mad[idx] : NULL;
+	struct mad_addr to = { .lid = dlid }; /* QP0 to QP0 */
+
+	if (!mp || !mp->chan)
+		return -ENOENT;
+	return mad_chan_send(mp->chan, mad, IBR_MAD_SIZE, &to);
+}
+
 void ibrd_mad_times(struct ibrd *d, uint32_t idx, uint64_t *report_ms, uint64_t *change_ms)
 {
 	const struct ibrd_mad_port *mp = idx < ROUTER_MAX_PORTS ? d->mad[idx] : NULL;

@@ -74,6 +74,40 @@ void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w)
 	}
 }
 
+/*
+ * Trap 256 (bad M_Key, IBA 14.2.4.3) to the port's master SM: on its MAD
+ * channel (ibsim, the lab) or, on a sim data port, as a VL15 packet out of
+ * it.  Logged either way; one that cannot go (no SM LID yet) only logged.
+ */
+static void sma_trap_send(struct ibrd *d, uint32_t idx, const struct sma_event *ev)
+{
+	uint8_t mad[IBR_MAD_SIZE], out[SMP_PKT_LEN + 8];
+	struct ibr_pkt_ud_params r;
+	struct sma_tx tx;
+	int rc, len;
+
+	if ((rc = sma_trap_bad_mkey_build(d->sma, ev, ++d->sma_trap_tid, mad, &tx))) {
+		log_warnx("sma: port %s: bad M_Key from LID 0x%04x: no trap (%s)",
+			  d->rib.port[idx].name, ev->trap.lid, strerror(-rc));
+		return;
+	}
+	if ((rc = ibrd_mad_send_smp(d, idx, mad, tx.dlid)) == -ENOENT && d->sim_open[idx]) {
+		memset(&r, 0, sizeof(r));
+		r.vl = IBR_VL15;
+		r.slid = tx.slid;
+		r.dlid = tx.dlid;
+		r.pkey = IBR_PKEY_DEFAULT;
+		r.payload = mad;
+		r.payload_len = sizeof(mad);
+		len = ibr_pkt_build_ud(out, sizeof(out), &r);
+		rc = len > 0 ? io_sim_send(&d->sim[idx], out, (size_t)len) : len;
+	}
+	log_warnx("sma: port %s: bad M_Key from LID 0x%04x (attribute 0x%04x): trap 256 to the "
+		  "SM at LID 0x%04x%s%s",
+		  d->rib.port[idx].name, ev->trap.lid, ev->trap.attr_id, tx.dlid,
+		  rc ? ": not sent: " : "", rc ? strerror(-rc) : "");
+}
+
 /* The SMA's changes, applied to the router port and published. */
 static void sma_event(void *arg, const struct sma_event *ev)
 {
@@ -97,6 +131,16 @@ static void sma_event(void *arg, const struct sma_event *ev)
 		break;
 	case SMA_EV_PORT_STATE:
 		log_info("sma: port %s: state %d -> %d", p.name, ev->old_state, ev->state);
+		return;
+	case SMA_EV_TRAP_BAD_MKEY:
+		sma_trap_send(d, idx, ev);
+		return;
+	case SMA_EV_CLIENT_REREG:
+		/* the SM lost its subscriptions and groups: register them again (IBA 14.4.11) */
+		log_info("sma: port %s: ClientReregister%s", p.name,
+			 d->sa[idx] ? ": the SA client resyncs" : " (no SA client)");
+		if (d->sa[idx])
+			sa_client_resync(d->sa[idx], "ClientReregister");
 		return;
 	default:
 		log_debug("sma: port %s: event %d", p.name, ev->type);

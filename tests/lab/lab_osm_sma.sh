@@ -18,7 +18,11 @@
 #   4. the OpenSM logs have no ERR line (counted by code);
 #   5. OpenSM A restarted: it finds the router port configured (its LID
 #      kept) and ibrouterd forwards with it; OpenSM's PortInfo Sets
-#      (LID, MasterSMLID, Armed, Active) reached ibrouterd in both subnets.
+#      (LID, MasterSMLID, Armed, Active) reached ibrouterd in both subnets;
+#   6. M_Key in the loop: OpenSM A restarted with an M_Key and ProtectBits
+#      3 still manages the router (a host with the key reads it Active);
+#      a Get without the key is refused and trap 256 reaches OpenSM, whose
+#      log shows the router's Bad M_Key notice.
 # Prints "N passed, N failed"; every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -116,6 +120,23 @@ for s in A B; do
 	lab_check "$s: OpenSM's PortInfo Sets reached ibrouterd ($(grep -c 'Set of attribute 0x0015' "$LAB/tap$s.log"))" \
 		sh -c "[ \$(grep -c 'Set of attribute 0x0015' '$LAB/tap$s.log') -ge 4 ]"
 done
+
+# ---- 6. M_Key in the loop: OpenSM A with an M_Key and ProtectBits 3 ----
+printf 'm_key 0x00000000c0ffee01\nm_key_protection_level 3\nm_key_lease_period 0\n' > "$LAB/mkey.conf"
+kill "$LAB_SM_A"
+wait "$LAB_SM_A" 2> /dev/null
+cat "$LAB/A/sm/osm.log" >> "$LAB/A/sm/osm.log.1"
+LAB_SM_SOCK=$(tap A) lab_check "6: OpenSM A with M_Key 0xc0ffee01, ProtectBits 3: SUBNET UP" \
+	lab_sm A HcaA1 0 0xfec0000000000001 "$LAB/mkey.conf"
+lab_check "6: with the key, a host reads the router port: Active, LID $lidA" wait_for 10 sh -c \
+	"IBSIM_SOCKNAME=$(tap A) SIM_HOST=HcaA2 LD_PRELOAD=$UMAD2SIM timeout 10 smpquery -y 0xc0ffee01 -D portinfo 0,1,3 | grep -q '^LinkState:\.*Active$'"
+via A HcaA2 smpquery -D portinfo 0,1,3 > "$LAB/pim.txt" 2>&1
+lab_check "6: without it, its Get is refused (no answer, IBA 14.2.4.1)" sh -c \
+	"grep -q 'port info query failed' '$LAB/pim.txt'"
+lab_check "6: trap 256 reached OpenSM" wait_for 5 grep -q 'num:256 (Bad M_Key) Producer:3 (Router) from LID:'"$lidA" "$LAB/A/sm/osm.log"
+grep 'Bad M_Key' "$LAB/A/sm/osm.log" | head -2 | sed 's/^/# A: /'
+lab_check "6: and the router logged it" grep -q 'sma: port a: bad M_Key from LID 0xffff (attribute 0x0015): trap 256 to the SM at LID 0x0001$' "$LAB/r.log"
+cat "$LAB/A/sm/osm.log.1" >> "$LAB/A/sm/osm.log"
 
 # ---- 4. OpenSM's logs ----
 for s in A B; do
