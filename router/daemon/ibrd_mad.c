@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <time.h>
 
@@ -30,8 +31,11 @@ struct ibrd_mad_port {
 	struct ibrd *d;
 	uint32_t idx;
 	struct mad_chan *chan;
+	struct mad_transport *tp;
 	struct sa_client *sa;
 	uint64_t report_ms, change_ms; /* wall clock of the last Report and table change */
+	uint64_t link_check_ns;	       /* ibsim: the next look at the port's link */
+	bool link_down;		       /* ibsim: the simulator has the port's link down */
 };
 
 static uint64_t mad_wall_ms(void)
@@ -241,7 +245,7 @@ static int mad_port_open(struct ibrd *d, uint32_t idx)
 	mp->ev.kind = IBRD_EV_MAD;
 	mp->d = d;
 	mp->idx = idx;
-	if (!(tp = mad_open_transport(cp))) {
+	if (!(mp->tp = tp = mad_open_transport(cp))) {
 		rc = -errno;
 		log_warnx("mad: port %s: cannot attach (%s): %s", cp->name,
 			  cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_node : cp->umad_ca, strerror(-rc));
@@ -340,6 +344,58 @@ void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev)
 	(void)d;
 }
 
+/*
+ * An ibsim port's link is the simulator's (Unlink, ReLink on its console):
+ * read once a second (its GET_PORT), and while it is down the router port
+ * is too (no connected route, nothing forwarded), its SMA's PortState Down;
+ * back up, the SMA is at Init and the SM walks it to Active again (IBA
+ * 14.2.5.6), as after any link flap.
+ */
+static void mad_link_check(struct ibrd_mad_port *mp, uint64_t now)
+{
+	struct ibrd *d = mp->d;
+	struct router_port p;
+	uint16_t lid;
+	uint8_t state;
+	bool down;
+
+	struct pollfd pfd = { .fd = mad_chan_fd(mp->chan), .events = POLLIN };
+
+	if (d->conf->port[mp->idx].mad != IBRD_MAD_IBSIM || now < mp->link_check_ns)
+		return;
+	/*
+	 * Only with nothing waiting for us: ibsim spins on a full client socket
+	 * (its write retries EAGAIN) and answers no control request meanwhile,
+	 * so a GET_PORT then would block us both (lab_burst.sh: a burst of 100
+	 * Reports went unacknowledged).
+	 */
+	if (poll(&pfd, 1, 0) != 0) {
+		mp->link_check_ns = now + 100000000ull;
+		return;
+	}
+	mp->link_check_ns = now + 1000000000ull;
+	if (mad_ibsim_get_port(mp->tp, &lid, &state))
+		return;
+	down = state == 1;			       /* PortState Down: no link */
+	d->vdown[mp->idx] = d->vdown[mp->idx] || down; /* the verbs ports' flag: the same rule */
+	if (down == mp->link_down)
+		return;
+	mp->link_down = down;
+	if (!down)
+		d->vdown[mp->idx] = false;
+	log_info("mad: port %s: the simulator's link is %s", d->rib.port[mp->idx].name,
+		 down ? "down: the port is down until it is back" : "up again");
+	if (d->sma)
+		sma_port_set_link(d->sma, mp->idx + 1, !down, ibr_now_ns());
+	p = d->rib.port[mp->idx];
+	if (down)
+		p.flags &= (uint8_t)~ROUTER_PORT_UP;
+	else if (d->conf->port[mp->idx].rp.flags & ROUTER_PORT_UP)
+		p.flags |= ROUTER_PORT_UP;
+	router_rib_port_set(&d->rib, mp->idx, &p);
+	ibrd_port_changed(d, mp->idx);
+}
+
 void ibrd_mad_tick(struct ibrd *d, uint64_t now)
 {
 	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
@@ -350,6 +406,7 @@ void ibrd_mad_tick(struct ibrd *d, uint64_t now)
 		mad_chan_tick(mp->chan, now);
 		if (mp->sa)
 			sa_client_tick(mp->sa, now);
+		mad_link_check(mp, now);
 	}
 }
 

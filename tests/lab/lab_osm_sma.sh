@@ -22,7 +22,11 @@
 #   6. M_Key in the loop: OpenSM A restarted with an M_Key and ProtectBits
 #      3 still manages the router (a host with the key reads it Active);
 #      a Get without the key is refused and trap 256 reaches OpenSM, whose
-#      log shows the router's Bad M_Key notice.
+#      log shows the router's Bad M_Key notice;
+#   7. the router port's link in B goes (ibsim Unlink): ibrouterd takes the
+#      port down (its connected route withdrawn) and its SMA to Down;
+#      OpenSM's sweep after it logs no ERR line.  (ReLink: not yet: OpenSM B
+#      then logs ERR 3322 "lid 3 is wrongly assigned" and ERR 3A04.)
 # Prints "N passed, N failed"; every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -137,6 +141,15 @@ lab_check "6: trap 256 reached OpenSM" wait_for 5 grep -q 'num:256 (Bad M_Key) P
 grep 'Bad M_Key' "$LAB/A/sm/osm.log" | head -2 | sed 's/^/# A: /'
 lab_check "6: and the router logged it" grep -q 'sma: port a: bad M_Key from LID 0xffff (attribute 0x0015): trap 256 to the SM at LID 0x0001$' "$LAB/r.log"
 cat "$LAB/A/sm/osm.log.1" >> "$LAB/A/sm/osm.log"
+
+# ---- 7. the router port's link in B goes (ibsim's Unlink) ----
+lab_console B 'Unlink "RtrB"[1]'
+lab_check "7: Unlink: ibrouterd sees the link go, port b down" wait_for 5 sh -c \
+	"grep -q 'mad: port b: the simulator.s link is down' '$LAB/r.log' && \"$CTL\" -s '$LAB/ctl.sock' -j show ports | grep -q '\"name\":\"b\",[^}]*\"up\":false'"
+lab_check "7: its SMA says Down" grep -q 'sma: port b: state 4 -> 1' "$LAB/r.log"
+lab_check "7: b's connected route withdrawn" sh -c \
+	"! \"$CTL\" -s '$LAB/ctl.sock' -j show routes | grep -q '\"prefix\":\"fec0:0:0:2::/64\",\"source\":\"connected\"'"
+sleep 2 # OpenSM's heavy sweep after ibsim's trap 128
 
 # ---- 4. OpenSM's logs ----
 for s in A B; do
