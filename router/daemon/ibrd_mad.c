@@ -52,6 +52,59 @@ static struct ibrd_mad_port *mad_port_of(struct ibrd_ev *ev)
 }
 
 /*
+ * An ibsim port's link is the simulator's (Unlink, ReLink on its console):
+ * read once a second (its GET_PORT), and while it is down the router port
+ * is too (no connected route, nothing forwarded), its SMA's PortState Down;
+ * back up, the SMA is at Init and the SM walks it to Active again (IBA
+ * 14.2.5.6), as after any link flap.
+ */
+static void mad_link_check(struct ibrd_mad_port *mp, uint64_t now, bool now_please)
+{
+	struct ibrd *d = mp->d;
+	struct router_port p;
+	uint16_t lid;
+	uint8_t state;
+	bool down;
+
+	struct pollfd pfd = { .fd = mad_chan_fd(mp->chan), .events = POLLIN };
+
+	if (d->conf->port[mp->idx].mad != IBRD_MAD_IBSIM ||
+	    (now < mp->link_check_ns && !now_please))
+		return;
+	/*
+	 * Only with nothing waiting for us: ibsim spins on a full client socket
+	 * (its write retries EAGAIN) and answers no control request meanwhile,
+	 * so a GET_PORT then would block us both (lab_burst.sh: a burst of 100
+	 * Reports went unacknowledged).
+	 */
+	if (!now_please && poll(&pfd, 1, 0) != 0) {
+		mp->link_check_ns = now + 100000000ull;
+		return;
+	}
+	mp->link_check_ns = now + 1000000000ull;
+	if (mad_ibsim_get_port(mp->tp, &lid, &state))
+		return;
+	down = state == 1;			       /* PortState Down: no link */
+	d->vdown[mp->idx] = d->vdown[mp->idx] || down; /* the verbs ports' flag: the same rule */
+	if (down == mp->link_down)
+		return;
+	mp->link_down = down;
+	if (!down)
+		d->vdown[mp->idx] = false;
+	log_info("mad: port %s: the simulator's link is %s", d->rib.port[mp->idx].name,
+		 down ? "down: the port is down until it is back" : "up again");
+	if (d->sma)
+		sma_port_set_link(d->sma, mp->idx + 1, !down, ibr_now_ns());
+	p = d->rib.port[mp->idx];
+	if (down)
+		p.flags &= (uint8_t)~ROUTER_PORT_UP;
+	else if (d->conf->port[mp->idx].rp.flags & ROUTER_PORT_UP)
+		p.flags |= ROUTER_PORT_UP;
+	router_rib_port_set(&d->rib, mp->idx, &p);
+	ibrd_port_changed(d, mp->idx);
+}
+
+/*
  * SMPs ibsim forwards to us (IsSM): the SMA answers, else the channel's
  * default responder.  ibsim routes a directed-route SMP itself and hands it
  * over with HopPointer still 0: at its destination it stands where a real
@@ -74,6 +127,14 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 
 	if (!mp->d->sma || msg->len < IBR_MAD_SIZE)
 		return false;
+	/*
+	 * An SMP over a link we hold down: it is up again (a ReLink), and the
+	 * SM, which heard of it first (trap 128), asks now -- not after our
+	 * next look: read it first, or the SMA answers Down and the SM gives
+	 * the port up (OpenSM: ERR 3A04 "has LID 0")
+	 */
+	if (mp->link_down)
+		mad_link_check(mp, ibr_now_ns(), true);
 	memcpy(req, msg->mad, IBR_MAD_SIZE);
 	routed = mp->d->conf->port[mp->idx].mad == IBRD_MAD_IBSIM && ibr_smp_is_dr(req) &&
 		 !ibr_smp_dr_direction(req) && ibr_smp_dr_hop_pointer(req) == 0 &&
@@ -344,58 +405,6 @@ void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev)
 	(void)d;
 }
 
-/*
- * An ibsim port's link is the simulator's (Unlink, ReLink on its console):
- * read once a second (its GET_PORT), and while it is down the router port
- * is too (no connected route, nothing forwarded), its SMA's PortState Down;
- * back up, the SMA is at Init and the SM walks it to Active again (IBA
- * 14.2.5.6), as after any link flap.
- */
-static void mad_link_check(struct ibrd_mad_port *mp, uint64_t now)
-{
-	struct ibrd *d = mp->d;
-	struct router_port p;
-	uint16_t lid;
-	uint8_t state;
-	bool down;
-
-	struct pollfd pfd = { .fd = mad_chan_fd(mp->chan), .events = POLLIN };
-
-	if (d->conf->port[mp->idx].mad != IBRD_MAD_IBSIM || now < mp->link_check_ns)
-		return;
-	/*
-	 * Only with nothing waiting for us: ibsim spins on a full client socket
-	 * (its write retries EAGAIN) and answers no control request meanwhile,
-	 * so a GET_PORT then would block us both (lab_burst.sh: a burst of 100
-	 * Reports went unacknowledged).
-	 */
-	if (poll(&pfd, 1, 0) != 0) {
-		mp->link_check_ns = now + 100000000ull;
-		return;
-	}
-	mp->link_check_ns = now + 1000000000ull;
-	if (mad_ibsim_get_port(mp->tp, &lid, &state))
-		return;
-	down = state == 1;			       /* PortState Down: no link */
-	d->vdown[mp->idx] = d->vdown[mp->idx] || down; /* the verbs ports' flag: the same rule */
-	if (down == mp->link_down)
-		return;
-	mp->link_down = down;
-	if (!down)
-		d->vdown[mp->idx] = false;
-	log_info("mad: port %s: the simulator's link is %s", d->rib.port[mp->idx].name,
-		 down ? "down: the port is down until it is back" : "up again");
-	if (d->sma)
-		sma_port_set_link(d->sma, mp->idx + 1, !down, ibr_now_ns());
-	p = d->rib.port[mp->idx];
-	if (down)
-		p.flags &= (uint8_t)~ROUTER_PORT_UP;
-	else if (d->conf->port[mp->idx].rp.flags & ROUTER_PORT_UP)
-		p.flags |= ROUTER_PORT_UP;
-	router_rib_port_set(&d->rib, mp->idx, &p);
-	ibrd_port_changed(d, mp->idx);
-}
-
 void ibrd_mad_tick(struct ibrd *d, uint64_t now)
 {
 	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
@@ -406,7 +415,7 @@ void ibrd_mad_tick(struct ibrd *d, uint64_t now)
 		mad_chan_tick(mp->chan, now);
 		if (mp->sa)
 			sa_client_tick(mp->sa, now);
-		mad_link_check(mp, now);
+		mad_link_check(mp, now, false);
 	}
 }
 

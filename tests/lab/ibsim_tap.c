@@ -435,6 +435,12 @@ static void from_client(int i)
 		}
 		send(cl[r].out, req, sizeof(req), 0);
 		n_to_router++;
+		if (getenv("IBSIM_TAP_TRACE"))
+			fprintf(stderr,
+				"ibsim_tap: trace: client %d -> router: class 0x%02x method 0x%02x "
+				"attr 0x%04x mod 0x%08x\n",
+				i, mad[1], mad[3], mad[16] << 8 | mad[17],
+				(unsigned)(mad[20] << 24 | mad[21] << 16 | mad[22] << 8 | mad[23]));
 		if ((mad[3] & 0x7F) == 0x02) /* what the SM sets, for the lab's checks */
 			fprintf(stderr,
 				"ibsim_tap: Set of attribute 0x%04x mod 0x%08x to the router\n",
@@ -513,6 +519,12 @@ static void from_router(int r)
 		uint8_t out[REQ_SIZE];
 
 		learn_lid(mad);
+		if (getenv("IBSIM_TAP_TRACE"))
+			fprintf(stderr,
+				"ibsim_tap: trace: router -> client %d: attr 0x%04x status 0x%04x"
+				" pi lid %u state %u\n",
+				p->from, mad[16] << 8 | mad[17], (mad[4] & 0x7F) << 8 | mad[5],
+				mad[64 + 16] << 8 | mad[64 + 17], mad[64 + 32] & 0x0F);
 		if ((mad[4] & 0x7F) ||
 		    mad[5]) /* an error status: which attribute, for the lab's log */
 			fprintf(stderr,

@@ -23,10 +23,10 @@
 #      3 still manages the router (a host with the key reads it Active);
 #      a Get without the key is refused and trap 256 reaches OpenSM, whose
 #      log shows the router's Bad M_Key notice;
-#   7. the router port's link in B goes (ibsim Unlink): ibrouterd takes the
-#      port down (its connected route withdrawn) and its SMA to Down;
-#      OpenSM's sweep after it logs no ERR line.  (ReLink: not yet: OpenSM B
-#      then logs ERR 3322 "lid 3 is wrongly assigned" and ERR 3A04.)
+#   7. the router port's link in B goes (ibsim Unlink) and comes back
+#      (ReLink): ibrouterd takes the port down (its connected route
+#      withdrawn) and its SMA to Down, then OpenSM walks it to Active again
+#      and the port forwards with its LID.
 # Prints "N passed, N failed"; every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -142,7 +142,7 @@ grep 'Bad M_Key' "$LAB/A/sm/osm.log" | head -2 | sed 's/^/# A: /'
 lab_check "6: and the router logged it" grep -q 'sma: port a: bad M_Key from LID 0xffff (attribute 0x0015): trap 256 to the SM at LID 0x0001$' "$LAB/r.log"
 cat "$LAB/A/sm/osm.log.1" >> "$LAB/A/sm/osm.log"
 
-# ---- 7. the router port's link in B goes (ibsim's Unlink) ----
+# ---- 7. the router port's link in B goes (ibsim's Unlink) and comes back ----
 # OpenSM's log up to here: it must have no ERR line; after the Unlink its SA's
 # Reports to the router's subscriptions cannot be delivered (ERR 5410, 1A06)
 cp "$LAB/B/sm/osm.log" "$LAB/B/sm/osm.log.before-unlink"
@@ -153,6 +153,14 @@ lab_check "7: its SMA says Down" grep -q 'sma: port b: state 4 -> 1' "$LAB/r.log
 lab_check "7: b's connected route withdrawn" sh -c \
 	"! \"$CTL\" -s '$LAB/ctl.sock' -j show routes | grep -q '\"prefix\":\"fec0:0:0:2::/64\",\"source\":\"connected\"'"
 sleep 2 # OpenSM's heavy sweep after ibsim's trap 128
+lidB=$(field "$LAB/piB.txt" Lid)
+lab_console B 'ReLink "RtrB"[1]'
+lab_check "7: ReLink: OpenSM brings the router port up again (Init, Armed, Active)" wait_for 15 sh -c \
+	"[ \$(grep -c 'sma: port b: state 3 -> 4' '$LAB/r.log') -eq 2 ]"
+lab_check "7: port b forwards again with LID $lidB, its connected route back" wait_for 5 sh -c \
+	"\"$CTL\" -s '$LAB/ctl.sock' -j show ports | grep -q '\"name\":\"b\",[^}]*\"lid\":\"$(printf '0x%04x' "${lidB:-0}")\",[^}]*\"up\":true' && \"$CTL\" -s '$LAB/ctl.sock' -j show routes | grep -q '\"prefix\":\"fec0:0:0:2::/64\",\"source\":\"connected\"'"
+via B HcaB2 smpquery -D portinfo 0,1,3 > "$LAB/pi7.txt" 2>&1
+lab_check "7: smpquery: Active again" grep -q '^LinkState:\.*Active$' "$LAB/pi7.txt"
 
 # ---- 4. OpenSM's logs ----
 for s in A B; do
