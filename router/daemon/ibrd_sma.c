@@ -75,33 +75,46 @@ void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w)
 }
 
 /*
+ * An SMP of the SMA's (a reply, a trap) out of sim data port `idx` as a
+ * whole packet: LRH on VL15 from tx->slid to tx->dlid, BTH, DETH, the MAD,
+ * ICRC, VCRC.  The sim wire drops what its peer cannot take (MSG_DONTWAIT).
+ * 0 or -errno (-EINVAL: no such sim port).
+ */
+static int sma_sim_send(struct ibrd *d, uint32_t idx, const struct sma_tx *tx, const uint8_t *mad)
+{
+	struct ibr_pkt_ud_params r = { .vl = IBR_VL15,
+				       .slid = tx->slid,
+				       .dlid = tx->dlid,
+				       .pkey = IBR_PKEY_DEFAULT,
+				       .payload = mad,
+				       .payload_len = IBR_MAD_SIZE };
+	uint8_t out[SMP_PKT_LEN + 8];
+	int len;
+
+	if (idx >= d->conf->nports || !d->sim_open[idx])
+		return -EINVAL;
+	len = ibr_pkt_build_ud(out, sizeof(out), &r);
+	return len > 0 ? io_sim_send(&d->sim[idx], out, (size_t)len) : len;
+}
+
+/*
  * Trap 256 (bad M_Key, IBA 14.2.4.3) to the port's master SM: on its MAD
  * channel (ibsim, the lab) or, on a sim data port, as a VL15 packet out of
  * it.  Logged either way; one that cannot go (no SM LID yet) only logged.
  */
 static void sma_trap_send(struct ibrd *d, uint32_t idx, const struct sma_event *ev)
 {
-	uint8_t mad[IBR_MAD_SIZE], out[SMP_PKT_LEN + 8];
-	struct ibr_pkt_ud_params r;
+	uint8_t mad[IBR_MAD_SIZE];
 	struct sma_tx tx;
-	int rc, len;
+	int rc;
 
 	if ((rc = sma_trap_bad_mkey_build(d->sma, ev, ++d->sma_trap_tid, mad, &tx))) {
 		log_warnx("sma: port %s: bad M_Key from LID 0x%04x: no trap (%s)",
 			  d->rib.port[idx].name, ev->trap.lid, strerror(-rc));
 		return;
 	}
-	if ((rc = ibrd_mad_send_smp(d, idx, mad, tx.dlid)) == -ENOENT && d->sim_open[idx]) {
-		memset(&r, 0, sizeof(r));
-		r.vl = IBR_VL15;
-		r.slid = tx.slid;
-		r.dlid = tx.dlid;
-		r.pkey = IBR_PKEY_DEFAULT;
-		r.payload = mad;
-		r.payload_len = sizeof(mad);
-		len = ibr_pkt_build_ud(out, sizeof(out), &r);
-		rc = len > 0 ? io_sim_send(&d->sim[idx], out, (size_t)len) : len;
-	}
+	if ((rc = ibrd_mad_send_smp(d, idx, mad, tx.dlid)) == -ENOENT && d->sim_open[idx])
+		rc = sma_sim_send(d, idx, &tx, mad);
 	log_warnx("sma: port %s: bad M_Key from LID 0x%04x (attribute 0x%04x): trap 256 to the "
 		  "SM at LID 0x%04x%s%s",
 		  d->rib.port[idx].name, ev->trap.lid, ev->trap.attr_id, tx.dlid,
@@ -463,11 +476,10 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 {
 	struct ibr_pkt p;
 	struct sma_rx rx = { .port = (uint8_t)(q->port + 1), .now_ns = ibr_now_ns() };
-	struct ibr_pkt_ud_params r;
 	struct sma_tx tx;
 	enum sma_drop why;
-	uint8_t reply[IBR_MAD_SIZE], out[SMP_PKT_LEN + 8];
-	int len, rc = -EINVAL;
+	uint8_t reply[IBR_MAD_SIZE];
+	int rc;
 
 	if (q->len >= IBR_LRH_LEN && ibr_lrh_get_vl((const struct ibr_lrh *)q->pkt) != IBR_VL15) {
 		ibrd_pma_one(d, q->port, q->pkt, q->len); /* the router's own: a GMP or nothing */
@@ -486,17 +498,8 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 	rx.dlid = ibr_lrh_get_dlid(p.lrh); /* checked by the SMA: a sim port has no link layer */
 	if (sma_process(d->sma, &rx, p.payload, p.payload_len, reply, &tx, &why) != SMA_REPLY)
 		return; /* counted by the SMA under its reason */
-	memset(&r, 0, sizeof(r));
-	r.vl = IBR_VL15;
-	r.slid = tx.slid;
-	r.dlid = tx.dlid;
-	r.pkey = IBR_PKEY_DEFAULT;
-	r.payload = reply;
-	r.payload_len = sizeof(reply);
-	len = ibr_pkt_build_ud(out, sizeof(out), &r);
-	/* the sim wire drops what its peer cannot take (MSG_DONTWAIT): counted, the SM retries */
-	if (len > 0 && tx.port >= 1 && tx.port <= d->conf->nports && d->sim_open[tx.port - 1])
-		rc = io_sim_send(&d->sim[tx.port - 1], out, (size_t)len);
+	/* a reply the wire did not take is counted: the SM retries */
+	rc = tx.port >= 1 ? sma_sim_send(d, tx.port - 1u, &tx, reply) : -EINVAL;
 	if (rc)
 		ibrd_smp_lost(d, q->port, ibrd_smp_reply_loss(rc));
 }

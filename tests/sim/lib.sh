@@ -93,7 +93,7 @@ EOC
 }
 
 # The two-subnet sim config: port a (LID 1) on fec0:0:0:1::/64, port b (LID 0x10)
-# on fec0:0:0:2::/64, one host known in each subnet.
+# on fec0:0:0:2::/64, one host known in each subnet; PORT_B_CONF adds keys to port b.
 write_conf() {
 	cat > "$T/ibrouterd.conf" <<EOC
 router {
@@ -113,6 +113,7 @@ port "b" {
 	sim-peer = "$T/b.peer"
 	lid = 0x10
 	subnet-prefix = "fec0:0:0:2::"
+${PORT_B_CONF:-}
 }
 ${EXTRA_CONF:-}
 EOC

@@ -9,31 +9,8 @@
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
-write_conf() {
-	cat > "$T/ibrouterd.conf" <<EOC
-router {
-	name = "sim"
-	node-guid = 0x0002c90300000100
-}
-port "a" {
-	data = sim
-	sim-socket = "$T/a.sock"
-	sim-peer = "$T/a.peer"
-	lid = 1
-	subnet-prefix = "fec0:0:0:1::"
-}
-port "b" {
-	data = sim
-	sim-socket = "$T/b.sock"
-	sim-peer = "$T/b.peer"
-	lid = 0x10
-	subnet-prefix = "fec0:0:0:2::"
-	sma-mkey = 0x1234
-}
-EOC
-	conf_tail >> "$T/ibrouterd.conf"
-}
-
+# port b's SMA starts with an M_Key (ibrouterd.conf(5), sma-mkey)
+PORT_B_CONF='	sma-mkey = 0x1234'
 start_router || exit 1
 smp_b() { "$HOST" -s "$T/b.peer" -p "$T/b.sock" -t 700 smp "$@"; }
 
