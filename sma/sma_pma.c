@@ -25,15 +25,20 @@ enum pma_ctr {
 };
 _Static_assert(sizeof(struct sma_pma_counts) == PMA_NCTR * sizeof(uint64_t), "one per counter");
 
+struct pma_port {
+	uint64_t base[PMA_NCTR]; /* the totals at its last clear */
+	uint64_t gmps;		 /* the requests it answered (sma_pma_gmps) */
+};
+
 struct sma_pma {
 	unsigned nports;
 	struct sma_pma_ops ops;
-	uint64_t base[][PMA_NCTR]; /* per port: the totals at its last clear */
+	struct pma_port port[];
 };
 
 struct sma_pma *sma_pma_new(unsigned nports, const struct sma_pma_ops *ops)
 {
-	struct sma_pma *p = calloc(1, sizeof(*p) + nports * sizeof(p->base[0]));
+	struct sma_pma *p = calloc(1, sizeof(*p) + nports * sizeof(p->port[0]));
 
 	if (!p)
 		return NULL;
@@ -49,7 +54,7 @@ struct sma_pma *sma_pma_renew(const struct sma_pma *old, unsigned nports, const 
 
 	for (unsigned i = 0; p && old && i < nports; i++)
 		if (from[i] >= 0 && (unsigned)from[i] < old->nports)
-			memcpy(p->base[i], old->base[from[i]], sizeof(p->base[i]));
+			p->port[i] = old->port[from[i]];
 	return p;
 }
 
@@ -81,7 +86,7 @@ static void pma_read(struct sma_pma *p, uint8_t sel, uint64_t v[PMA_NCTR])
 		if (!pma_totals(p, sel, i, t))
 			continue;
 		for (unsigned k = 0; k < PMA_NCTR; k++)
-			v[k] += t[k] >= p->base[i][k] ? t[k] - p->base[i][k] : 0;
+			v[k] += t[k] >= p->port[i].base[k] ? t[k] - p->port[i].base[k] : 0;
 	}
 }
 
@@ -94,7 +99,7 @@ static void pma_clear(struct sma_pma *p, uint8_t sel, uint32_t mask)
 		if (pma_totals(p, sel, i, t))
 			for (unsigned k = 0; k < PMA_NCTR; k++)
 				if (mask & (1u << k))
-					p->base[i][k] = t[k];
+					p->port[i].base[k] = t[k];
 }
 
 /* A counter saturates at its field's largest value (16.1.3.5), never wraps. */
@@ -202,6 +207,8 @@ enum sma_pma_result sma_pma_process(struct sma_pma *p, uint8_t port, const uint8
 	if (len < IBR_MAD_SIZE || ibr_mad_base_version(mad) != IBR_MAD_BASE_VERSION ||
 	    ibr_mad_mgmt_class(mad) != IBR_MGMT_CLASS_PERF || ibr_mad_is_response(mad))
 		return SMA_PMA_DROP;
+	if (port >= 1 && port <= p->nports)
+		p->port[port - 1].gmps++;
 	memcpy(reply, mad, IBR_MAD_SIZE);
 	ibr_mad_set_method(reply, IBR_MAD_METHOD_GET_RESP);
 	status = pma_check(p, mad, &sel);
@@ -225,4 +232,9 @@ enum sma_pma_result sma_pma_process(struct sma_pma *p, uint8_t port, const uint8
 	else
 		pcx_fill(d, v);
 	return SMA_PMA_REPLY;
+}
+
+uint64_t sma_pma_gmps(const struct sma_pma *p, uint8_t port)
+{
+	return p && port >= 1 && port <= p->nports ? p->port[port - 1].gmps : 0;
 }

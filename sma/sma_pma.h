@@ -63,4 +63,7 @@ enum sma_pma_result {
 enum sma_pma_result sma_pma_process(struct sma_pma *p, uint8_t port, const uint8_t *mad, size_t len,
 				    uint8_t reply[256]);
 
+/* The requests port `port` (1-based) answered, OpenSM's perfmgr's and perfquery's. */
+uint64_t sma_pma_gmps(const struct sma_pma *p, uint8_t port);
+
 #endif

@@ -183,6 +183,25 @@ static void smp_portinfo_edit(uint8_t *data, int argc, char **argv)
 	}
 }
 
+/* PKeyTable Set: the block (mod) becomes the listed P_Keys, "0xffff,0x8001", the rest empty. */
+static int smp_pkeys_edit(uint8_t *data, const char *list)
+{
+	const char *q = list;
+
+	memset(data, 0, 64);
+	for (unsigned i = 0; *q; i++) {
+		char *end;
+		unsigned long v = strtoul(q, &end, 0);
+
+		if (end == q || v > 0xFFFF || i >= 32 || (*end && *end != ','))
+			return -EINVAL;
+		data[2 * i] = (uint8_t)(v >> 8);
+		data[2 * i + 1] = (uint8_t)v;
+		q = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
 int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int timeout_ms, int argc,
 	     char **argv)
 {
@@ -192,6 +211,7 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 	uint64_t tid = (uint64_t)time(NULL) << 16, mkey = 0;
 	uint32_t mod = 0;
 	bool set = false, lid_routed = false;
+	const char *pkeys = NULL;
 	int rc;
 
 	for (size_t i = 0; argc > 0 && i < sizeof(attrs) / sizeof(attrs[0]); i++)
@@ -201,7 +221,7 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 		fprintf(stderr, "ibrouter-host: smp nodeinfo|nodedesc|portinfo|pkeys|sminfo|"
 				"routerinfo|nexthops|adjsubnets "
 				"[mod N] [slid L [dlid L]] [mkey K] [set-lid L] [set-lmc M] "
-				"[set-prefix P] [set-smlid L]\n");
+				"[set-prefix P] [set-smlid L] [set-pkeys P,...]\n");
 		return 2;
 	}
 	for (int i = 1; i + 1 < argc; i += 2) {
@@ -217,6 +237,16 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 		} else if (!strcmp(argv[i], "mkey")) {
 			mkey = v;
 		} else if (!strncmp(argv[i], "set-", 4) && a->id == IBR_SMP_ATTR_PORT_INFO) {
+			set = true;
+		} else if (!strcmp(argv[i], "set-pkeys") && a->id == IBR_SMP_ATTR_PKEY_TABLE) {
+			uint8_t probe[64];
+
+			if (smp_pkeys_edit(probe, argv[i + 1])) {
+				fprintf(stderr, "ibrouter-host: smp: bad P_Key list '%s'\n",
+					argv[i + 1]);
+				return 2;
+			}
+			pkeys = argv[i + 1];
 			set = true;
 		} else {
 			fprintf(stderr, "ibrouter-host: smp: unexpected '%s'\n", argv[i]);
@@ -234,7 +264,10 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 		return fprintf(stderr, "ibrouter-host: smp: %s\n", strerror(-rc)), 1;
 	if (set) {
 		memcpy(mad + IBR_SMP_DATA_OFFS, resp + IBR_SMP_DATA_OFFS, 64);
-		smp_portinfo_edit(mad + IBR_SMP_DATA_OFFS, argc - 1, argv + 1);
+		if (pkeys)
+			smp_pkeys_edit(mad + IBR_SMP_DATA_OFFS, pkeys);
+		else
+			smp_portinfo_edit(mad + IBR_SMP_DATA_OFFS, argc - 1, argv + 1);
 		ibr_mad_set_method(mad, IBR_MAD_METHOD_SET);
 		ibr_mad_set_tid(mad, ++tid);
 		if ((rc = host_mad_call(fd, peer, peerlen, timeout_ms, &ad, mad, resp, &from)))

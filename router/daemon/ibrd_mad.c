@@ -142,8 +142,14 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 
 	if (routed)
 		ibr_smp_dr_set_hop_pointer(req, ibr_smp_dr_hop_count(req));
+	/*
+	 * the SMA's verdict is final: an SMP it discards (a wrong M_Key,
+	 * 14.2.4.1; a bad DR path, C14-9) has no answer, not the channel's
+	 * status 0x000C, which told a prober without the key that the port
+	 * exists (tests/lab/lab_osm_sma.sh 6)
+	 */
 	if (sma_process(mp->d->sma, &rx, req, sizeof(req), reply, &tx, &why) != SMA_REPLY)
-		return false;
+		return true;
 	if (routed) {
 		/*
 		 * and ibsim takes the reply back the way it came, from HopPointer 0

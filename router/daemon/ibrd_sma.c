@@ -21,6 +21,7 @@
 #include "lib/ibr_pkt.h"
 #include "sa/sa_client.h"
 #include "sma/sma.h"
+#include "sma/sma_pma.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -121,6 +122,57 @@ static void sma_trap_send(struct ibrd *d, uint32_t idx, const struct sma_event *
 		  rc ? ": not sent: " : "", rc ? strerror(-rc) : "");
 }
 
+/*
+ * The P_Key table the SM set (PKeyTable Set, 14.2.5.7) becomes the port's:
+ * packets leave the port only with one of its P_Keys (10.9.3), as on an
+ * end port, whose table only its SM writes.  Empty entries (base 0) and a
+ * second entry of one base are not P_Keys to check.  A table the file gives
+ * (pkeys) is the starting point; the SM's replaces it until a reload.
+ */
+static void sma_pkeys_apply(struct router_port *p, const struct sma_event *ev)
+{
+	char buf[256];
+	size_t len = 0;
+
+	p->npkeys = 0;
+	for (unsigned i = 0; i < ev->npkeys && p->npkeys < ROUTER_MAX_PKEYS; i++) {
+		uint16_t pk = ev->pkeys[i];
+		bool dup = false;
+
+		for (unsigned j = 0; j < p->npkeys; j++)
+			dup |= (p->pkeys[j] & 0x7FFF) == (pk & 0x7FFF);
+		if (!(pk & 0x7FFF) || dup)
+			continue;
+		p->pkeys[p->npkeys++] = pk;
+		if (len < sizeof(buf) - 8)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " 0x%04x", pk);
+	}
+	buf[len] = '\0';
+	p->flags |= ROUTER_PORT_PKEY_CHECK;
+	log_info("sma: port %s: P_Key table from the SM (%u):%s%s", p->name, p->npkeys, buf,
+		 len >= sizeof(buf) - 8 ? " ..." : "");
+}
+
+/* The alias GUIDs the SM set (GUIDInfo Set, 14.2.5.5), logged: show sma lists them. */
+static void sma_guids_log(const struct router_port *p, const struct sma_event *ev)
+{
+	char buf[160];
+	size_t len = 0;
+	unsigned n = 0;
+
+	for (unsigned i = 1; i < ev->nguids; i++) {
+		if (!ev->guids[i])
+			continue;
+		n++;
+		if (len < sizeof(buf) - 20)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " 0x%016llx",
+						(unsigned long long)ev->guids[i]);
+	}
+	buf[len] = '\0';
+	log_info("sma: port %s: alias GUIDs from the SM (%u):%s%s", p->name, n, buf,
+		 len >= sizeof(buf) - 20 ? " ..." : "");
+}
+
 /* The SMA's changes, applied to the router port and published. */
 static void sma_event(void *arg, const struct sma_event *ev)
 {
@@ -144,6 +196,12 @@ static void sma_event(void *arg, const struct sma_event *ev)
 		break;
 	case SMA_EV_PORT_STATE:
 		log_info("sma: port %s: state %d -> %d", p.name, ev->old_state, ev->state);
+		return;
+	case SMA_EV_PKEYS:
+		sma_pkeys_apply(&p, ev);
+		break;
+	case SMA_EV_ALIAS_GUIDS:
+		sma_guids_log(&p, ev);
 		return;
 	case SMA_EV_TRAP_BAD_MKEY:
 		sma_trap_send(d, idx, ev);
@@ -644,9 +702,36 @@ static int sma_show_drops(struct ibrd *d, struct ibrd_out *o, int port)
 	return ibrd_out_end(o);
 }
 
+/* The port's P_Keys (its table's non-empty entries) as "0xffff,0x8001"; NULL: none. */
+static const char *sma_list_pkeys(const struct sma_port_view *v, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < v->npkeys && len + 8 <= n; i++)
+		if (v->pkeys[i] & 0x7FFF)
+			len += (size_t)snprintf(buf + len, n - len, "%s0x%04x", len ? "," : "",
+						v->pkeys[i]);
+	return len ? buf : NULL;
+}
+
+/* Its alias GUIDs (GUIDInfo entries 1 and up that are set); NULL: none. */
+static const char *sma_list_guids(const struct sma_port_view *v, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 1; i < v->nguids && len + 20 <= n; i++)
+		if (v->guids[i])
+			len += (size_t)snprintf(buf + len, n - len, "%s0x%016llx", len ? "," : "",
+						(unsigned long long)v->guids[i]);
+	return len ? buf : NULL;
+}
+
 /*
  * show sma [PORT]: each port's Set policy, its master SM, the Sets refused,
- * and what its SMPs came to (answered, dropped, replies lost);
+ * what its SMPs came to (answered, dropped, replies lost), and the P_Keys
+ * and alias GUIDs its SM set;
  * show sma drops [PORT]: those drops and losses by reason.
  */
 int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
@@ -655,7 +740,8 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 					    "sm_lid",	    "master_sm",       "sm_hops",
 					    "sets_refused", "mkey_violations", "gid_prefix",
 					    "smps",	    "replies",	       "drops",
-					    "reply_errors" };
+					    "reply_errors", "pma_gmps",	       "pkeys",
+					    "alias_guids" };
 	const struct sma_counters *c;
 	bool drops = argc >= 3 && !strcmp(argv[2], "drops");
 	int port = -1, a = drops ? 3 : 2;
@@ -671,8 +757,9 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	if (drops)
 		return sma_show_drops(d, o, port);
 	c = sma_counters_get(d->sma);
-	ibrd_out_table(o, cols, 13);
+	ibrd_out_table(o, cols, 16);
 	for (uint32_t i = 0; i < d->rib.nports && i < SMA_MAX_PORTS; i++) {
+		char pks[SMA_MAX_PKEYS * 7 + 1], gds[SMA_MAX_GUIDS * 19 + 1];
 		struct sma_port_view v;
 		union ibr_gid g;
 		char gs[IBR_GID_STRLEN], ls[8];
@@ -700,6 +787,9 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ibrd_out_u64(o, c->port[i].replies);
 		ibrd_out_u64(o, dropped);
 		ibrd_out_u64(o, reply_errors);
+		ibrd_out_u64(o, sma_pma_gmps(d->pma, (uint8_t)(i + 1)));
+		ibrd_out_str(o, sma_list_pkeys(&v, pks, sizeof(pks)));
+		ibrd_out_str(o, sma_list_guids(&v, gds, sizeof(gds)));
 	}
 	return ibrd_out_end(o);
 }

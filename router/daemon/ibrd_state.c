@@ -163,11 +163,19 @@ void ibrd_state_connected(struct ibrd *d, uint32_t idx)
  * What port `p` of the new config keeps of the old port `cur` (old index
  * `oi`): what the fabric taught it (LID and LMC, prefix) unless the file
  * sets them now, the GUID its subnet knows it by when an SA client learnt
- * it, and a link the HCA reports down.
+ * it, a link the HCA reports down, and the P_Key table its SM set unless
+ * the file gives one.
  */
 static void state_port_learned(struct ibrd *d, struct router_port *p, const struct router_port *cur,
-			       uint32_t oi, uint32_t ni)
+			       const struct ibrd_conf_port *ocp, uint32_t oi, uint32_t ni)
 {
+	/* a P_Key table that the old file did not give came from the SM (ibrd_sma.c) */
+	if (!(p->flags & ROUTER_PORT_PKEY_CHECK) && (cur->flags & ROUTER_PORT_PKEY_CHECK) &&
+	    !(ocp->rp.flags & ROUTER_PORT_PKEY_CHECK)) {
+		p->flags |= ROUTER_PORT_PKEY_CHECK;
+		p->npkeys = cur->npkeys;
+		memcpy(p->pkeys, cur->pkeys, sizeof(p->pkeys));
+	}
 	if (!p->lid) {
 		p->lid = cur->lid;
 		p->lmc = cur->lmc;
@@ -238,7 +246,8 @@ int ibrd_state_build(struct ibrd *d, const struct ibrd_conf *c, const struct ibr
 		struct router_port p = c->port[i].rp;
 
 		if (old && from[i] >= 0) {
-			state_port_learned(d, &p, &old->port[from[i]], (uint32_t)from[i], i);
+			state_port_learned(d, &p, &old->port[from[i]], &oc->port[from[i]],
+					   (uint32_t)from[i], i);
 			to[from[i]] = (int)i;
 		}
 		if ((rc = router_rib_port_add(&d->rib, &p)) < 0)

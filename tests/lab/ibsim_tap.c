@@ -457,6 +457,16 @@ static void from_client(int i)
 			if ((cm[16] << 8 | cm[17]) == 0x0015) {
 				memset(cm + 20, 0, 4);
 				cm[23] = rtr_sim_port;
+				/*
+				 * and the link's width and speeds stay ibsim's (0: no
+				 * change): OpenSM's values come from our SMA's, and
+				 * ibsim, seeing them change, sends trap 144 to the SM,
+				 * which SwA cannot relay before its LFT is set (a
+				 * PortRcvSwitchRelayErrors OpenSM's perfmgr reports)
+				 */
+				cm[64 + 29] = 0;     /* LinkWidthEnabled */
+				cm[64 + 35] &= 0xF0; /* LinkSpeedEnabled */
+				cm[64 + 63] &= 0xE0; /* LinkSpeedExtEnabled */
 			}
 			mirror_tid[nmirror++ % 64] = ld64(copy + MAD_OFF + 8) & 0xFFFFFFFFFFFFull;
 			send(cl[i].rdata, copy, sizeof(copy), 0);
@@ -528,9 +538,9 @@ static void from_router(int r)
 		if ((mad[4] & 0x7F) ||
 		    mad[5]) /* an error status: which attribute, for the lab's log */
 			fprintf(stderr,
-				"ibsim_tap: the router answered attribute 0x%04x mod 0x%08x "
-				"method 0x%02x with status 0x%04x\n",
-				mad[16] << 8 | mad[17],
+				"ibsim_tap: the router answered class 0x%02x attribute 0x%04x "
+				"mod 0x%08x method 0x%02x with status 0x%04x\n",
+				mad[1], mad[16] << 8 | mad[17],
 				(unsigned)(mad[20] << 24 | mad[21] << 16 | mad[22] << 8 | mad[23]),
 				p->method, (mad[4] & 0x7F) << 8 | mad[5]);
 		/* as ibsim delivers an answer: the request's LIDs and QPs swapped, status 0 */
@@ -549,6 +559,11 @@ static void from_router(int r)
 		n_from_router++;
 		return;
 	}
+	if (getenv("IBSIM_TAP_TRACE"))
+		fprintf(stderr,
+			"ibsim_tap: trace: router -> ibsim: class 0x%02x method 0x%02x attr 0x%04x "
+			"dlid 0x%04x\n",
+			mad[1], mad[3], mad[16] << 8 | mad[17], req_lid(req, 0));
 	send(cl[r].rdata, req, sizeof(req), 0);
 	n_relayed++;
 }

@@ -26,7 +26,19 @@
 #   7. the router port's link in B goes (ibsim Unlink) and comes back
 #      (ReLink): ibrouterd takes the port down (its connected route
 #      withdrawn) and its SMA to Down, then OpenSM walks it to Active again
-#      and the port forwards with its LID.
+#      and the port forwards with its LID;
+#   8. OpenSM's partitions (a second one, 0x8001, of every port) reach the
+#      router: its PKeyTable Sets land in ibrouterd, smpquery pkeys and
+#      show sma agree, and a stream leaving by b passes with P_Key 0x8001
+#      and is dropped with 0x8002; alias GUIDs a host asks OpenSM's SA for
+#      (GUIDInfoRecord Set) reach the router port by OpenSM's GUIDInfo Set,
+#      and smpquery guidinfo and show sma list them;
+#   9. heavy sweeps (SIGHUP to OpenSM A, three): each completes, OpenSM
+#      reads the router again, which stays Active with its LID;
+#  10. OpenSM A runs its perfmgr (every second, from the start): the
+#      router's PMA answers it (show sma pma_gmps), it reports exactly the
+#      discards of 3. and 8. (ERR 5436, 5439: its way of saying so) and
+#      logs no other ERR line.
 # Prints "N passed, N failed"; every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +56,12 @@ via() {
 }
 field() { sed -n "s/^$2:\.*\(.*\)\$/\1/p" "$1" | head -1; }
 
+# both OpenSMs with a second partition of every port: they Set the
+# router ports' P_Key tables (scenario 8)
+for s in A B; do
+	mkdir -p "$LAB/$s/sm"
+	printf 'Default=0x7fff, ipoib : ALL=full ;\nlab=0x8001 : ALL=full ;\n' > "$LAB/$s/sm/partitions.conf"
+done
 lab_subnet A "$HERE/netA"
 lab_subnet B "$HERE/netB"
 for s in A B; do
@@ -61,7 +79,10 @@ done
 LAB_PIDS="$LAB_PIDS $!"
 lab_check "ibrouterd attached at both router nodes through the taps" wait_for 10 sh -c \
 	"grep -q 'client . at RtrA (the router)' '$LAB/tapA.log' && grep -q 'client . at RtrB (the router)' '$LAB/tapB.log'"
-LAB_SM_SOCK=$(tap A) lab_check "OpenSM A (through the tap): SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001 ${OSM_EXTRA_A:-}
+# OpenSM A with its perfmgr, sweeping every second (scenario 10)
+printf 'perfmgr TRUE\nperfmgr_sweep_time_s 1\n' > "$LAB/osmA.conf"
+[ -z "${OSM_EXTRA_A:-}" ] || cat "$OSM_EXTRA_A" >> "$LAB/osmA.conf"
+LAB_SM_SOCK=$(tap A) lab_check "OpenSM A (through the tap): SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001 "$LAB/osmA.conf"
 LAB_SM_SOCK=$(tap B) lab_check "OpenSM B (through the tap): SUBNET UP" lab_sm B HcaB1 0 0xfec0000000000002
 
 # ---- 1. configured by OpenSM ----
@@ -96,6 +117,11 @@ lab_check "2: the same NodeDescription in both" sh -c \
 
 # ---- 3. perfquery of the router's LID ----
 lidA=$(field "$LAB/piA.txt" Lid)
+# OpenSM A's perfmgr reads the router first (ClassPortInfo, PortCounters),
+# so that it reports the discards below (scenario 10)
+pma_gmps() { "$CTL" -s "$LAB/ctl.sock" -j show sma a | grep -o '"pma_gmps":[0-9]*' | sed 's/.*://'; }
+perfmgr_read() { [ "$(pma_gmps)" -ge 2 ]; }
+lab_check "3: OpenSM A's perfmgr has read the router's counters" wait_for 10 perfmgr_read
 via A HcaA2 perfquery "$lidA" 1 > "$LAB/pq0.txt" 2>&1
 lab_check "3: perfquery answered by the router's PMA" grep -q '^PortRcvPkts:' "$LAB/pq0.txt"
 "$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid 5 --dlid "$lidA" --sgid fec0::1:0:0:10:1 \
@@ -108,12 +134,20 @@ echo "# after 100 datagrams:"; grep -E '^Port(Rcv|Xmit)(Pkts|Data)|RcvSwitchRela
 lab_check "3: PortRcvPkts moved by 100 ($(d PortRcvPkts))" test "$(d PortRcvPkts)" -eq 100
 lab_check "3: PortRcvData by 100 * 94 / 4 = 2350 ($(d PortRcvData))" test "$(d PortRcvData)" -eq 2350
 lab_check "3: PortRcvSwitchRelayErrors by 100 (no route)" test "$(d PortRcvSwitchRelayErrors)" -eq 100
+# perf_sum COUNTER: what OpenSM A's perfmgr reported of the router's COUNTER
+perf_sum() {
+	grep -o "ERR 543[0-9]: $1 : [0-9]* : node \"ibrouterd vm lab\"" "$LAB/A/sm/osm.log" |
+		awk '{ s += $5 } END { print s + 0 }'
+}
+perf_100() { [ "$(perf_sum PortRcvSwitchRelayErrors)" -eq 100 ]; }
+lab_check "3: and OpenSM's perfmgr reports them: PortRcvSwitchRelayErrors 100 (ERR 5436)" \
+	wait_for 5 perf_100
 
 # ---- 5. OpenSM A restarted: the router is found configured, configured again ----
 kill "$LAB_SM_A"
 wait "$LAB_SM_A" 2> /dev/null
 mv "$LAB/A/sm/osm.log" "$LAB/A/sm/osm.log.1"
-LAB_SM_SOCK=$(tap A) lab_check "5: OpenSM A restarted: SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001 ${OSM_EXTRA_A:-}
+LAB_SM_SOCK=$(tap A) lab_check "5: OpenSM A restarted: SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001 "$LAB/osmA.conf"
 via A HcaA2 smpquery -D portinfo 0,1,3 > "$LAB/pi5.txt" 2>&1
 lab_check "5: the router port is Active with its LID $(field "$LAB/pi5.txt" Lid)" sh -c \
 	"grep -q '^LinkState:\.*Active$' '$LAB/pi5.txt' && [ '$(field "$LAB/pi5.txt" Lid)' = '$lidA' ]"
@@ -126,7 +160,7 @@ for s in A B; do
 done
 
 # ---- 6. M_Key in the loop: OpenSM A with an M_Key and ProtectBits 3 ----
-printf 'm_key 0x00000000c0ffee01\nm_key_protection_level 3\nm_key_lease_period 0\n' > "$LAB/mkey.conf"
+{ cat "$LAB/osmA.conf"; printf 'm_key 0x00000000c0ffee01\nm_key_protection_level 3\nm_key_lease_period 0\n'; } > "$LAB/mkey.conf"
 kill "$LAB_SM_A"
 wait "$LAB_SM_A" 2> /dev/null
 cat "$LAB/A/sm/osm.log" >> "$LAB/A/sm/osm.log.1"
@@ -141,6 +175,8 @@ keyless() {
 	grep -q 'port info query failed' "$LAB/pim.txt"
 }
 lab_check "6: without it, its Get is refused (no answer, IBA 14.2.4.1)" wait_for 15 keyless
+lab_check "6: the refused Get had no answer (no error status either)" sh -c \
+	"! grep -q 'the router answered class 0x81 attribute 0x0015 .* method 0x01 with status' '$LAB/tapA.log'"
 lab_check "6: trap 256 reached OpenSM" wait_for 5 grep -q 'num:256 (Bad M_Key) Producer:3 (Router) from LID:'"$lidA" "$LAB/A/sm/osm.log"
 grep 'Bad M_Key' "$LAB/A/sm/osm.log" | head -2 | sed 's/^/# A: /'
 lab_check "6: and the router logged it" grep -q 'sma: port a: bad M_Key from LID 0xffff (attribute 0x0015): trap 256 to the SM at LID 0x0001$' "$LAB/r.log"
@@ -169,6 +205,75 @@ lab_check "7: port b forwards again with LID $lidB, its connected route back" wa
 via B HcaB2 smpquery -D portinfo 0,1,3 > "$LAB/pi7.txt" 2>&1
 lab_check "7: smpquery: Active again" grep -q '^LinkState:\.*Active$' "$LAB/pi7.txt"
 
+# ---- 8. the P_Key table and alias GUIDs ----
+for s in A B; do
+	p=$(echo $s | tr AB ab)
+	lab_check "8: $s: OpenSM's PKeyTable Set reached ibrouterd: 0xffff 0x8001" \
+		grep -q "sma: port $p: P_Key table from the SM (2): 0xffff 0x8001\$" "$LAB/r.log"
+	# A's SM protects its ports with its M_Key since scenario 6
+	via $s Hca${s}2 smpquery $([ $s = A ] && echo -y 0xc0ffee01) -D pkeys 0,1,3 > "$LAB/pk$s.txt" 2>&1
+	lab_check "8: $s: smpquery pkeys: the router port has 0xffff and 0x8001" sh -c \
+		"grep -q '0xffff' '$LAB/pk$s.txt' && grep -q '0x8001' '$LAB/pk$s.txt'"
+done
+lab_check "8: show sma b: pkeys 0xffff,0x8001" sh -c \
+	"\"$CTL\" -s '$LAB/ctl.sock' -j show sma b | grep -q '\"pkeys\":\"0xffff,0x8001\"'"
+# a stream from A to HcaB2 leaves by b: in the lab partition it is forwarded,
+# in one B's SM did not give the router it is dropped (IBA 10.9.3)
+lidA=$(field "$LAB/pi5.txt" Lid)
+pk_send() {
+	"$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid 5 --dlid "$lidA" --sgid fec0::1:0:0:10:3 \
+		--dgid fec0::2:0:0:11:3 --pkey "$1" --size 20 -c 10
+}
+pk0=$(drop_count pkey)
+"$HOST" -s "$LAB/b.peer" recv -c 10 -t 5000 --expect-count 10 --expect-pkey 0x8001 > "$LAB/recv8.out" 2>&1 &
+RECV=$!
+sleep 0.2
+pk_send 0x8001
+lab_check "8: P_Key 0x8001 (in b's table): 10 datagrams forwarded to B" wait "$RECV"
+pk_send 0x8002
+pk_dropped() { [ "$(drop_count pkey)" -eq $((pk0 + 10)) ]; }
+lab_check "8: P_Key 0x8002 (not in it): 10 dropped as pkey" wait_for 5 pk_dropped
+perf_10() { [ "$(perf_sum PortRcvConstraintErrors)" -eq 10 ]; }
+lab_check "8: OpenSM A's perfmgr reports them on a: PortRcvConstraintErrors 10 (ERR 5439)" \
+	wait_for 5 perf_10
+# alias GUIDs: a host asks OpenSM A's SA for two on the router port, OpenSM Sets its GUIDInfo
+"$BUILD/tests/lab/mad_lab_client" alias "$(tap A)" HcaA2 "$lidA" 0x0002c90300000a01 0x0002c90300000a02 \
+	> "$LAB/alias.txt" 2>&1
+cat "$LAB/alias.txt" | sed 's/^/# /'
+lab_check "8: the SA took the GUIDInfoRecord Set for the router port" grep -q '^alias GUIDs of LID' "$LAB/alias.txt"
+lab_check "8: OpenSM's GUIDInfo Set reached ibrouterd" wait_for 10 grep -q \
+	'sma: port a: alias GUIDs from the SM (2): 0x0002c90300000a01 0x0002c90300000a02$' "$LAB/r.log"
+via A HcaA2 smpquery -y 0xc0ffee01 -D guidinfo 0,1,3 > "$LAB/guids.txt" 2>&1
+lab_check "8: smpquery guidinfo: the router answers with them" sh -c \
+	"grep -q '0x0002c90300000a01' '$LAB/guids.txt' && grep -q '0x0002c90300000a02' '$LAB/guids.txt'"
+lab_check "8: show sma a lists them" sh -c \
+	"\"$CTL\" -s '$LAB/ctl.sock' -j show sma a | grep -q '\"alias_guids\":\"0x0002c90300000a01,0x0002c90300000a02\"'"
+
+# ---- 9. heavy sweeps: OpenSM A re-discovers the router, three times ----
+# (SIGHUP: a heavy sweep, its end logged as SUBNET UP; one SMP left
+# unanswered would stall it for good under ibsim)
+sma_smps() { "$CTL" -s "$LAB/ctl.sock" -j show sma a | grep -o '"smps":[0-9]*' | sed 's/.*://'; }
+ups() { grep -c 'SUBNET UP' "$LAB/A/sm/osm.log"; }
+smps0=$(sma_smps) ups0=$(ups)
+for i in 1 2 3; do
+	eval "kill -HUP \$LAB_SM_A"
+	up_again() { [ "$(ups)" -ge $((ups0 + i)) ]; }
+	lab_check "9: heavy sweep $i: OpenSM A's sweep completes (SUBNET UP)" wait_for 15 up_again
+done
+lab_check "9: OpenSM read the router again ($smps0 -> $(sma_smps) SMPs to port a)" \
+	test "$(sma_smps)" -gt "$((smps0 + 3))"
+via A HcaA2 smpquery -y 0xc0ffee01 -D portinfo 0,1,3 > "$LAB/pi9.txt" 2>&1
+lab_check "9: the router port is still Active with LID $lidA" sh -c \
+	"grep -q '^LinkState:\.*Active$' '$LAB/pi9.txt' && [ '$(field "$LAB/pi9.txt" Lid)' = '$lidA' ]"
+lab_check "9: and ibrouterd's port a never left Active" sh -c \
+	"[ \$(grep -c 'sma: port a: state 4 -> ' '$LAB/r.log') -eq 0 ]"
+
+# ---- 10. OpenSM A's perfmgr reads the router's PMA ----
+g0=$(pma_gmps)
+sleep 3
+lab_check "10: perfmgr sweeps the router: its PMA answered $g0 -> $(pma_gmps) requests in 3 s" \
+	test "$(pma_gmps)" -ge "$((g0 + 2))"
+
 # ---- 4. OpenSM's logs ----
 for s in A B; do
 	grep -o 'ERR [0-9A-F]*' "$LAB/$s/sm/osm.log" | sort | uniq -c | sed "s/^/# $s: /"
@@ -178,7 +283,9 @@ for s in A B; do
 		lab_check "4: B: after it only MADs to the unlinked router failed (5410, 5412, 1A06)" sh -c \
 			"! grep 'ERR [0-9A-F]' '$LAB/B/sm/osm.log' | grep -qv -e 'ERR 5410' -e 'ERR 5412' -e 'ERR 1A06'"
 	else
-		lab_check "4: $s: OpenSM logged no ERR line" sh -c "! grep -q 'ERR [0-9A-F]' '$LAB/$s/sm/osm.log'"
+		# but its perfmgr's reports of the discards scenarios 3 and 8 made
+		lab_check "4: $s: OpenSM logged no ERR line but its perfmgr's of the router's discards" sh -c \
+			"! grep 'ERR [0-9A-F]' '$LAB/$s/sm/osm.log' | grep -v -e 'ERR 5436: PortRcvSwitchRelayErrors : [0-9]* : node \"ibrouterd vm lab\"' -e 'ERR 5439: PortRcvConstraintErrors : [0-9]* : node \"ibrouterd vm lab\"' | grep -q ."
 	fi
 	grep -e ' answered ' -e 'mirrored Set' -e 'SMPs to the router' "$LAB/tap$s.log" | sed "s/^/# $s: /"
 done

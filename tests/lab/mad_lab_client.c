@@ -23,6 +23,12 @@
  *	before the first ReportResp is awaited (a burst); from the SM's node they
  *	come from the SM's LID, as OpenSM's do.  Exit 0 when every one was
  *	acknowledged.
+ *   mad_lab_client alias SOCKNAME NODE LID GUID...
+ *	as the host at NODE, an SA GUIDInfoRecord Set (15.2.5.18) of alias
+ *	GUIDs 1, 2, ... of block 0 of the port at LID, as a host driver of
+ *	virtual functions asks for its GIDs; OpenSM then Sets them in the
+ *	port's GUIDInfo.  Prints the GUIDs the SA answered with; exit 0 when
+ *	they are the ones asked for.
  *   mad_lab_client sa SOCKNAME NODE
  *	wait for OpenSM to give NODE a LID, then NodeRecord and PortInfoRecord
  *	GetTable to the SM LID (umad2sim truncates them: -EMSGSIZE expected),
@@ -368,6 +374,46 @@ static int lab_smp(const char *sock, const char *node, const char *path_s, uint1
 	return st ? 1 : 0;
 }
 
+static int lab_alias(const char *sock, const char *node, uint16_t lid, int n, char **guids)
+{
+	struct mad_transport *tp;
+	struct mad_chan *c = chan_open(sock, node, 10, &tp);
+	struct mad_addr sa = { .qpn = 1, .qkey = MAD_QP1_QKEY };
+	struct ibr_sa_guidinfo_rec r = { .lid = lid }, got;
+	uint8_t pi[64], mad[IBR_MAD_SIZE];
+	uint64_t comp = IBR_SA_GIR_COMP_LID | IBR_SA_GIR_COMP_BLOCK;
+	static struct result res;
+	int rc = 1;
+
+	if (!c || n < 1 || n > 7 || mad_ibsim_get_portinfo(tp, 0, pi)) {
+		fprintf(stderr, "alias: cannot attach at %s, or not 1..7 GUIDs\n", node);
+		return 2;
+	}
+	sa.lid = (uint16_t)mad_get_field(pi, 0, IB_PORT_SMLID_F);
+	for (int i = 0; i < n; i++) {
+		r.guid[i + 1] = strtoull(guids[i], NULL, 0);
+		comp |= 1ull << (5 + i); /* GID1.. (GID0, the port GUID, is read only) */
+	}
+	ibr_mad_build_sa(mad, IBR_MAD_METHOD_SET, IBR_SA_ATTR_GUID_INFO_RECORD, comp, 1, 0);
+	ibr_sa_guidinfo_rec_encode(&r, mad + IBR_SA_DATA_OFFS);
+	if (mad_chan_send_request(c, mad, &sa, NULL, on_result, &res, NULL) == 0)
+		run_until(c, &res.done, 3000);
+	if (res.done && res.status == 0 && ibr_mad_status(res.mad) == 0 &&
+	    !ibr_sa_guidinfo_rec_decode(res.mad + IBR_SA_DATA_OFFS, IBR_SA_DATA_SIZE, &got)) {
+		rc = 0;
+		printf("alias GUIDs of LID %u:", got.lid);
+		for (int i = 1; i < 8; i++) {
+			printf(" 0x%016llx", (unsigned long long)got.guid[i]);
+			rc |= i <= n && got.guid[i] != r.guid[i];
+		}
+		printf("\n");
+	} else
+		printf("alias: failed, status 0x%04x\n",
+		       res.done ? ibr_mad_status(res.mad) : 0xFFFF);
+	mad_chan_destroy(c);
+	return rc;
+}
+
 /* join SOCKNAME NODE MGID STATE [leave] [qkey QKEY] */
 static int lab_join_args(int argc, char **argv)
 {
@@ -458,6 +504,9 @@ int main(int argc, char **argv)
 	else if (argc >= 6 && strcmp(argv[1], "smp") == 0)
 		return lab_smp(argv[2], argv[3], argv[4], (uint16_t)strtoul(argv[5], NULL, 0),
 			       argc > 6 ? (uint32_t)strtoul(argv[6], NULL, 0) : 0);
+	else if (argc >= 6 && strcmp(argv[1], "alias") == 0)
+		return lab_alias(argv[2], argv[3], (uint16_t)strtoul(argv[4], NULL, 0), argc - 5,
+				 argv + 5);
 	else if (argc >= 6 && strcmp(argv[1], "join") == 0)
 		return lab_join_args(argc, argv);
 	else if (argc >= 7 && strcmp(argv[1], "report") == 0)
@@ -468,9 +517,10 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"usage: %s ibsim|sa SOCKNAME NODE [NODE2]\n"
 			"       %s join SOCKNAME NODE MGID STATE [leave] [qkey QKEY]\n"
+			"       %s alias SOCKNAME NODE LID GUID...\n"
 			"       %s smp SOCKNAME NODE PATH ATTR [MOD]\n"
 			"       %s report SOCKNAME NODE DLID TRAP GID|@FILE [N]\n",
-			argv[0], argv[0], argv[0], argv[0]);
+			argv[0], argv[0], argv[0], argv[0], argv[0]);
 		return 2;
 	}
 	return lab_check_report() ? 1 : 0;

@@ -10,7 +10,9 @@
 #      and its Prometheus form too;
 #   4. a reload gives b LID 0x30: the SMA reports it at once;
 #   5. an SM's Set of b's LID (directed route) is what b forwards with;
-#   6. no false SM: b advertises no IsSM, and has no SMInfo (0x000C).
+#   6. no false SM: b advertises no IsSM, and has no SMInfo (0x000C);
+#   7. an SM's PKeyTable Set on b is b's egress P_Key check: P_Key 0x8001
+#      leaves b, 0x8002 is dropped (pkey), before and after a reload.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
@@ -79,5 +81,28 @@ smp_b sminfo > "$T/sm6.txt" 2>&1
 check "6: SMInfo on b: status 0x000c (no SM on the port)" grep -q '^# sminfo: status 0x000c' "$T/sm6.txt"
 smp_b portinfo > "$T/pi6.txt" 2>&1
 check "6: b's CapabilityMask has no IsSM" sh -c "! grep -q '^CapabilityMask:.*IsSM' '$T/pi6.txt'"
+
+# 7. an SM sets b's P_Key table: packets leave b only with its P_Keys (IBA
+#    10.9.3), and a reload keeps the SM's table (the file gives none)
+A_HOST=fec0::1:0:0:10:1 B_HOST=fec0::2:0:0:11:1 # the hosts of conf_tail
+smp_b pkeys set-pkeys 0xffff,0x8001 > "$T/pk7.txt" 2>&1
+check "7: the SM's PKeyTable Set is answered with the table" sh -c \
+	"grep -q '^# pkeys: status 0x0000' '$T/pk7.txt' && grep -q '^ff ff 80 01 00 00' '$T/pk7.txt'"
+check "7: show sma b: pkeys 0xffff,0x8001" sh -c \
+	"\"$CTL\" -s \"$T/ctl.sock\" -j show sma b | grep -q '\"pkeys\":\"0xffff,0x8001\"'"
+# pk_stream PKEY N: 5 datagrams a -> b with P_Key PKEY, of which N arrive
+pk_stream() {
+	recv_bg b7 "$T/b.peer" -c 5 -t 700 --expect-count "$2"
+	send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST --pkey "$1" -c 5
+	recv_wait b7
+}
+pkey_drops() { ctl -j show drops a | grep -o '"reason":"pkey","count":[0-9]*' | sed 's/.*://'; }
+check "7: P_Key 0x8001 leaves b" pk_stream 0x8001 5
+check "7: P_Key 0x8002 does not" pk_stream 0x8002 0
+check "7: ... counted as pkey (5)" test "$(pkey_drops)" = 5
+ctl reload > /dev/null
+check "7: after a reload P_Key 0x8002 still does not" pk_stream 0x8002 0
+check "7: ... counted (10)" test "$(pkey_drops)" = 10
+check "7: and 0x8001 still leaves" pk_stream 0x8001 5
 
 finish

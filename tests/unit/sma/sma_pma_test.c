@@ -3,7 +3,8 @@
  * and PortCountersExtended in IBA 16.1's layout (read back with libibmad's
  * field tables, as perfquery reads them), counts since the last clear, data
  * in 4-byte words, saturation, CounterSelect on a Set, AllPortSelect, the
- * error statuses, what is dropped, and clears that follow their port.
+ * error statuses, what is dropped, the requests counted by port, and clears
+ * and counts that follow their port.
  */
 #include "lib/ibr_mad.h"
 #include "sma/sma_pma.h"
@@ -172,6 +173,11 @@ static void test_errors_and_drops(void)
 	CU_ASSERT_EQUAL(sma_pma_process(p, 1, m, sizeof(m), r), SMA_PMA_DROP);
 	req(m, IBR_MAD_METHOD_GET, SMA_PMA_ATTR_PORT_COUNTERS, 1, 0);
 	CU_ASSERT_EQUAL(sma_pma_process(p, 1, m, 100, r), SMA_PMA_DROP);
+	/* the requests answered, by arrival port: the five above, not the drops */
+	CU_ASSERT_EQUAL(sma_pma_gmps(p, 1), 5);
+	CU_ASSERT_EQUAL(sma_pma_gmps(p, 2), 0);
+	CU_ASSERT_EQUAL(sma_pma_gmps(p, 3), 0);
+	CU_ASSERT_EQUAL(sma_pma_gmps(NULL, 1), 0);
 	sma_pma_free(p);
 }
 
@@ -188,6 +194,8 @@ static void test_renew(void)
 	ask(p, IBR_MAD_METHOD_SET, SMA_PMA_ATTR_PORT_COUNTERS, 0xFF, 0xFFFF, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(q = sma_pma_renew(p, 3, from, &ops));
 	sma_pma_free(p);
+	CU_ASSERT_EQUAL(sma_pma_gmps(q, 3), 1); /* a's Set, with a */
+	CU_ASSERT_EQUAL(sma_pma_gmps(q, 1), 0);
 	tot[0].rcv_pkts = 21; /* b's, now port 1: cleared at 20 */
 	tot[1].rcv_pkts = 4;  /* new */
 	tot[2].rcv_pkts = 13; /* a's, now port 3: cleared at 10 */
