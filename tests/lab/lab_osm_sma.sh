@@ -97,6 +97,8 @@ for s in A B; do
 		"\"$CTL\" -s '$LAB/ctl.sock' -j show ports | grep -q '\"name\":\"$p\",[^}]*\"prefix\":\"fec0:0:0:$n::\",\"lid\":\"$(printf '0x%04x' "${lid:-0}")\"'"
 	lab_check "1: $s: OpenSM walked the port through Armed and Active" \
 		grep -q "sma: port $p: state 3 -> 4" "$LAB/r.log"
+	lab_check "1: $s: and set ClientReregister: the SA client resynced" \
+		grep -q "sma: port $p: ClientReregister: the SA client resyncs" "$LAB/r.log"
 done
 
 # ---- 2. one router node in both subnets ----
@@ -111,6 +113,10 @@ for s in A B; do
 	via $s Hca${s}2 smpquery -D nodeinfo 0,1,3 > "$LAB/ni$s.txt" 2>&1
 	lab_check "2: $s: NodeInfo from ibrouterd: VendorId 0x0a1b2c, LocalPort $n" sh -c \
 		"grep -q '^VendorId:\.*0x0a1b2c$' '$LAB/ni$s.txt' && grep -q '^LocalPort:\.*$n$' '$LAB/ni$s.txt'"
+done
+for s in A B; do
+	via $s Hca${s}2 smpquery -D nodedesc 0,1,3 > "$LAB/nd$s.txt" 2>&1
+	lab_check "2: $s: smpquery nodedesc: ibrouterd's name" grep -q '^Node Description:\.*ibrouterd .* lab$' "$LAB/nd$s.txt"
 done
 lab_check "2: the same NodeDescription in both" sh -c \
 	"[ \"\$(grep '^Rt' '$LAB/netA.txt' | cut -f3-)\" = \"\$(grep '^Rt' '$LAB/netB.txt' | cut -f3-)\" ]"
@@ -136,7 +142,7 @@ lab_check "3: PortRcvData by 100 * 94 / 4 = 2350 ($(d PortRcvData))" test "$(d P
 lab_check "3: PortRcvSwitchRelayErrors by 100 (no route)" test "$(d PortRcvSwitchRelayErrors)" -eq 100
 # perf_sum COUNTER: what OpenSM A's perfmgr reported of the router's COUNTER
 perf_sum() {
-	grep -o "ERR 543[0-9]: $1 : [0-9]* : node \"ibrouterd vm lab\"" "$LAB/A/sm/osm.log" |
+	grep -o "ERR 543[0-9]: $1 : [0-9]* : node \"ibrouterd [^\"]* lab\"" "$LAB/A/sm/osm.log" |
 		awk '{ s += $5 } END { print s + 0 }'
 }
 perf_100() { [ "$(perf_sum PortRcvSwitchRelayErrors)" -eq 100 ]; }
@@ -285,7 +291,7 @@ for s in A B; do
 	else
 		# but its perfmgr's reports of the discards scenarios 3 and 8 made
 		lab_check "4: $s: OpenSM logged no ERR line but its perfmgr's of the router's discards" sh -c \
-			"! grep 'ERR [0-9A-F]' '$LAB/$s/sm/osm.log' | grep -v -e 'ERR 5436: PortRcvSwitchRelayErrors : [0-9]* : node \"ibrouterd vm lab\"' -e 'ERR 5439: PortRcvConstraintErrors : [0-9]* : node \"ibrouterd vm lab\"' | grep -q ."
+			"! grep 'ERR [0-9A-F]' '$LAB/$s/sm/osm.log' | grep -v -e 'ERR 5436: PortRcvSwitchRelayErrors : [0-9]* : node \"ibrouterd [^\"]* lab\"' -e 'ERR 5439: PortRcvConstraintErrors : [0-9]* : node \"ibrouterd [^\"]* lab\"' | grep -q ."
 	fi
 	grep -e ' answered ' -e 'mirrored Set' -e 'SMPs to the router' "$LAB/tap$s.log" | sed "s/^/# $s: /"
 done
