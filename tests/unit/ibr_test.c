@@ -3,6 +3,18 @@
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+static unsigned int skipped_emulator;
+
+int ibr_test_emulator_skip(int cond, const char *why)
+{
+	if (!cond || !getenv("IBR_TEST_WRAPPER"))
+		return 0;
+	fprintf(stderr, "\n  (skipped (emulator): %s)\n", why);
+	skipped_emulator++;
+	return 1;
+}
 
 int ibr_test_run(const char *suite, CU_TestInfo *tests)
 {
@@ -30,6 +42,8 @@ int ibr_test_run_fixture(const char *suite, CU_TestInfo *tests, int (*init)(void
 	ran = CU_get_number_of_tests_run();
 	failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
 	CU_cleanup_registry();
+	if (skipped_emulator)
+		printf("%u skipped (emulator)\n", skipped_emulator);
 	if (ran == 0) {
 		fprintf(stderr, "%s: no test ran\n", suite);
 		return 1;

@@ -15,6 +15,16 @@ int ibr_test_run(const char *suite, CU_TestInfo *tests);
 int ibr_test_run_fixture(const char *suite, CU_TestInfo *tests, int (*init)(void),
 			 int (*cleanup)(void));
 
+/*
+ * Under an emulator (IBR_TEST_WRAPPER set: scripts/run's aarch64 stage runs
+ * the suites under qemu-user), whether `cond` -- what the emulator gets wrong
+ * of the real kernel -- holds: then the check is skipped, said on stderr
+ * with `why`, and counted; ibr_test_run prints "N skipped (emulator)" at the
+ * end, which scripts/run counts apart, neither passed nor failed.  Natively
+ * always false: the check runs.
+ */
+int ibr_test_emulator_skip(int cond, const char *why);
+
 /* Seeded xorshift64* generator, so that failures of random tests repeat. */
 unsigned long long ibr_test_rand(unsigned long long *state);
 

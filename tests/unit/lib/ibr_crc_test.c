@@ -712,11 +712,14 @@ static const char *self;
 
 static int child_engines(const char *env, char *out, size_t n)
 {
+	/* IBR_TEST_WRAPPER: what runs a program of this build (qemu-aarch64-static, scripts/run) */
+	const char *wrap = getenv("IBR_TEST_WRAPPER");
 	char cmd[512];
 	FILE *f;
 	int ok;
 
-	snprintf(cmd, sizeof(cmd), "IBR_CRC_IMPL='%s' '%s' --engines 2>/dev/null", env, self);
+	snprintf(cmd, sizeof(cmd), "IBR_CRC_IMPL='%s' %s '%s' --engines 2>/dev/null", env,
+		 wrap ? wrap : "", self);
 	if (!(f = popen(cmd, "r")))
 		return -1;
 	ok = fgets(out, (int)n, f) != NULL;

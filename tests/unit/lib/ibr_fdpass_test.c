@@ -107,12 +107,20 @@ static void test_extra(void)
 		CU_ASSERT_EQUAL(ibr_fdpass_recv(sv[1], buf, sizeof(buf), 0, &fd, &refused), 3);
 		CU_ASSERT_EQUAL(fd, -1);
 		CU_ASSERT_TRUE(refused);
-		CU_ASSERT_EQUAL(fds_open(), before);
+		/*
+		 * qemu-user keeps the descriptors that did not fit in our
+		 * buffer open in the process, where we never see them
+		 */
+		if (!ibr_test_emulator_skip(fds_open() != before,
+					    "qemu-user keeps descriptors past MSG_CTRUNC"))
+			CU_ASSERT_EQUAL(fds_open(), before);
 	}
 	/* what the plugin sessions rely on: recv(2) without control data drops them */
 	send_many(sv[0], 3);
 	CU_ASSERT_EQUAL(recv(sv[1], buf, sizeof(buf), 0), 3);
-	CU_ASSERT_EQUAL(fds_open(), before);
+	if (!ibr_test_emulator_skip(fds_open() != before,
+				    "qemu-user keeps descriptors recv(2) dropped"))
+		CU_ASSERT_EQUAL(fds_open(), before);
 	close(sv[0]);
 	close(sv[1]);
 }

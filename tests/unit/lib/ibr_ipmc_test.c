@@ -72,6 +72,11 @@ static void join_leave_lo(const uint8_t mgid[16], const char *what, int skip_err
 		ibr_ipmc_fini(&m);
 		return;
 	}
+	/* qemu-user 7.2 passes IP_ADD_MEMBERSHIP's ip_mreqn on with a wrong ifindex */
+	if (ibr_test_emulator_skip(rc == -ENODEV, "qemu-user's IP_ADD_MEMBERSHIP: ENODEV")) {
+		ibr_ipmc_fini(&m);
+		return;
+	}
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(ibr_test_ipmc_users(lo, mgid), before + 1);
 	CU_ASSERT_EQUAL(ibr_ipmc_set(&m, lo, mgid, false), 0);
