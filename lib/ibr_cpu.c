@@ -3,6 +3,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
 
 /* The value of the first /proc/cpuinfo line whose key is `key`, or "". */
 static void cpuinfo(const char *key, char *out, size_t n)
@@ -57,6 +60,15 @@ char *ibr_cpu_describe(char *buf, size_t n)
 			if (has[i])
 				len += (size_t)snprintf(feat + len, sizeof(feat) - len, "%s%s",
 							len ? " " : "", f[i]);
+	}
+#elif defined(__aarch64__)
+	{
+		/* what the engines need: PMULL (pmull) and the CRC32 instructions (armcrc) */
+		unsigned long hw = getauxval(AT_HWCAP);
+
+		snprintf(feat, sizeof(feat), "%s%s%s", (hw & (1ul << 4)) ? "pmull" : "",
+			 (hw & (1ul << 4)) && (hw & (1ul << 7)) ? " " : "",
+			 (hw & (1ul << 7)) ? "crc32" : "");
 	}
 #endif
 	snprintf(buf, n, "%s%s%s%s", model, feat[0] ? " (" : "", feat, feat[0] ? ")" : "");

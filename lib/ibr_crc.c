@@ -200,6 +200,12 @@ static uint32_t icrc_gfni(const uint8_t *p, size_t len)
 	return ~ibr_crc32_gfni_pat(&icrc_pat[len >= 2 && crc_lnh(p) == CRC_LNH_GLOBAL], p, len);
 }
 
+/* ARMv8's CRC32 instructions (lib/ibr_crc32_arm.c), the masking in the seed as for the library */
+static uint32_t icrc_armcrc(const uint8_t *p, size_t len)
+{
+	return ibr_crc32_arm(icrc_seed(p, len), p, len);
+}
+
 uint32_t ibr_icrc(const void *pkt, size_t len)
 {
 	return icrc_get()(pkt, len);
@@ -261,15 +267,22 @@ static const struct ibr_crc16_ops *vcrc_best(void)
 	return &ibr_crc16_slice16_ops;
 }
 
+/* The best ICRC engine but gfni (which goes with the gfni VCRC engine). */
+static icrc_fn icrc_plain(void)
+{
+	return ibr_crc32_arm_usable() ? icrc_armcrc : icrc_lib;
+}
+
 static icrc_fn icrc_best(void)
 {
-	return ibr_crc16_usable(IBR_VCRC_IMPL_GFNI) ? icrc_gfni : icrc_lib;
+	return ibr_crc16_usable(IBR_VCRC_IMPL_GFNI) ? icrc_gfni : icrc_plain();
 }
 
 /*
  * IBR_CRC_IMPL=VCRC[,ICRC] in the environment forces the engines (tests, A/B runs): a VCRC
- * engine's name (slice16, pclmul, avx2, avx512, gfni) and optionally the ICRC's (lib, the
- * name of the library's too, or gfni; by default gfni with the gfni VCRC engine, else lib).
+ * engine's name (slice16, pclmul, avx2, avx512, gfni, pmull) and optionally the ICRC's (lib,
+ * the name of the library's too, gfni or armcrc; by default gfni with the gfni VCRC engine,
+ * else armcrc where the CPU has it, else lib).
  * One this CPU or build cannot run is refused on stderr, and the best one is used.
  */
 static void crc_forced(const struct ibr_crc16_ops **vo, icrc_fn *ic)
@@ -288,7 +301,7 @@ static void crc_forced(const struct ibr_crc16_ops **vo, icrc_fn *ic)
 			if (!ibr_crc16_usable((enum ibr_vcrc_impl)i))
 				break;
 			*vo = ibr_crc16_engines[i];
-			*ic = *vo == &ibr_crc16_gfni_ops ? icrc_gfni : icrc_lib;
+			*ic = *vo == &ibr_crc16_gfni_ops ? icrc_gfni : icrc_plain();
 			v[0] = '\0';
 			break;
 		}
@@ -299,6 +312,8 @@ static void crc_forced(const struct ibr_crc16_ops **vo, icrc_fn *ic)
 		return;
 	if (!strcmp(comma + 1, "gfni") && ibr_crc16_usable(IBR_VCRC_IMPL_GFNI))
 		*ic = icrc_gfni;
+	else if (!strcmp(comma + 1, "armcrc") && ibr_crc32_arm_usable())
+		*ic = icrc_armcrc;
 	else if (!strcmp(comma + 1, "lib") ||
 		 !strcmp(comma + 1, ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB)))
 		*ic = icrc_lib;
@@ -363,6 +378,11 @@ int ibr_icrc_impl_set(enum ibr_icrc_impl impl)
 			return -ENOTSUP;
 		f = icrc_gfni;
 		break;
+	case IBR_ICRC_IMPL_ARMCRC:
+		if (!ibr_crc32_arm_usable())
+			return -ENOTSUP;
+		f = icrc_armcrc;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -372,7 +392,11 @@ int ibr_icrc_impl_set(enum ibr_icrc_impl impl)
 
 enum ibr_icrc_impl ibr_icrc_impl_get(void)
 {
-	return icrc_get() == icrc_gfni ? IBR_ICRC_IMPL_GFNI : IBR_ICRC_IMPL_LIB;
+	icrc_fn f = icrc_get();
+
+	return f == icrc_gfni	  ? IBR_ICRC_IMPL_GFNI
+	       : f == icrc_armcrc ? IBR_ICRC_IMPL_ARMCRC
+				  : IBR_ICRC_IMPL_LIB;
 }
 
 const char *ibr_icrc_impl_name(enum ibr_icrc_impl impl)
@@ -388,6 +412,8 @@ const char *ibr_icrc_impl_name(enum ibr_icrc_impl impl)
 #endif
 	case IBR_ICRC_IMPL_GFNI:
 		return "gfni";
+	case IBR_ICRC_IMPL_ARMCRC:
+		return "armcrc";
 	}
 	return "unknown";
 }

@@ -130,7 +130,8 @@ int ibr_vcrc_rewrite(void *pkt, size_t wire_len, const uint8_t old_hdr[IBR_VCRC_
 	X(PCLMUL, pclmul)   /* x86-64: carry-less multiply folding, 128 bits (PCLMULQDQ) */        \
 	X(AVX2, avx2)       /* x86-64: the same on 256-bit registers (AVX2 VPCLMULQDQ: Zen 3) */  \
 	X(VPCLMUL, avx512)  /* x86-64: the same on 512-bit registers (AVX-512 VPCLMULQDQ) */       \
-	X(GFNI, gfni)       /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding side by side */
+	X(GFNI, gfni)       /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding side by side */         \
+	X(PMULL, pmull)     /* aarch64: PMULL folding, 128 bits (the Crypto extension) */
 
 /* VCRC implementations, for tests and benchmarks. */
 enum ibr_vcrc_impl {
@@ -149,9 +150,10 @@ enum ibr_vcrc_impl ibr_vcrc_impl_get(void);
 const char *ibr_vcrc_impl_name(enum ibr_vcrc_impl impl);
 /* ICRC implementations, for tests and benchmarks. */
 enum ibr_icrc_impl {
-	IBR_ICRC_IMPL_AUTO, /* the best one this CPU runs */
-	IBR_ICRC_IMPL_LIB,  /* isa-l's crc32_gzip_refl() ("isa-l"), or zlib's crc32() ("zlib") */
-	IBR_ICRC_IMPL_GFNI, /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding, as for the VCRC */
+	IBR_ICRC_IMPL_AUTO,   /* the best one this CPU runs */
+	IBR_ICRC_IMPL_LIB,    /* isa-l's crc32_gzip_refl() ("isa-l"), or zlib's crc32() ("zlib") */
+	IBR_ICRC_IMPL_GFNI,   /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding, as for the VCRC */
+	IBR_ICRC_IMPL_ARMCRC, /* aarch64: the CRC32 instructions ("armcrc") */
 };
 
 /* Forces an implementation; -ENOTSUP if the CPU or the build lacks it.  Not for the data path. */

@@ -94,9 +94,7 @@ void ibr_crc16_init(void)
 	for (int k = 1; k < 64; k++)
 		ibr_crc16_x2k[k] = ibr_crc16_mulmod_soft(ibr_crc16_x2k[k - 1],
 							 ibr_crc16_x2k[k - 1]);
-#ifdef IBR_CRC16_X86
 	ibr_crc16_fold_init();
-#endif
 	for (int i = 0; i < IBR_VCRC_IMPL_COUNT; i++)
 		if (ibr_crc16_engines[i] && ibr_crc16_engines[i]->init)
 			ibr_crc16_engines[i]->init();

@@ -70,6 +70,13 @@ struct ibr_crc_pat {
 uint32_t ibr_crc32_gfni(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t ibr_crc32_gfni_pat(const struct ibr_crc_pat *pat, const uint8_t *p, size_t n);
 
+/*
+ * CRC-32 (the ICRC's) with ARMv8's CRC32 instructions, zlib's convention (crc 0 starts, a
+ * result continues); only where ibr_crc32_arm_usable() (lib/ibr_crc32_arm.c).
+ */
+uint32_t ibr_crc32_arm(uint32_t crc, const uint8_t *p, size_t n);
+bool ibr_crc32_arm_usable(void);
+
 /* Fills the tables; call once (the module does, under pthread_once) before any engine. */
 void ibr_crc16_init(void);
 /* Whether this CPU and build run an engine (slice16: always; AUTO and others: never). */

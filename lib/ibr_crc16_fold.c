@@ -1,11 +1,12 @@
 /*
- * ibr_crc16_fold.c - the folding constants of the x86 engines (lib/ibr_crc16_x86.h): the fold
- * pairs x^(D+63), x^(D-1) mod P for each fold distance D, and the Barrett constant of the
- * incremental update, computed once at set-up in the baseline instruction set.
+ * ibr_crc16_fold.c - the folding constants of the carry-less engines (lib/ibr_crc16_fold.h:
+ * x86's and Arm's): the fold pairs x^(D+63), x^(D-1) mod P for each fold distance D, and the
+ * Barrett constant of the incremental update, computed once at set-up in the baseline
+ * instruction set.
  */
-#include "lib/ibr_crc16_x86.h"
+#include "lib/ibr_crc16.h"
+#include "lib/ibr_crc16_fold.h"
 
-#ifdef IBR_CRC16_X86
 /* [j]: fold pair for D = 128 * (j + 1) bits: xmm folds and the 256-byte zmm loop (j = 15) */
 uint64_t ibr_crc16_fold_k[16][2] __attribute__((aligned(16)));
 /* [g]: pair moving 128-bit lane g of a 256-byte window to the window's end, D = 128 (15 - g) */
@@ -77,4 +78,3 @@ void ibr_crc16_fold_init(void)
 		ibr_crc16_end_k[j][1] = crc16_refl64(crc16_xmod_normal(e - 1));
 	}
 }
-#endif

@@ -2,7 +2,7 @@
  * ibr_crc16_x86.h - internal to the x86-64 engines of lib/ibr_crc16*.c: the target attributes
  * they are compiled for, the folding constants (ibr_crc16_fold.c) and the folds they share.
  *
- * Folding (all x86 engines): a 128-bit accumulator loaded little-endian holds bit j as the
+ * Folding (all x86 engines, and Arm's pmull: lib/ibr_crc16_fold.h): a 128-bit accumulator loaded little-endian holds bit j as the
  * coefficient of x^(127 - j) (reflected CRC: bit 0 of the first byte is the highest power).
  * Its low quadword L stands for L * x^64, its high quadword H for H.  Moving it D bits further
  * down the message is L * x^(D+64) + H * x^D mod P.  A constant c = x^(N-1) mod P stored
@@ -19,9 +19,7 @@
 #define IBR_CRC16_X86_H
 
 #include "lib/ibr_crc16.h"
-
-/* Set-up, from ibr_crc16_init(), before the engines' own: the folding constants. */
-void ibr_crc16_fold_init(void);
+#include "lib/ibr_crc16_fold.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -29,16 +27,6 @@ void ibr_crc16_fold_init(void);
 #define PCLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
 #define VPCLMUL_TARGET \
 	__attribute__((target("pclmul,sse4.1,avx2,avx512f,avx512vl,avx512bw,vpclmulqdq")))
-
-/* [j]: fold pair for D = 128 * (j + 1) bits: xmm folds and the 256-byte zmm loop (j = 15) */
-extern uint64_t ibr_crc16_fold_k[16][2] __attribute__((aligned(16)));
-/* [g]: pair moving 128-bit lane g of a 256-byte window to the window's end, D = 128 (15 - g) */
-extern uint64_t ibr_crc16_end_k[16][2] __attribute__((aligned(64)));
-/* Barrett constant mu' of the incremental update, bit-reversed: bit i ~ x^(63 - i) */
-extern uint64_t ibr_crc16_barrett_mu;
-
-/* Reverses the 64 bits of c: the normal domain's bit d becomes bit 63 - d. */
-uint64_t ibr_crc16_refl64_full(uint64_t c);
 
 #define LD(p)	_mm_loadu_si128((const __m128i *)(p))
 #define X(a, b) _mm_xor_si128((a), (b))

@@ -102,7 +102,7 @@ static void fill_rand(uint8_t *p, size_t n, unsigned long long *seed)
 }
 
 #define NVCRC (IBR_VCRC_IMPL_COUNT - 1) /* VCRC implementations: every engine of the table */
-#define NICRC 2				/* ICRC implementations */
+#define NICRC 3				/* ICRC implementations */
 
 /*
  * An engine this CPU cannot run is a skip of each test that would have run it, counted
@@ -132,7 +132,8 @@ static int impls(enum ibr_vcrc_impl out[NVCRC])
 /* The same for the ICRC. */
 static int icrc_impls(enum ibr_icrc_impl out[NICRC])
 {
-	static const enum ibr_icrc_impl all[NICRC] = { IBR_ICRC_IMPL_LIB, IBR_ICRC_IMPL_GFNI };
+	static const enum ibr_icrc_impl all[NICRC] = { IBR_ICRC_IMPL_LIB, IBR_ICRC_IMPL_GFNI,
+						       IBR_ICRC_IMPL_ARMCRC };
 	int n = 0;
 
 	for (int i = 0; i < NICRC; i++) {
@@ -215,8 +216,11 @@ static void test_icrc_impl_select(void)
 	CU_ASSERT_FATAL(n >= 1);
 	best = im[n - 1]; /* listed worst to best */
 	CU_ASSERT_EQUAL(im[0], IBR_ICRC_IMPL_LIB);
-	/* the gfni engine runs wherever the gfni VCRC engine does */
+	/* the gfni engine runs wherever the gfni VCRC engine does; armcrc on Arm (with pmull) */
 	CU_ASSERT_EQUAL(best == IBR_ICRC_IMPL_GFNI, ibr_vcrc_impl_get() == IBR_VCRC_IMPL_GFNI);
+#ifdef __aarch64__
+	CU_ASSERT_EQUAL(best, IBR_ICRC_IMPL_ARMCRC); /* every ARMv8.1 core, and qemu's */
+#endif
 	CU_ASSERT_EQUAL(ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO), 0);
 	CU_ASSERT_EQUAL(ibr_icrc_impl_get(), best);
 	CU_ASSERT_EQUAL(ibr_icrc_impl_set(IBR_ICRC_IMPL_LIB), 0);
@@ -227,6 +231,7 @@ static void test_icrc_impl_select(void)
 	CU_ASSERT_EQUAL(ibr_icrc_impl_get(), best);
 	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_AUTO), "auto");
 	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_GFNI), "gfni");
+	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_ARMCRC), "armcrc");
 #ifdef HAVE_ISAL
 	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB), "isa-l");
 #else
@@ -732,9 +737,18 @@ static void test_env_forced(void)
 {
 	char got[64], want[64];
 
+	/* a VCRC engine alone: the ICRC's best but gfni (armcrc on Arm, else the library) */
+	bool arm = ibr_icrc_impl_set(IBR_ICRC_IMPL_ARMCRC) == 0;
+
+	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
 	CU_ASSERT_EQUAL_FATAL(child_engines("slice16", got, sizeof(got)), 0);
-	snprintf(want, sizeof(want), "slice16 %s", ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB));
+	snprintf(want, sizeof(want), "slice16 %s",
+		 ibr_icrc_impl_name(arm ? IBR_ICRC_IMPL_ARMCRC : IBR_ICRC_IMPL_LIB));
 	CU_ASSERT_STRING_EQUAL(got, want);
+	if (arm) {
+		CU_ASSERT_EQUAL_FATAL(child_engines("slice16,armcrc", got, sizeof(got)), 0);
+		CU_ASSERT_STRING_EQUAL(got, "slice16 armcrc");
+	}
 	/* an unknown name: the best engines, as without the variable */
 	CU_ASSERT_EQUAL_FATAL(child_engines("no-such-engine", got, sizeof(got)), 0);
 	snprintf(want, sizeof(want), "%s %s", ibr_vcrc_impl_name(ibr_vcrc_impl_get()),
