@@ -200,6 +200,18 @@ static uint32_t icrc_gfni(const uint8_t *p, size_t len)
 	return ~ibr_crc32_gfni_pat(&icrc_pat[len >= 2 && crc_lnh(p) == CRC_LNH_GLOBAL], p, len);
 }
 
+/*
+ * The avx2 engine (lib/ibr_crc32_avx2.c), the masking and the initial register applied on its
+ * copy of the first bytes as the gfni engine does; under 512 bytes the library's (isa-l folds
+ * 128 bits at a time, as fast there as the 256-bit windows' set-up).
+ */
+static uint32_t icrc_avx2(const uint8_t *p, size_t len)
+{
+	if (len < IBR_CRC32_AVX2_MIN)
+		return icrc_lib(p, len);
+	return ~ibr_crc32_avx2_pat(&icrc_pat[crc_lnh(p) == CRC_LNH_GLOBAL], p, len);
+}
+
 /* ARMv8's CRC32 instructions (lib/ibr_crc32_arm.c), the masking in the seed as for the library */
 static uint32_t icrc_armcrc(const uint8_t *p, size_t len)
 {
@@ -270,6 +282,8 @@ static const struct ibr_crc16_ops *vcrc_best(void)
 /* The best ICRC engine but gfni (which goes with the gfni VCRC engine). */
 static icrc_fn icrc_plain(void)
 {
+	if (ibr_crc32_avx2_usable())
+		return icrc_avx2;
 	return ibr_crc32_arm_usable() ? icrc_armcrc : icrc_lib;
 }
 
@@ -281,8 +295,8 @@ static icrc_fn icrc_best(void)
 /*
  * IBR_CRC_IMPL=VCRC[,ICRC] in the environment forces the engines (tests, A/B runs): a VCRC
  * engine's name (slice16, pclmul, avx2, avx512, gfni, pmull) and optionally the ICRC's (lib,
- * the name of the library's too, gfni or armcrc; by default gfni with the gfni VCRC engine,
- * else armcrc where the CPU has it, else lib).
+ * the name of the library's too, gfni, avx2 or armcrc; by default gfni with the gfni VCRC
+ * engine, else avx2 or armcrc where the CPU has it, else lib).
  * One this CPU or build cannot run is refused on stderr, and the best one is used.
  */
 static void crc_forced(const struct ibr_crc16_ops **vo, icrc_fn *ic)
@@ -314,6 +328,8 @@ static void crc_forced(const struct ibr_crc16_ops **vo, icrc_fn *ic)
 		*ic = icrc_gfni;
 	else if (!strcmp(comma + 1, "armcrc") && ibr_crc32_arm_usable())
 		*ic = icrc_armcrc;
+	else if (!strcmp(comma + 1, "avx2") && ibr_crc32_avx2_usable())
+		*ic = icrc_avx2;
 	else if (!strcmp(comma + 1, "lib") ||
 		 !strcmp(comma + 1, ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB)))
 		*ic = icrc_lib;
@@ -327,6 +343,7 @@ static void crc_init(void)
 	icrc_fn ic;
 
 	ibr_crc16_init();
+	ibr_crc32_avx2_init();
 	icrc_init();
 #ifdef CRC_ISAL_ZEROUPPER
 	__builtin_cpu_init();
@@ -383,6 +400,11 @@ int ibr_icrc_impl_set(enum ibr_icrc_impl impl)
 			return -ENOTSUP;
 		f = icrc_armcrc;
 		break;
+	case IBR_ICRC_IMPL_AVX2:
+		if (!ibr_crc32_avx2_usable())
+			return -ENOTSUP;
+		f = icrc_avx2;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -394,9 +416,11 @@ enum ibr_icrc_impl ibr_icrc_impl_get(void)
 {
 	icrc_fn f = icrc_get();
 
-	return f == icrc_gfni	  ? IBR_ICRC_IMPL_GFNI
-	       : f == icrc_armcrc ? IBR_ICRC_IMPL_ARMCRC
-				  : IBR_ICRC_IMPL_LIB;
+	if (f == icrc_gfni)
+		return IBR_ICRC_IMPL_GFNI;
+	if (f == icrc_armcrc)
+		return IBR_ICRC_IMPL_ARMCRC;
+	return f == icrc_avx2 ? IBR_ICRC_IMPL_AVX2 : IBR_ICRC_IMPL_LIB;
 }
 
 const char *ibr_icrc_impl_name(enum ibr_icrc_impl impl)
@@ -414,6 +438,8 @@ const char *ibr_icrc_impl_name(enum ibr_icrc_impl impl)
 		return "gfni";
 	case IBR_ICRC_IMPL_ARMCRC:
 		return "armcrc";
+	case IBR_ICRC_IMPL_AVX2:
+		return "avx2";
 	}
 	return "unknown";
 }

@@ -154,7 +154,9 @@ enum ibr_icrc_impl {
 	IBR_ICRC_IMPL_LIB,    /* isa-l's crc32_gzip_refl() ("isa-l"), or zlib's crc32() ("zlib") */
 	IBR_ICRC_IMPL_GFNI,   /* x86-64: AVX-512 VPCLMULQDQ and GFNI folding, as for the VCRC */
 	IBR_ICRC_IMPL_ARMCRC, /* aarch64: the CRC32 instructions ("armcrc") */
+	IBR_ICRC_IMPL_AVX2, /* x86-64: 256-bit VPCLMULQDQ folding (Zen 3), isa-l under 512 bytes */
 };
+#define IBR_ICRC_IMPL_LAST IBR_ICRC_IMPL_AVX2
 
 /* Forces an implementation; -ENOTSUP if the CPU or the build lacks it.  Not for the data path. */
 int ibr_icrc_impl_set(enum ibr_icrc_impl impl);

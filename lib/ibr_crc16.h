@@ -71,6 +71,15 @@ uint32_t ibr_crc32_gfni(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t ibr_crc32_gfni_pat(const struct ibr_crc_pat *pat, const uint8_t *p, size_t n);
 
 /*
+ * CRC-32 (the ICRC's) on the avx2 engine (lib/ibr_crc32_avx2.c): as ibr_crc32_gfni_pat(), for
+ * n >= IBR_CRC32_AVX2_MIN; only where ibr_crc32_avx2_usable().  Its tables: ..._init(), once.
+ */
+#define IBR_CRC32_AVX2_MIN 512
+uint32_t ibr_crc32_avx2_pat(const struct ibr_crc_pat *pat, const uint8_t *p, size_t n);
+bool ibr_crc32_avx2_usable(void);
+void ibr_crc32_avx2_init(void);
+
+/*
  * CRC-32 (the ICRC's) with ARMv8's CRC32 instructions, zlib's convention (crc 0 starts, a
  * result continues); only where ibr_crc32_arm_usable() (lib/ibr_crc32_arm.c).
  */

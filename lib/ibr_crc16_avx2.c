@@ -55,10 +55,13 @@ AVX2_TARGET static uint16_t crc16_avx2(uint16_t reg, const uint8_t *p, size_t n)
 		for (int i = 0; i < 8; i++)
 			y[i] = crc16_yfold(y[i], k, LDY(p + 32 * i));
 	/* lane g of the window to its end (D = 128 (15 - g)), all lanes added */
-	a = _mm256_setzero_si256();
+	/* each lane to the window's end, independently, then added in a tree (no chain) */
 	for (int i = 0; i < 8; i++)
-		a = crc16_yfold(y[i], _mm256_load_si256((const __m256i *)ibr_crc16_end_k[2 * i]),
-				a);
+		y[i] = crc16_yfold(y[i], _mm256_load_si256((const __m256i *)ibr_crc16_end_k[2 * i]),
+				   _mm256_setzero_si256());
+	a = _mm256_xor_si256(
+		_mm256_xor_si256(_mm256_xor_si256(y[0], y[1]), _mm256_xor_si256(y[2], y[3])),
+		_mm256_xor_si256(_mm256_xor_si256(y[4], y[5]), _mm256_xor_si256(y[6], y[7])));
 	x = X(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
 	/* as in the avx512 engine: no dirty upper halves for the SSE code after us */
 	_mm256_zeroupper();

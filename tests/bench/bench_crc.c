@@ -271,7 +271,7 @@ int main(void)
 		printf("vcrc_update %.2f ns/pkt\n", per_iter(run_update, &j) * 1e9);
 	}
 	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
-	for (int i = IBR_ICRC_IMPL_LIB; i <= IBR_ICRC_IMPL_ARMCRC; i++) {
+	for (int i = IBR_ICRC_IMPL_LIB; i <= IBR_ICRC_IMPL_LAST; i++) {
 		if (i == (int)iimpl || ibr_icrc_impl_set((enum ibr_icrc_impl)i) != 0)
 			continue;
 		j.size = 2048;

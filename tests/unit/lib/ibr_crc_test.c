@@ -102,7 +102,7 @@ static void fill_rand(uint8_t *p, size_t n, unsigned long long *seed)
 }
 
 #define NVCRC (IBR_VCRC_IMPL_COUNT - 1) /* VCRC implementations: every engine of the table */
-#define NICRC 3				/* ICRC implementations */
+#define NICRC 4				/* ICRC implementations */
 
 /*
  * An engine this CPU cannot run is a skip of each test that would have run it, counted
@@ -132,8 +132,9 @@ static int impls(enum ibr_vcrc_impl out[NVCRC])
 /* The same for the ICRC. */
 static int icrc_impls(enum ibr_icrc_impl out[NICRC])
 {
-	static const enum ibr_icrc_impl all[NICRC] = { IBR_ICRC_IMPL_LIB, IBR_ICRC_IMPL_GFNI,
-						       IBR_ICRC_IMPL_ARMCRC };
+	/* worst first */
+	static const enum ibr_icrc_impl all[NICRC] = { IBR_ICRC_IMPL_LIB, IBR_ICRC_IMPL_ARMCRC,
+						       IBR_ICRC_IMPL_AVX2, IBR_ICRC_IMPL_GFNI };
 	int n = 0;
 
 	for (int i = 0; i < NICRC; i++) {
@@ -232,6 +233,7 @@ static void test_icrc_impl_select(void)
 	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_AUTO), "auto");
 	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_GFNI), "gfni");
 	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_ARMCRC), "armcrc");
+	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_AVX2), "avx2");
 #ifdef HAVE_ISAL
 	CU_ASSERT_STRING_EQUAL(ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB), "isa-l");
 #else
@@ -737,14 +739,21 @@ static void test_env_forced(void)
 {
 	char got[64], want[64];
 
-	/* a VCRC engine alone: the ICRC's best but gfni (armcrc on Arm, else the library) */
+	/* a VCRC engine alone: the ICRC's best but gfni (avx2, armcrc, else the library) */
+	bool avx2 = ibr_icrc_impl_set(IBR_ICRC_IMPL_AVX2) == 0;
 	bool arm = ibr_icrc_impl_set(IBR_ICRC_IMPL_ARMCRC) == 0;
 
 	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
 	CU_ASSERT_EQUAL_FATAL(child_engines("slice16", got, sizeof(got)), 0);
 	snprintf(want, sizeof(want), "slice16 %s",
-		 ibr_icrc_impl_name(arm ? IBR_ICRC_IMPL_ARMCRC : IBR_ICRC_IMPL_LIB));
+		 ibr_icrc_impl_name(avx2  ? IBR_ICRC_IMPL_AVX2
+				    : arm ? IBR_ICRC_IMPL_ARMCRC
+					  : IBR_ICRC_IMPL_LIB));
 	CU_ASSERT_STRING_EQUAL(got, want);
+	if (avx2) {
+		CU_ASSERT_EQUAL_FATAL(child_engines("slice16,avx2", got, sizeof(got)), 0);
+		CU_ASSERT_STRING_EQUAL(got, "slice16 avx2");
+	}
 	if (arm) {
 		CU_ASSERT_EQUAL_FATAL(child_engines("slice16,armcrc", got, sizeof(got)), 0);
 		CU_ASSERT_STRING_EQUAL(got, "slice16 armcrc");
