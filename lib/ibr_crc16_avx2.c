@@ -6,18 +6,6 @@
 #include "lib/ibr_crc16_x86.h"
 
 #ifdef IBR_CRC16_X86
-#define AVX2_TARGET __attribute__((target("pclmul,sse4.1,avx2,vpclmulqdq")))
-
-#define LDY(p) _mm256_loadu_si256((const __m256i *)(p))
-
-/* acc moved 2048 bits (or as `k` says, per lane) down the message, plus data. */
-AVX2_TARGET static inline __m256i crc16_yfold(__m256i acc, __m256i k, __m256i data)
-{
-	return _mm256_xor_si256(_mm256_xor_si256(_mm256_clmulepi64_epi128(acc, k, 0x00),
-						 _mm256_clmulepi64_epi128(acc, k, 0x11)),
-				data);
-}
-
 /*
  * The avx512 engine's 256-byte windows, as eight 256-bit registers (two 128-bit lanes each),
  * from register 0.  The n % 256 bytes before the last whole window go right-aligned into a
@@ -32,7 +20,7 @@ AVX2_TARGET static uint16_t crc16_avx2(uint16_t reg, const uint8_t *p, size_t n)
 	uint8_t head[256] __attribute__((aligned(32)));
 	size_t h = n % 256, left = n - h;
 	const uint8_t *w = head;
-	__m256i y[8], a;
+	__m256i y[8];
 	__m128i x;
 
 	if (n < 256)
@@ -47,22 +35,8 @@ AVX2_TARGET static uint16_t crc16_avx2(uint16_t reg, const uint8_t *p, size_t n)
 	}
 	for (int i = 0; i < 8; i++)
 		y[i] = LDY(w + 32 * i);
-	/*
-	 * Hot loop of the avx2 engine: 16 VPCLMULQDQ (2 lanes each) per 256 bytes in eight
-	 * independent chains, as many multiplies a byte as pclmul's but half the instructions.
-	 */
-	for (p += h; left; p += 256, left -= 256)
-		for (int i = 0; i < 8; i++)
-			y[i] = crc16_yfold(y[i], k, LDY(p + 32 * i));
-	/* lane g of the window to its end (D = 128 (15 - g)), all lanes added */
-	/* each lane to the window's end, independently, then added in a tree (no chain) */
-	for (int i = 0; i < 8; i++)
-		y[i] = crc16_yfold(y[i], _mm256_load_si256((const __m256i *)ibr_crc16_end_k[2 * i]),
-				   _mm256_setzero_si256());
-	a = _mm256_xor_si256(
-		_mm256_xor_si256(_mm256_xor_si256(y[0], y[1]), _mm256_xor_si256(y[2], y[3])),
-		_mm256_xor_si256(_mm256_xor_si256(y[4], y[5]), _mm256_xor_si256(y[6], y[7])));
-	x = X(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+	crc_ywindows(y, k, p + h, left);
+	x = crc_ywindow_end(y, ibr_crc16_end_k);
 	/* as in the avx512 engine: no dirty upper halves for the SSE code after us */
 	_mm256_zeroupper();
 	return crc16_reduce(x) ^ crc16_mulmod_pclmul(reg, ibr_crc16_xpow_get(n));

@@ -7,27 +7,14 @@
 #include "lib/ibr_crc16.h"
 #include "lib/ibr_crc16_fold.h"
 
+#define IBR_CRC16_P (0x10000ull | IBR_CRC16_POLY)
+
 /* [j]: fold pair for D = 128 * (j + 1) bits: xmm folds and the 256-byte zmm loop (j = 15) */
 uint64_t ibr_crc16_fold_k[16][2] __attribute__((aligned(16)));
 /* [g]: pair moving 128-bit lane g of a 256-byte window to the window's end, D = 128 (15 - g) */
 uint64_t ibr_crc16_end_k[16][2] __attribute__((aligned(64)));
 /* Barrett constant mu' of the incremental update, bit-reversed: bit i ~ x^(63 - i) */
 uint64_t ibr_crc16_barrett_mu;
-
-/* x^n mod P in the normal (non-reflected) domain: bit d is the coefficient of x^d. */
-static uint16_t crc16_xmod_normal(int n)
-{
-	uint32_t r = 1;
-
-	if (n == -1) /* x^-1: x * (x^15 + x^11 + x^2 + 1) = 1 + P */
-		return (uint16_t)((0x10000 | IBR_CRC16_POLY) >> 1);
-	while (n-- > 0) {
-		r <<= 1;
-		if (r & 0x10000)
-			r ^= 0x10000 | IBR_CRC16_POLY;
-	}
-	return (uint16_t)r;
-}
 
 uint64_t ibr_crc16_refl64_full(uint64_t c)
 {
@@ -39,14 +26,18 @@ uint64_t ibr_crc16_refl64_full(uint64_t c)
 	return r;
 }
 
-static uint64_t crc16_refl64(uint16_t c)
+uint64_t ibr_crc_fold_const(uint64_t poly, int width, int n)
 {
-	uint64_t r = 0;
+	uint64_t r = 1, top = 1ull << width;
 
-	for (int d = 0; d < 16; d++)
-		if (c & (1u << d))
-			r |= 1ull << (63 - d);
-	return r;
+	if (n == -1) /* x^-1 = (P + 1) / x: P(0) = 1 */
+		r = poly >> 1;
+	while (n-- > 0) {
+		r <<= 1;
+		if (r & top)
+			r ^= poly;
+	}
+	return ibr_crc16_refl64_full(r); /* r < x^width: its bit d at bit 63 - d */
 }
 
 /* mu' = (x^80 div P) - x^64, bit-reversed into 64 bits. */
@@ -71,10 +62,10 @@ void ibr_crc16_fold_init(void)
 	for (int j = 0; j < 16; j++) {
 		int d = 128 * (j + 1), e = 128 * (15 - j);
 
-		ibr_crc16_fold_k[j][0] = crc16_refl64(crc16_xmod_normal(d + 63));
-		ibr_crc16_fold_k[j][1] = crc16_refl64(crc16_xmod_normal(d - 1));
+		ibr_crc16_fold_k[j][0] = ibr_crc_fold_const(IBR_CRC16_P, 16, d + 63);
+		ibr_crc16_fold_k[j][1] = ibr_crc_fold_const(IBR_CRC16_P, 16, d - 1);
 		/* e = 0 keeps the lane: x^63 * x = x^64 and x^-1 * x = 1, both mod P */
-		ibr_crc16_end_k[j][0] = crc16_refl64(crc16_xmod_normal(e + 63));
-		ibr_crc16_end_k[j][1] = crc16_refl64(crc16_xmod_normal(e - 1));
+		ibr_crc16_end_k[j][0] = ibr_crc_fold_const(IBR_CRC16_P, 16, e + 63);
+		ibr_crc16_end_k[j][1] = ibr_crc_fold_const(IBR_CRC16_P, 16, e - 1);
 	}
 }

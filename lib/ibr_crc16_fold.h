@@ -21,5 +21,10 @@ extern uint64_t ibr_crc16_barrett_mu;
 
 /* Reverses the 64 bits of c: the normal domain's bit d becomes bit 63 - d. */
 uint64_t ibr_crc16_refl64_full(uint64_t c);
+/*
+ * x^n mod P, n >= -1, as a fold constant (bit d at bit 63 - d): P of degree `width` (at most
+ * 32) given with its x^width bit, the CRC-16's or the CRC-32's (lib/ibr_crc32_avx2.c).
+ */
+uint64_t ibr_crc_fold_const(uint64_t poly, int width, int n);
 
 #endif

@@ -54,6 +54,47 @@ PCLMUL_TARGET static inline uint16_t crc16_mulmod_pclmul(uint16_t a, uint16_t b)
 	return ibr_crc16_reduce32((uint32_t)_mm_cvtsi128_si32(q) << 1);
 }
 
+/* The avx2 engines (lib/ibr_crc16_avx2.c, lib/ibr_crc32_avx2.c): 256-byte windows in ymm. */
+#define AVX2_TARGET __attribute__((target("pclmul,sse4.1,avx2,vpclmulqdq")))
+#define LDY(p)	    _mm256_loadu_si256((const __m256i *)(p))
+
+/* acc moved down the message (2048 bits, or as `k` says per lane), plus data. */
+AVX2_TARGET static inline __m256i crc_yfold(__m256i acc, __m256i k, __m256i data)
+{
+	return _mm256_xor_si256(_mm256_xor_si256(_mm256_clmulepi64_epi128(acc, k, 0x00),
+						 _mm256_clmulepi64_epi128(acc, k, 0x11)),
+				data);
+}
+
+/*
+ * The window y[8] folded over the `left` bytes at p (a multiple of 256), k the pair for 2048
+ * bits.  Hot loop of the avx2 engines: 16 VPCLMULQDQ (2 lanes each) per 256 bytes in eight
+ * independent chains, as many multiplies a byte as pclmul's but half the instructions.
+ */
+AVX2_TARGET static inline void crc_ywindows(__m256i y[8], __m256i k, const uint8_t *p, size_t left)
+{
+	for (; left; p += 256, left -= 256)
+		for (int i = 0; i < 8; i++)
+			y[i] = crc_yfold(y[i], k, LDY(p + 32 * i));
+}
+
+/*
+ * The window's sixteen 128-bit lanes, lane g moved to the window's end by end[g] (D = 128 (15
+ * - g)), each on its own, then all added in a tree: one accumulator of 16 message bytes.
+ */
+AVX2_TARGET static inline __m128i crc_ywindow_end(__m256i y[8], const uint64_t (*end)[2])
+{
+	__m256i a;
+
+	for (int i = 0; i < 8; i++)
+		y[i] = crc_yfold(y[i], _mm256_load_si256((const __m256i *)end[2 * i]),
+				 _mm256_setzero_si256());
+	a = _mm256_xor_si256(
+		_mm256_xor_si256(_mm256_xor_si256(y[0], y[1]), _mm256_xor_si256(y[2], y[3])),
+		_mm256_xor_si256(_mm256_xor_si256(y[4], y[5]), _mm256_xor_si256(y[6], y[7])));
+	return X(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+}
+
 #define LDZ(p) _mm512_loadu_si512((const void *)(p))
 
 VPCLMUL_TARGET static inline __m512i crc16_zfold(__m512i acc, __m512i k, __m512i data)

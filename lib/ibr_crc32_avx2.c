@@ -15,43 +15,15 @@
 #include "lib/ibr_crc16_x86.h"
 
 #ifdef IBR_CRC16_X86
-#define AVX2_TARGET __attribute__((target("pclmul,sse4.1,avx2,vpclmulqdq")))
-#define LDY(p)	    _mm256_loadu_si256((const __m256i *)(p))
 
-#define CRC32_POLY_NORMAL 0x04C11DB7u /* x^32 implied */
-#define CRC32_POLY_REFL	  0xEDB88320u
+#define C32_P		0x104C11DB7ull /* the CRC-32's polynomial, x^32 included */
+#define CRC32_POLY_REFL 0xEDB88320u
 
 /* the fold pair of the 256-byte loop (D = 2048 bits), and each lane's to the window's end */
 static uint64_t c32_fold[2] __attribute__((aligned(16)));
 static uint64_t c32_end[16][2] __attribute__((aligned(32)));
 /* c32_tab[k][b]: register after byte b then k zero bytes, from register 0 */
 static uint32_t c32_tab[16][256];
-
-/* x^n mod P in the normal domain (bit d: the coefficient of x^d), n >= -1. */
-static uint32_t c32_xmod(int n)
-{
-	uint64_t r = 1;
-
-	if (n == -1) /* x^-1 = (P + 1) / x: P(0) = 1 */
-		return (uint32_t)((0x100000000ull | CRC32_POLY_NORMAL) >> 1);
-	while (n-- > 0) {
-		r <<= 1;
-		if (r & 0x100000000ull)
-			r ^= 0x100000000ull | CRC32_POLY_NORMAL;
-	}
-	return (uint32_t)r;
-}
-
-/* The x86 frame's constant (lib/ibr_crc16_x86.h): bit d of c at bit 63 - d. */
-static uint64_t c32_refl(uint32_t c)
-{
-	uint64_t r = 0;
-
-	for (int d = 0; d < 32; d++)
-		if (c & (1u << d))
-			r |= 1ull << (63 - d);
-	return r;
-}
 
 void ibr_crc32_avx2_init(void)
 {
@@ -66,13 +38,13 @@ void ibr_crc32_avx2_init(void)
 		for (int b = 0; b < 256; b++)
 			c32_tab[k][b] = (c32_tab[k - 1][b] >> 8) ^
 					c32_tab[0][c32_tab[k - 1][b] & 0xff];
-	c32_fold[0] = c32_refl(c32_xmod(2048 + 63));
-	c32_fold[1] = c32_refl(c32_xmod(2048 - 1));
+	c32_fold[0] = ibr_crc_fold_const(C32_P, 32, 2048 + 63);
+	c32_fold[1] = ibr_crc_fold_const(C32_P, 32, 2048 - 1);
 	for (int g = 0; g < 16; g++) {
 		int e = 128 * (15 - g); /* e = 0 keeps the lane */
 
-		c32_end[g][0] = c32_refl(c32_xmod(e + 63));
-		c32_end[g][1] = c32_refl(c32_xmod(e - 1));
+		c32_end[g][0] = ibr_crc_fold_const(C32_P, 32, e + 63);
+		c32_end[g][1] = ibr_crc_fold_const(C32_P, 32, e - 1);
 	}
 }
 
@@ -88,20 +60,13 @@ static inline uint32_t c32_block16(uint64_t a, uint64_t b)
 	       t[2][(b >> 40) & 0xff] ^ t[1][(b >> 48) & 0xff] ^ t[0][b >> 56];
 }
 
-AVX2_TARGET static inline __m256i c32_yfold(__m256i acc, __m256i k, __m256i data)
-{
-	return _mm256_xor_si256(_mm256_xor_si256(_mm256_clmulepi64_epi128(acc, k, 0x00),
-						 _mm256_clmulepi64_epi128(acc, k, 0x11)),
-				data);
-}
-
 AVX2_TARGET uint32_t ibr_crc32_avx2_pat(const struct ibr_crc_pat *pat, const uint8_t *p, size_t n)
 {
 	const __m256i k = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)c32_fold));
 	uint8_t buf[512] __attribute__((aligned(32)));
 	size_t h = n % 256 ? n % 256 : 256, lead = 256 - h;
 	size_t c = h >= IBR_CRC_PAT_LEN ? 256 : 512, take = c - lead, left = n - take;
-	__m256i y[8], a;
+	__m256i y[8];
 	__m128i x;
 
 	/* n >= IBR_CRC32_AVX2_MIN: the copy and the windows after it are all message */
@@ -117,22 +82,9 @@ AVX2_TARGET uint32_t ibr_crc32_avx2_pat(const struct ibr_crc_pat *pat, const uin
 		y[i] = LDY(buf + 32 * i);
 	if (c == 512)
 		for (int i = 0; i < 8; i++)
-			y[i] = c32_yfold(y[i], k, LDY(buf + 256 + 32 * i));
-	/*
-	 * Hot loop of the avx2 ICRC engine: 16 VPCLMULQDQ (2 lanes each) per 256 bytes in eight
-	 * independent chains, as the VCRC's avx2 engine.
-	 */
-	for (p += take; left; p += 256, left -= 256)
-		for (int i = 0; i < 8; i++)
-			y[i] = c32_yfold(y[i], k, LDY(p + 32 * i));
-	/* each lane to the window's end, independently, then added in a tree (no chain) */
-	for (int i = 0; i < 8; i++)
-		y[i] = c32_yfold(y[i], _mm256_load_si256((const __m256i *)c32_end[2 * i]),
-				 _mm256_setzero_si256());
-	a = _mm256_xor_si256(
-		_mm256_xor_si256(_mm256_xor_si256(y[0], y[1]), _mm256_xor_si256(y[2], y[3])),
-		_mm256_xor_si256(_mm256_xor_si256(y[4], y[5]), _mm256_xor_si256(y[6], y[7])));
-	x = X(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+			y[i] = crc_yfold(y[i], k, LDY(buf + 256 + 32 * i));
+	crc_ywindows(y, k, p + take, left);
+	x = crc_ywindow_end(y, c32_end);
 	/* no dirty upper halves for the SSE code after us */
 	_mm256_zeroupper();
 	return c32_block16((uint64_t)_mm_cvtsi128_si64(x), (uint64_t)_mm_extract_epi64(x, 1));
@@ -147,17 +99,10 @@ void ibr_crc32_avx2_init(void)
 {
 }
 
-/* Never called here (not usable), but correct: bit by bit. */
+/* Never called here (not usable), but correct: the gfni engine's stand-in, bit by bit. */
 uint32_t ibr_crc32_avx2_pat(const struct ibr_crc_pat *pat, const uint8_t *p, size_t n)
 {
-	uint32_t reg = 0;
-
-	for (size_t j = 0; j < n; j++) {
-		reg ^= j < IBR_CRC_PAT_LEN ? (p[j] | pat->or_[j]) ^ pat->xor_[j] : p[j];
-		for (int i = 0; i < 8; i++)
-			reg = (reg >> 1) ^ ((reg & 1) ? 0xEDB88320u : 0);
-	}
-	return reg;
+	return ibr_crc32_gfni_pat(pat, p, n);
 }
 
 bool ibr_crc32_avx2_usable(void)
