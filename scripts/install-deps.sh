@@ -16,6 +16,8 @@ qemu-system-x86 linux-image-amd64 busybox-static cpio ibverbs-utils ibverbs-prov
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
 libibumad-dev:arm64 libibmad-dev:arm64 libibverbs-dev:arm64 libconfuse-dev:arm64
 libcunit1-dev:arm64 zlib1g-dev:arm64"
+# --bench: also DPDK, the lookup baseline of `make bench` (tests/bench/bench_dpdk.c)
+[ "${1:-}" != --bench ] || PKGS="$PKGS libdpdk-dev"
 
 missing=""
 for p in $PKGS; do

@@ -22,6 +22,7 @@
 #include "lib/ibr_crc.h"
 #include "lib/ibr_pkt.h"
 #include "tests/bench/bench_hosts.h"
+#include "tests/bench/bench_routes.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -62,11 +63,6 @@ static void gid_set(uint8_t *g, uint64_t prefix, uint64_t guid)
 		g[i] = (uint8_t)(prefix >> (56 - 8 * i));
 		g[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
 	}
-}
-
-static uint64_t route_prefix(uint64_t i)
-{
-	return 0xfec0000000000000ull | (i * 0x9E3779B1ull & 0xFFFFFFFFFFull) << 8 | 0x80;
 }
 
 /* `nports` ports up with LIDs 1.., `nroutes` /64 routes to port 1 via next-router LIDs. */
