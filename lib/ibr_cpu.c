@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_cpu.c - the CPU a figure was measured on (ibr_cpu.h). */
 #include "lib/ibr_cpu.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_cpu.h - the CPU a figure was measured on: its model as the kernel names it and the
  * instruction sets the CRC engines choose by (benchmarks print it first, the daemon logs it).

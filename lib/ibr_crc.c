@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc.c - ICRC and VCRC of InfiniBand packets (IBA vol. 1, 7.8; router rules 8.2.2.2).
  *

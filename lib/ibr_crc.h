@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc.h - the two CRCs of an InfiniBand packet (IBA vol. 1, 7.8).
  *

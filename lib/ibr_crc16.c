@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16.c - what the CRC-16/0x100B engines of the VCRC share: the tables of the
  * slicing-by-16 step (the tails of every engine), the powers x^(8n) mod P behind the O(1)

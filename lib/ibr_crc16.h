@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16.h - internal to the CRC module: the CRC-16/0x100B engines behind the VCRC, and the
  * vector CRC-32 engine behind the ICRC (it shares the gfni engine's code).

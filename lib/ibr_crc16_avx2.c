@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_avx2.c - the avx2 engine of the VCRC (x86-64 AVX2 with 256-bit VPCLMULQDQ: AMD
  * Zen 3, Intel Alder Lake and the Ice Lake parts without AVX-512): the avx512 engine's folding

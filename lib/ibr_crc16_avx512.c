@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_avx512.c - the avx512 engine of the VCRC (x86-64 AVX-512 VPCLMULQDQ): folding on
  * 512-bit registers (lib/ibr_crc16_x86.h), and the incremental update four jobs at a time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_fold.c - the folding constants of the carry-less engines (lib/ibr_crc16_fold.h:
  * x86's and Arm's): the fold pairs x^(D+63), x^(D-1) mod P for each fold distance D, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_fold.h - internal to the folding engines of the VCRC (x86's in lib/ibr_crc16_x86.h,
  * Arm's pmull in lib/ibr_crc16_pmull.c): the constants of carry-less folding and of the

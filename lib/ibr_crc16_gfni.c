@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_gfni.c - the gfni engine (x86-64 AVX-512 VPCLMULQDQ, VBMI and GFNI): the VCRC's
  * CRC-16 and the ICRC's CRC-32, folded with VPCLMULQDQ and GFNI side by side.

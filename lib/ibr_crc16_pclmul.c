@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_pclmul.c - the pclmul engine of the VCRC (x86-64 PCLMULQDQ and SSE4.1): folding on
  * 128-bit lanes (lib/ibr_crc16_x86.h), and the incremental update in carry-less multiplies.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_pmull.c - the pmull engine of the VCRC (aarch64 with the Crypto extension's 64-bit
  * polynomial multiply, PMULL/PMULL2: NVIDIA Grace, BlueField, every Neoverse): the same folding

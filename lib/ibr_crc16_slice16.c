@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_slice16.c - the portable engine of the VCRC (lib/ibr_crc16.h): slicing-by-16, and
  * the incremental update with the multiplication mod P in software.

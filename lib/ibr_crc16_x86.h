@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_x86.h - internal to the x86-64 engines of lib/ibr_crc16*.c: the target attributes
  * they are compiled for, the folding constants (ibr_crc16_fold.c) and the folds they share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc32_arm.c - the armcrc engine of the ICRC: ARMv8's CRC32 instructions (CRC32X, W, H,
  * B), whose polynomial is the ICRC's, 0x04C11DB7 reflected (the Ethernet and gzip CRC-32; the

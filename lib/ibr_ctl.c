@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_ctl.c - control-protocol request splitting and reply envelope reading. */
 #include "lib/ibr_ctl.h"
 

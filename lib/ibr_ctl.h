@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_ctl.h - helpers for ibrouterd's control protocol (doc/ARCHITECTURE.md,
  * "The daemon", control socket): AF_UNIX SOCK_SEQPACKET, one text request per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_fdpass.c - a datagram and at most one descriptor (SCM_RIGHTS), both ways. */
 #include "lib/ibr_fdpass.h"
 

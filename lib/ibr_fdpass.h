@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_fdpass.h - one datagram with at most one descriptor (SCM_RIGHTS) on an
  * AF_UNIX socket: how ibrouterctl hands ibrouterd a file it opened with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_gid.c - text forms of GIDs, GID prefixes, GUIDs and LIDs, and the names
  * of their classes (IBA vol. 1, 4.1).  The parsers take input from the

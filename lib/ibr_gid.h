@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_gid.h - GIDs, GID prefixes, GUIDs and LIDs: text forms and classes.
  *

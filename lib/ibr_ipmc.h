@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_ipmc.h - the IP multicast membership behind a RoCE v2 group.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_json.c - JSON emitter (RFC 8259) for control-socket replies. */
 #include "lib/ibr_json.h"
 

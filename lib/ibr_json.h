@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_json.h - a small JSON emitter for the control protocol (emit only; the
  * project never parses JSON).  Output is always valid UTF-8 JSON: strings from

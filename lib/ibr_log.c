@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_log.c - stderr/syslog logging and the rate limiter for hot paths. */
 #include "lib/ibr_log.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_log.h - logging for every ibrouter program (doc/ARCHITECTURE.md, "Conventions").
  *

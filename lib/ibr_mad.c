@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_mad.c - MAD header validation, builders and name tables (IBA vol. 1,
  * chapters 13.4 and 13.6 (MADs, RMPP), 14.2 (SMPs), 15.2 (SA)).  The field

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_mad.h - byte-exact codecs for the headers of MADs, SMPs (LID-routed and
  * directed-route), RMPP and SA MADs, and the names of classes, methods,

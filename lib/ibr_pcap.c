@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_pcap.c - pcap writer, LINKTYPE_ERF with ERF type 21 (InfiniBand) records. */
 #include "lib/ibr_pcap.h"
 

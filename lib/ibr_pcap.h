@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_pcap.h - packet captures that tshark/Wireshark decode without options:
  * pcap files of LINKTYPE_ERF (197) whose records are ERF type 21

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_pkt.c - parse, check, build and format data-path packets (LRH .. VCRC). */
 #include "lib/ibr_pkt.h"
 #include "lib/ibr_crc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_pkt.h - data-path packet headers: LRH, GRH, BTH, DETH (and the raw
  * headers RWH and IPv6), a whole-packet parser, a UD packet builder and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_plug.c - the plugin <-> daemon messages (ibr_plug.h): layouts, the
  * checks every received datagram passes before a field is read, record

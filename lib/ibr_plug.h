@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_plug.h - the messages between the OpenSM plugin (libibrouter-osm.so,
  * ibrouter-osm(8)) and ibrouterd, on the daemon's control socket.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_roce.c - a RoCE v2 receive's IP header made the GRH it stands for (ibr_roce.h). */
 #include "lib/ibr_roce.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_roce.h - what a RoCE v2 UD receive leaves in front of the payload, as
  * the GRH of the IB packet it carried: the verbs backend's receive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_sa.c - SA records (IBA vol. 1 15.2.5), Notice and InformInfo (13.4.8)
  * and ClassPortInfo (13.4.8.1) to and from host-order structs.

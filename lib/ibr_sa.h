@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_sa.h - the SA records and attributes the SA client reads and writes
  * (IBA vol. 1, 15.2.5 records; 13.4.8 Notice and InformInfo; 13.4.8.1

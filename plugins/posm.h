@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm.h - libibrouter-osm.so, the OpenSM event plugin of ibrouter
  * (ibrouter-osm(8)): its parts and what they share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_conn.c - the plugin's thread: one connection per ibrouterd (option
  * socket=, up to POSM_SOCK_MAX routers), all non-blocking under one poll().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_log.c - the plugin's log lines (into OpenSM's log, at the plugin's
  * own verbosity) and its clock: leaves that every other file of the plugin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_main.c - libibrouter-osm.so's entry points: the osm_event_plugin
  * symbol OpenSM looks up (opensm/osm_event_plugin.c osm_epi_construct()),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_mcast.c - the router port's joins and leaves that ibrouterd asks for
  * (IBR_PLUG_MCAST, lib/ibr_plug.h), made inside OpenSM.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_opts.c - the plugin's options, from OpenSM's event_plugin_options
  * line (ibrouter-osm(8)).  OpenSM hands every loaded plugin the same string

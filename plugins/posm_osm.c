@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_osm.c - what the plugin changes inside OpenSM: the prefix routes
  * (posm_route.c does the list surgery), and, when it must, a heavy sweep.

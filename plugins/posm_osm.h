@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_osm.h - the plugin's state inside OpenSM (built against the OpenSM
  * headers of the same version as the OpenSM that loads it: its structures

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_queue.c - batches of plugin messages and the bounded rings they wait
  * in.  report() builds a batch (a snapshot, or one trap's delta) and puts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_route.c - the router's prefix routes in OpenSM's in-memory list
  * (osm_subn_t.prefix_routes_list, what prefix_routes_file fills), so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_snap.c - OpenSM's view of the subnet into plugin messages
  * (lib/ibr_plug.h): the snapshot (every end port with its alias GUIDs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_watch.c - the membership watch: every watch_s seconds, the groups
  * whose members changed without a trap, told to every daemon.

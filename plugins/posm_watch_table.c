@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * posm_watch_table.c - what the membership watch (posm_watch.c) remembers
  * of OpenSM's multicast groups between two passes: per MGID, a digest of

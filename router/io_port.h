@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_port.h - what the forwarding worker needs of a data-path backend
  * (doc/ARCHITECTURE.md, "Data path"): bursts in, bursts out, a file

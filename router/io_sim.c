@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* io_sim.c - UNIX datagram sockets as IB links, for labs, tests and benchmarks. */
 #include "router/io_sim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_sim.h - the sim data-path backend (doc/ARCHITECTURE.md, "Data path",
  * model 1: raw packets): each port owns a UNIX datagram socket bound at a

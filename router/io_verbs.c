@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs.c - the verbs data-path backend (io_verbs.h): set-up and teardown (devices, PDs,
  * pools and their MRs, CQs, each port's QPs) and its io_port.  With io_verbs_qp.c (QP states,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs.h - the verbs data-path backend (doc/ARCHITECTURE.md, "Data path",
  * model 2: UD datagrams).  Per port: a PD on its device, one buffer pool

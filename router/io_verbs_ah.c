@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* io_verbs_ah.c - the address-handle cache and its generations (io_verbs_ah.h). */
 #include "router/io_verbs_ah.h"
 

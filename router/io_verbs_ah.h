@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_ah.h - the address-handle cache of a verbs port: one
  * ibv_create_ah per distinct (port, DLID, SL, DGID, FlowLabel, TClass,

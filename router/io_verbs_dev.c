@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_dev.c - the verbs devices: opened by name, their PDs and the
  * MRs of every port's pool on them, and a device lost and found again

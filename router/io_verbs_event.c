@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_event.c - the verbs ports' state and the HCA's async events
  * (io_verbs.h): ibv_query_port/gid/pkey, and ibv_get_async_event read by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_int.h - private to the io_verbs*.c files that call ibv_*: the
  * devices and the set of ports (io_verbs.h shows only the ports), and what

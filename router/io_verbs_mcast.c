@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_mcast.c - the multicast groups of a verbs port and the QPs they
  * are attached to (io_verbs.h).

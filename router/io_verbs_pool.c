@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* io_verbs_pool.c - receive buffers with references (io_verbs_pool.h). */
 #include "router/io_verbs_pool.h"
 

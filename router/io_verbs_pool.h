@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_pool.h - the receive buffers of one verbs port and who holds
  * them.  A buffer is posted on the port's receive queue, or held: by the

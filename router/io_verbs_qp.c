@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_qp.c - the verbs ports' QPs (io_verbs_int.h): bringing a UD QP to RTS, creating
  * one, posting the free receive buffers to them, and resetting one after an error.

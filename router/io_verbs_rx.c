@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_rx.c - receiving on a verbs port (io_verbs_int.h): receive completions become
  * whole packets for the engine (io_verbs_synth.h), their buffers go back once done.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* io_verbs_synth.c - the headers the HCA consumed, written back (io_verbs_synth.h). */
 #include "router/io_verbs_synth.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_synth.h - how the engine sees a verbs packet (io_verbs.h): from
  * the GRH and payload a UD receive left in a buffer (io_verbs_pool.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_tx.c - sending on a verbs port (io_verbs_int.h): where each copy goes and from
  * which QP, its address handle (io_verbs_ah.h), one chained post per QP per burst, and the

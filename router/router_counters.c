@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* router_counters.c - the forwarding counters summed over workers (router_counters.h). */
 #include "router/router_counters.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_counters.h - what the forwarding core counts, per worker and port: packets and bytes
  * in and out, the SMA's and the router's own, and drops by reason (router_drop.h).

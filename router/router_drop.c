@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_drop.c - the drop reasons' counter names, rules and descriptions (router_drop.h), for
  * the control protocol, the Prometheus output and traces.

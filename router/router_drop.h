@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_drop.h - why the forwarding core drops a packet: one X-macro table
  * gives the enum, the counter names (stable: they are in the control

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_engine.c - validate, classify, look up and rewrite a burst of packets
  * (IBA vol. 1 chapter 8, "Network Layer", and 8.4 "Global Route Header Usage").

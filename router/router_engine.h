@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_engine.h - the decision engine every data-path backend runs: a burst
  * of up to ROUTER_BURST whole packets (LRH through VCRC) in, verdicts out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_engine_check.c - the engine's numbered checks 1-17 one by one, in their order (IBA
  * vol. 1 chapters 7 and 8, 4.1.1): for a packet the fast path of router_engine.c refuses, the

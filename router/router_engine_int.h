@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_engine_int.h - private to router_engine.c and router_engine_check.c: the check results
  * besides a drop reason, the offsets of the headers a global packet starts with, and the check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_fib.c - compile the RIB into an immutable FIB.  Runs on the control
  * thread after every change; the result is published with router_pub.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_fib.h - the compiled, immutable lookup tables the workers read.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* router_hash.c - construction of the read-only 64-bit hash maps. */
 #include "router/router_hash.h"
 

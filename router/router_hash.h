@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_hash.h - open-addressing hash map from a 64-bit key to a 64-bit value,
  * the building block of the compiled lookup tables (routes by prefix,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* router_port.c - port defaults. */
 #include "router/router_port.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_port.h - what the forwarding core knows about one router port.
  * The daemon fills it from the config, the SMA (LID, LMC, prefix, P_Keys,

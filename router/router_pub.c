@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* router_pub.c - FIB publication and quiescent-state reclamation. */
 #include "router/router_pub.h"
 

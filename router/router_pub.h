@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_pub.h - publication of FIBs to the workers, with quiescent-state
  * based reclamation (QSBR).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* router_rib.c - the RIB's entries by source, and their compilation into a FIB. */
 #include "router/router_rib.h"
 

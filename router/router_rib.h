@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_rib.h - the routing information base: every route, neighbour and
  * multicast group the router has learned, by source, plus the ports.  Owned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* router_tab.c - chained hash of fixed-size records for the RIB. */
 #include "router/router_tab.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_tab.h - the RIB's record store: a chained hash table of fixed-size
  * records whose first `keysz` bytes are the key.  Control thread only (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* router_worker.c - the forwarding loop over data-path ports (struct io_port). */
 #include "router/router_worker.h"
 

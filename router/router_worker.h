@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * router_worker.h - one forwarding worker: receives bursts from its ports
  * (any backend, through struct io_port: io_sim, io_verbs),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_chan.c - the MAD channel of one port: agents, TIDs, request/response
  * matching, timeouts with backoff, the outstanding bound, RMPP receive, and

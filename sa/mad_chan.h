@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_chan.h - the MAD channel of one router port (libsa): shared by the SMA
  * and the SA client, independent of the transport underneath.

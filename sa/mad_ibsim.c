@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_ibsim.c - MAD transport over ibsim's native socket protocol.  See
  * mad_ibsim.h for the names and the record layouts; written from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_ibsim.h - MAD transport: a native client of ibsim's socket protocol
  * (linux-rdma/ibsim, include/ibsim.h; see ../shared/lab/LAB.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_rmpp.c - RMPP receiver (IBA vol. 1, 13.6): reassembly of the DATA
  * segments of one response, ACKs, ABORTs.  See mad_rmpp.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_rmpp.h - receiver side of the Reliable Multi-Packet transaction
  * Protocol (IBA vol. 1, 13.6): reassembles the DATA segments of one response

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_umad.c - MAD transport over libibumad.  See mad_umad.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_umad.h - MAD transport over libibumad (the kernel's
  * /dev/infiniband/umad*): the one file of the project that calls umad_*.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sa_client.c - the SA client of one port: its phases, the poll of our own
  * PortInfo (hop-0 directed-route SMPs, 14.2.2), InformInfo Reports (13.4.8,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sa_client.h - the SA client of one router port (libsa): learns the port's
  * own LID, SM LID and subnet prefix, the subnet's end ports (port GUID ->

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sa_int.h - internal to the SA client (sa_client.c: state, port poll,
  * Reports, tables; sa_sync.c: the queries of a full sync and of one trap).

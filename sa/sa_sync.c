@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sa_sync.c - the queries of the SA client (15.2.5): a full sync
  * (ClassPortInfo, InformInfo subscription, NodeRecord, PortInfoRecord and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # scripts/calls.sh DIR - which .c file of DIR calls which other, by the
 # functions each defines (not static) and the others name; prints the call
 # circles between the files, one a line, and exits 1 when there is one.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # demo.sh BUILD - a narrated forwarding demo: ibrouterd joins two simulated
 # subnets (sim data ports), a host in subnet A sends to a host in subnet B,
 # and the router's view is shown with ibrouterctl.  Cleans up after itself.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # demo_lab.sh BUILD - the narrated lab: two simulated subnets (ibsim), each
 # run by its own real OpenSM; ibrouterd attaches at both router nodes and
 # configures itself from the two SAs -- no LID, prefix or neighbour in its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # install-deps.sh - install the Debian packages ibrouter needs to build, test and run its lab.
 # The VM lab (tests/vm/) needs QEMU, a guest kernel, busybox and rdma-core's provider
 # and tools: without them it fails, it does not skip.  It also sets up the aarch64 cross

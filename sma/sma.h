@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma.h - the subnet-management agent (SMA) of the router's ports: one SMP
  * in, zero or one reply out (IBA vol. 1, chapter 14).

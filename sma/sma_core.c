@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_core.c - the SMA: construction, the one-exit receive chain of
  * sma_process() (length, versions, class, port, R bit, directed-route

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_dr.c - directed-route receive and reply rules for an end port
  * (IBA vol. 1 14.2.2.2, C14-9 and C14-13).  See sma_dr.h.

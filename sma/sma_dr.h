@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_dr.h - directed-route SMP rules for an end port (IBA vol. 1 14.2.2,
  * compliance statements C14-9 (outgoing, D=0) and C14-13 (returning, D=1)).

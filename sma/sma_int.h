@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_int.h - SMA internals shared by the sma_*.c files (not for the daemon).
  *

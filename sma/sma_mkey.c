@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_mkey.c - M_Key protection and its lease timer (IBA vol. 1 14.2.4),
  * and the bad-M_Key trap 256 (14.2.5.1 Notice, 14.2.4.3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_node.c - NodeDescription (14.2.5.2), NodeInfo (14.2.5.3) and SMInfo
  * (14.2.5.13) of the router node.  Layouts through libibmad's field table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_pma.c - the router ports' PerfMgt agent (sma_pma.h).  Attribute
  * layouts of IBA 16.1.3.5 (PortCounters) and 16.1.4.11

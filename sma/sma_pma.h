@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_pma.h - the Performance Management Agent of the router's ports
  * (PerfMgt, class 0x04, IBA 16.1): ClassPortInfo, PortCounters and

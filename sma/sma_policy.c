@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_policy.c - who may Set: the port's master SM (ibrouterd's policy, on
  * top of IBA's M_Key; ibrouterd.conf(5) sma-set-policy and sma-mkey).

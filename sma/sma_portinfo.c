@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_portinfo.c - PortInfo (IBA vol. 1 14.2.5.6, Table 146) Get and Set.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_tables.c - the per-port tables: PKeyTable (14.2.5.7), SLtoVL
  * MappingTable (14.2.5.8), VLArbitrationTable (14.2.5.9) and GUIDInfo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_vendor.c - the vendor router attributes RouterInfo (0xFFD0),
  * NextHopTable (0xFFD1) and AdjacentSiteLocalSubnetsTable (0xFFD2), filled

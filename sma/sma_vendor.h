@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_vendor.h - wire layouts of the vendor router SMP attributes that
  * NVIDIA routers expose (attribute IDs in lib/ibr_mad.h): RouterInfo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * host_perf.c - "ibrouter-host ... perf": the host speaks as perfquery(8)
  * would to the PerfMgt agent of the router port at the other end of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* host_perf.h - ibrouter-host's "perf" command: one PerfMgt GMP to the router port on the wire. */
 #ifndef HOST_PERF_H
 #define HOST_PERF_H

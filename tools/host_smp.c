@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * host_smp.c - "ibrouter-host ... smp": the host speaks as a subnet manager
  * would to the router port at the other end of its wire: a directed-route

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* host_smp.h - ibrouter-host's "smp" command: one SMP to the router port on the wire. */
 #ifndef HOST_SMP_H
 #define HOST_SMP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* host_verbs.c - ibrouter-host's verbs mode (host_verbs.h). */
 #include "tools/host_verbs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * host_verbs.h - ibrouter-host's verbs mode: a host on a real HCA port (IB
  * or RoCE, rdma-core's provider and the kernel's uverbs), one UD QP that

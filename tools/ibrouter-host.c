@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrouter-host - a host on a sim wire: sends well-formed UD packets, receives
  * and prints or checks them, and writes captures tshark decodes.

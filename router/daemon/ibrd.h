@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd.h - ibrouterd's state and the functions its files share.  The daemon
  * is the one place that wires the forwarding core, the SMA and the SA client

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_capture.c - "capture start PORT FILE [drops|all] [count N]": a pcap
  * file (LINKTYPE_ERF, ERF type 21, which tshark decodes) of what one port

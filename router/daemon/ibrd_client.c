@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_client.c - a client of the control socket: its reply parts queued
  * and sent without blocking, the stream it reads (ibrd_out_stream), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_client.h - the control socket's clients and the socket's own state, shared by
  * the socket (ibrd_ctl.c), the client object (ibrd_client.c) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd.c - the control commands (ibrouterctl(8)): one request in, an
  * answer through an ibrd_out sink.  Requests are words (lib/ibr_ctl.h),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibrd_cmd.h - the control command table and the handlers in other files. */
 #ifndef IBRD_CMD_H
 #define IBRD_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd_edit.c - route, neighbour and mcast add/del from the CLI.  These
  * are static entries (source "static"); each change recompiles and publishes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd_osm.c - "show osm-prefix-routes PORT": the prefix routes file that
  * the OpenSM of PORT's subnet needs so that its SA answers PathRecords to

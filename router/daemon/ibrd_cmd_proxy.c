@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd_proxy.c - the QPs of the verbs ports (ibrouterctl(8)), UD
  * unicast proxies first:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd_sa.c - control commands about the SA clients: "show sa [PORT]"
  * (what each port's client knows of its subnet and how its syncs go) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibrd_cmd_show.c - the "show" commands. */
 #include "router/daemon/ibrd_cmd.h"
 #include "router/daemon/ibrd_snap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd_trace.c - "trace SGID DGID [tclass T] [flowlabel F] [port P]":
  * build the packet such a flow would send, run it through the engine on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd_util.c - what the control commands share, wherever they live
  * (ibrd_cmd*.c, and the adapters' own show commands): the port argument and

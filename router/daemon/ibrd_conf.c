@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf.c - read ibrouterd.conf(5) with libconfuse into a struct
  * ibrd_conf, and check it.

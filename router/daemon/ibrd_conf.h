@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf.h - ibrouterd's configuration (libconfuse), documented in
  * ibrouterd.conf(5).  Parsing builds a new struct ibrd_conf; the daemon

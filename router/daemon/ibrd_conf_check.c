@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf_check.c - after the last line of ibrouterd.conf(5): the
  * defaults that depend on other sections (the host name, port GUIDs from

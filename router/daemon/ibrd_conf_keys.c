@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf_keys.c - every key of ibrouterd.conf(5): how its text becomes a
  * field of the section's struct, and the tables that tie names, fields,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf_print.c - the normalised config (ibrouterd -n): sections in a
  * fixed order, every key that applies with its effective value, canonical

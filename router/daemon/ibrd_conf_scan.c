@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf_scan.c - the text of ibrouterd.conf(5) before libconfuse sees
  * it: reading the file, and a scan that follows libconfuse 3.3's lexer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf_util.c - what the config's readers share (ibrd_conf.c, the
  * scanner ibrd_conf_scan.c, the cross-checks ibrd_conf_check.c): messages

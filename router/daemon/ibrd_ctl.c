@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_ctl.c - the control socket (doc/ARCHITECTURE.md, "The daemon"):
  * AF_UNIX SOCK_SEQPACKET, one request per datagram, reply parts queued per client and sent without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_data.c - the data path: sim sockets or verbs ports per port,
  * forwarding workers, counters summed over workers, and the SMA/local/drop

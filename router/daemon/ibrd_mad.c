@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_mad.c - the MAD side of the router's ports (mad = ibsim or umad):
  * one MAD channel per port on the daemon's epoll loop, carrying SMPs that

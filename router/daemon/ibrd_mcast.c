@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_mcast.c - the multicast bridging policy (ibrouterd.conf(5),
  * MULTICAST): for a group whose MGID is in a bridged scope and allowed by

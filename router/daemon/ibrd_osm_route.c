@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_osm_route.c - what a route is to the OpenSM of a port's subnet: a
  * prefix route it can hold (a /64 line or the default "*"), one it cannot

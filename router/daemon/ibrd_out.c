@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibrd_out.c - control answers as JSON parts, aligned text or Prometheus text. */
 #include "router/daemon/ibrd_out.h"
 

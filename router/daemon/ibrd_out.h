@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_out.h - how a control command writes its answer, independent of the
  * format the client asked for: JSON rows (the protocol's "data"), aligned

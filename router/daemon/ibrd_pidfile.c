@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_pidfile.c - the PID file (ibrouterd.conf(5), pid-file): written at
  * start and when a reload moves it, removed at the end -- only while it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_plugin.c - OpenSM plugins (ibrouter-osm(8)) as a learning source of
  * ibrouterd: sessions on the control socket, their data in the RIB as

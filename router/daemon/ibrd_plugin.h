@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_plugin.h - what one OpenSM plugin (ibrouter-osm(8)) told ibrouterd
  * about its subnet: the session state that ibrd_plugin_input.c builds from

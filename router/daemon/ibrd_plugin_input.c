@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_plugin_input.c - the daemon's decoder of the OpenSM plugin's
  * messages (lib/ibr_plug.h) into the session's view of the subnet.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_plugin_mcast.c - a port fed by an OpenSM plugin, as the multicast
  * bridging policy (ibrd_mcast.c) sees its subnet: the feeder's groups as

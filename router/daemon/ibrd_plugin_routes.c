@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_plugin_routes.c - the prefix routes an OpenSM plugin installs for
  * the router (ibrouter-osm(8)): for a port P of the router in the plugin's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_pma.c - the PerfMgt agent (sma/sma_pma.h) on the sim data path: a
  * GMP to QP1 addressed to a router port (LNH 2: no GRH, the engine's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_proxy.c - the UD unicast proxies of the verbs ports (ibrouterd.conf(5)
  * proxy sections, ibrouterctl(8) proxy add/del): one list, d->proxy, that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_reload.c - reload (SIGHUP, ibrouterctl reload): the file is parsed
  * into a new config, which is applied whole or not at all (ibrouterd.conf(5),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_roce.c - the multicast groups of a RoCE port as the bridging policy
  * sees them (ibrd_mcast.c).  A RoCE port has no SM and no SA: nobody lists

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_sma.c - the SMA on the sim data path: SMPs (VL15, QP0) received by a
  * worker are queued to the control thread (the SMA is single-threaded),

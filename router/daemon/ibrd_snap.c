@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibrd_snap.c - shared, immutable copies of RIB tables for streamed answers (ibrd_snap.h). */
 #include "router/daemon/ibrd_snap.h"
 #include "router/daemon/ibrd_client.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_snap.h - immutable copies of a RIB table, from which the long "show"
  * answers are streamed as their clients read (ibrd_out_stream).  Clients

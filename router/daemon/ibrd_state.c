@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_state.c - the config's ports and static entries in the RIB (at start,
  * and anew for each reload: ibrd_reload.c), and the RIB compiled and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_sync.c - the tail of each turn of the event loop: what the turn's
  * events changed reaches the workers and the OpenSM plugins, once, in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_verbs.c - the HCA async events of the verbs ports, as daemon events
  * on the control thread's epoll loop (io_verbs_async_owner: the workers

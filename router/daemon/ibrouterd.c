@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrouterd - the InfiniBand router daemon (ibrouterd(8)).
  *

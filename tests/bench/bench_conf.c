@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * bench_conf.c - loading ibrouterd.conf(5) with many routes, as
  * ibrd_conf_load() does at start and on every reload:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * bench_crc.c - ICRC and VCRC throughput against memcpy of the same sizes (same run, same
  * buffers, L1/L2-hot, as the data path sees them), and the cost of the incremental VCRC update.

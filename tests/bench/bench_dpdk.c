@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * bench_dpdk.c - a peer in the same run (make bench, where DPDK's development package is
  * installed): DPDK's own lookup structures on bench_fwd's keys, the 10^6 /64 route prefixes

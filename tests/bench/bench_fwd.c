@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * bench_fwd.c - forwarding benchmarks (make bench).  Prints
  *   BENCH fwd_256_r1e3_nocrc / fwd_256_r1e4_nocrc   ns/pkt, no CRC work

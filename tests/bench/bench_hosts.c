@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * bench_hosts.c - the sending and receiving hosts of the end-to-end
  * benchmarks; see bench_hosts.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * bench_hosts.h - the two hosts of the end-to-end benchmarks (bench_fwd,
  * bench_verbs): a sender blasting a burst of packets at the router's

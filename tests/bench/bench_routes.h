@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * bench_routes.h - the route keys of the forwarding benchmarks: route i's /64 prefix, spread
  * over 40 bits below fec0::/16 (bench_fwd's routes, and bench_dpdk's, the same keys for a

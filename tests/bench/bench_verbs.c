@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * bench_verbs.c - the verbs backend over the fake provider (make bench).
  * Prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_umad.c - a fake libibumad: see fake_umad.h.  Compiled against the
  * system's <infiniband/umad.h>, so that the signatures are the library's.

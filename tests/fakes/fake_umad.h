@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_umad.h - a fake libibumad for tests: exactly the umad_* entry points
  * sa/mad_umad.c uses, linked into a test instead of the real library (the

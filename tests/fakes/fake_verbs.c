@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_verbs.c - the fake libibverbs of fake_verbs.h: devices, PDs, MRs,
  * CQs with completion channels, UD QPs, AHs, multicast attachment and async

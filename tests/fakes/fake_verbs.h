@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_verbs.h - a fake libibverbs for tests: the entry points
  * router/io_verbs*.c use, compiled against the system's

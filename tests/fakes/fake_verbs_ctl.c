@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_verbs_ctl - send one command to the control socket of a fake verbs
  * device (fake_verbs.h), for tests whose HCA lives in another process:

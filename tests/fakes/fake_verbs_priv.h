@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* fake_verbs_priv.h - the fake provider's objects, shared by its files. */
 #ifndef FAKE_VERBS_PRIV_H
 #define FAKE_VERBS_PRIV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_verbs_qp.c - UD QPs of the fake provider: the state machine (IBA
  * 10.3.1), sends that become wire packets, wire packets that become receive

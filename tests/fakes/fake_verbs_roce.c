@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_verbs_roce.c - the fake provider's RoCE v2 mode (fake_verbs.h): the
  * GID table, which AHs and groups a RoCE port takes, which unicast packets

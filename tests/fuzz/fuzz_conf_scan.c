@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_conf_scan.c - libFuzzer target for the scan of ibrouterd.conf(5)
  * text before libconfuse sees it (router/daemon/ibrd_conf_scan.c): any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* fuzz_ctl.c - the control protocol's decoders: request splitting (the
  * daemon reads requests from any local client) and the reply envelope
  * reader (ibrouterctl reads what the socket gives). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_engine.c - the forwarding engine is the first reader of every packet
  * from the fabric.  Any bytes, as a packet arriving on port 0 or 1 (the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_gid.c - libFuzzer target for the text parsers of lib/ibr_gid.c (input
  * from the config file and the control socket): ibr_gid_parse(),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_mad.c - libFuzzer target for ibr_mad_parse(): arbitrary bytes as one
  * received MAD (the fuzzer's buffer has exactly the input's length, so ASan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_mad_chan.c - libFuzzer target for the MAD channel's receive path
  * (sa/mad_chan.c, RMPP reassembly in sa/mad_rmpp.c, ibsim datagram decode in

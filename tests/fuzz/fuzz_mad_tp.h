@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_mad_tp.h - the fake MAD transport and clock shared by the fuzz targets
  * that drive a real MAD channel (fuzz_mad_chan.c, fuzz_sa_client.c): it sends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_pkt.c - libFuzzer target for ibr_pkt_parse(): arbitrary bytes as one
  * sim datagram (LRH .. VCRC).  On success, reads every field of every header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_plugin.c - libFuzzer target for the daemon's decoder of the OpenSM
  * plugin's messages (router/daemon/ibrd_plugin_input.c): input from another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_pma.c - libFuzzer target for the PerfMgt agent (sma/sma_pma.c).  The
  * input: one byte of arrival port, the rest a MAD (a short one passed with

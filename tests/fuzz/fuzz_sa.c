@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_sa.c - libFuzzer target for lib/ibr_sa.c: arbitrary bytes (the
  * fuzzer's buffer has exactly the input's length, so ASan sees any overread)

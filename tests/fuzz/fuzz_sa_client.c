@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_sa_client.c - libFuzzer target for the SA client (sa/sa_client.c,
  * sa/sa_sync.c) on a real MAD channel (sa/mad_chan.c) over a fake transport

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_sma.c - libFuzzer target for the SMA (sma/sma_process()).  The input
  * is a sequence of records: one control byte (arrival port in bits 0-1,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # run.sh SRCDIR BUILDDIR - build every libFuzzer target tests/fuzz/fuzz_*.c with
 # clang (-fsanitize=fuzzer,address,undefined) against the project's sources and
 # run each for FUZZ_SECONDS seconds from its seed corpus (tests/fuzz/seeds/<name>/,

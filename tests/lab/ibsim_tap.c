@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibsim_tap - between the clients of one ibsim server (OpenSM and the
  * infiniband-diags under umad2sim, ibrouterd's native attachment) and that

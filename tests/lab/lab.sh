@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # tests/lab/lab.sh - the two-subnet lab: one ibsim per subnet (a unique socket
 # name per run, so labs never collide), one real OpenSM per subnet attached
 # with umad2sim, each with its own config, cache, log and subnet prefix.

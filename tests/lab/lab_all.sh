@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_all.sh SRCDIR SCENARIO... - `make lab`: run the lab scenarios (paths
 # under SRCDIR) one after another, their output as it comes.  A scenario
 # prints "N passed, N failed" and exits 0 when none failed; one that cannot

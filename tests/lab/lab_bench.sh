@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_bench.sh - how fast the SA client follows real OpenSM (make bench):
 #   BENCH converge_event MS   median over 20 events (10 Unlink and 10 ReLink
 #                             of a host port) of the time from the ibsim

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_burst.sh - a burst of traps compiles the FIB once per turn of the
 # daemon's loop (ibrd_sync.c), not once per trap: a subnet of HOSTS hosts
 # (default 100) under real OpenSM on ibsim, the router's SA client learns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* lab_check.c - see lab_check.h. */
 #include "tests/lab/lab_check.h"
 

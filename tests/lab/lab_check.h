@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * lab_check.h - the check reporting of the lab's C programs (mad_lab_client,
  * sma_diff): one "ok - ..." or "FAIL - ..." line per check, as the lab's

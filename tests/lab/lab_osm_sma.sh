@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_osm_sma.sh - issue 18: real OpenSM talks to the router's own SMA.  In
 # each of two ibsim subnets an ibsim_tap sits between ibsim and its clients
 # (OpenSM, the infiniband-diags, ibrouterd), so that every SMP for the

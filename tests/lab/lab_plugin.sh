@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_plugin.sh - the OpenSM plugin (libibrouter-osm.so, ibrouter-osm(8))
 # in a real OpenSM: two ibsim subnets; OpenSM A loads the plugin from the
 # build tree (LD_LIBRARY_PATH: OpenSM dlopen()s "lib<name>.so" through the

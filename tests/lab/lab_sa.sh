@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_sa.sh - ibrouterd learns two real subnets from their OpenSM: two ibsim
 # subnets, an OpenSM each, the router attached at both router nodes (RtrA,
 # RtrB) with the native ibsim MAD transport and sim data ports, and hosts

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_skip_test.sh - a lab scenario that cannot run here is a skip, neither a
 # pass nor a failure: lab_plugin.sh in a build without the plugin exits 77
 # after "SKIP: why", and lab_all.sh (make lab) counts a skip apart and fails

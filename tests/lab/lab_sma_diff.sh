@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_sma_diff.sh - the differential test of our SMA (issue 5, Tests): in
 # each of two simulated subnets a real OpenSM configures ibsim's Rt node;
 # tests/lab/sma_diff then reads that node over a directed route from a host

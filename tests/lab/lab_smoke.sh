@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_smoke.sh - the lab itself: two simulated subnets, each brought up by its
 # own real OpenSM with its own subnet prefix; in each, OpenSM configured the
 # router node (ibsim's Rt node standing for a router port): NodeType Router,

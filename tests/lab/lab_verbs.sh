@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # lab_verbs.sh - the verbs and sim data paths forward the same lab traffic
 # with the same results (issue 8).  The data scenarios of lab_sa.sh run
 # twice, each time from a fresh start (two ibsim subnets, an OpenSM each,

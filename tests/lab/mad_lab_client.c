@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_lab_client.c - drives the MAD channel (libsa) against a real ibsim,
  * for tests/lab/mad_ibsim_lab.sh and mad_opensm_lab.sh.  Prints one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # tests/lab/mad_lab_lib.sh - shared by the MAD channel lab tests: a private
 # directory, one ibsim with a unique socket name and its console on a fifo,
 # optionally OpenSM under umad2sim, cleanup of every process started here (by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # mad_opensm_lab.sh - the MAD channel against a real OpenSM on ibsim: OpenSM
 # (umad2sim) at HcaA1 brings subnet A up; from RtrA the channel sends SA
 # NodeRecord and PortInfoRecord GetTable to the SM LID and must report them

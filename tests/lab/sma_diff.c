@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_diff.c - a differential test of our SMA (sma/) against ibsim's Rt node
  * after a real OpenSM configured it (tests/lab/lab_sma_diff.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ctl_fdsend SOCKET STEP... - talk to ibrouterd's control socket as a
  * hand-written (or hostile) client may: descriptors (SCM_RIGHTS) attached to

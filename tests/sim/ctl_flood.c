@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ctl_flood - clients that try to stall ibrouterd's control socket, and a
  * probe that times one answer (tests/sim/sim_ctl_flood.sh):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ctl_stress SOCKET N - N clients connect to ibrouterd's control socket at
  * once, each sends "show routes", and every one must get a complete answer

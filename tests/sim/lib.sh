@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # tests/sim/lib.sh - shared by the sim data-path tests and the demo: a private
 # directory, ibrouterd on two sim ports, hosts on both sides, cleanup of every
 # process started here (by PID) on any exit.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_capture.sh - captures go to a file that ibrouterctl opened as the user
 # who runs it and passed to ibrouterd as a descriptor (ibrouterctl(8),
 # capture start): a symlink to a file that user cannot write is not touched;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_conf_reload.sh - a reload of a config path that is not a config file
 # neither kills nor stalls the daemon: the path replaced by a directory
 # (flex used to exit(2)), a FIFO (the open blocked), a symlink to /dev/zero

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_counters.sh - counters read and cleared while two workers forward both
 # ways (2500 packets each way, 300 drops, 6000 SMPs the SMA drops): show
 # counters and clear counters run against the workers all along (a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_ctl_flood.sh - whoever can connect cannot stall the control socket
 # (ibrouterd(8), CONTROL SOCKET): 100 clients that never read a long answer,
 # 200 that close after its first part, 1100 clients at a soft limit of 1024

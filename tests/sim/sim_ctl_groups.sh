@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_ctl_groups.sh - who may change state through the control socket
 # (ibrouterd(8), CONTROL SOCKET): root, the daemon's uid, and members of the
 # socket's group, primary or supplementary, as the kernel gives the peer's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_ctl_input.sh - requests with control characters, newlines and bytes
 # from 0x80 up: refused, or repeated in the reply with those bytes as \xNN
 # (ibrouterd(8), CONTROL SOCKET), never raw: a reply that ibrouterctl prints

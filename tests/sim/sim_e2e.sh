@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_e2e.sh - ibrouterd between two sim subnets, ibrouter-host on both sides:
 # unicast both ways with every rewritten field checked, drops counted under
 # their reasons, control commands (JSON shape, trace agreeing with the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_host_signal.sh - ibrouter-host exits within 1 s of SIGTERM or SIGINT in
 # every wait: sending to a peer whose queue is full (a host that does not
 # read: stopped with SIGSTOP), pacing with -r, receiving with a long timeout,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_pma.sh - issue 18: the router ports' PerfMgt agent (class 0x04) as
 # perfquery(8) would ask it, over the sim wire of port b (GMPs to QP1 from
 # B's host, LID 5, to b's LID 0x10), the replies decoded with libibmad's

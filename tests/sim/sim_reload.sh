@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_reload.sh - reload without loss: a counted stream A -> B keeps flowing,
 # without losing one packet, while reloads add a route (live edit) and then a
 # port (data path restart; the sockets of ports that stay are kept); a bad

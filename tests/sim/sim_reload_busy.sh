@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_reload_busy.sh - a reload is parsed off the control thread: while a
 # large file (ROUTES routes, default 100000) is read, the daemon still
 # answers its control clients and SMPs, a second reload waits for the

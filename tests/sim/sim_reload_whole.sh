@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_reload_whole.sh - a reload applies whole or changes nothing
 # (ibrouterd.conf(5), RELOAD), while a counted stream A -> B flows:
 #  - reloads that fail before the switch (a new port's sim socket cannot be

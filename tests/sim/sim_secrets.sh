@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_secrets.sh - the SM_Key (learning { sm-key }) is shown only where it
 # is asked for: `show config` prints it to a privileged client and
 # "redacted" to any other (text and JSON); `ibrouterd -n`, which the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_shared_path.sh - a second ibrouterd with its own control socket but the
 # first one's sim socket paths refuses to start: it neither takes the live
 # sockets over nor removes them, and the first one keeps forwarding.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_sma_policy.sh - issue 14 item 6: a host in subnet B sends port b a
 # LID-routed SubnSet(PortInfo) with GidPrefix = subnet A's prefix.
 #   1. before any SM has configured port b, the SMA takes the Set (IBA: M_Key

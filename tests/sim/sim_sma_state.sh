@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_sma_state.sh - issue 16: what the SMA reports is what the port
 # forwards with, and the SMA answers only SMPs for the port's LIDs.
 #   1. port b (mad = none, static LID 0x10 in fec0:0:0:2::): PortInfo shows

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_sma_tables.sh - issue 16, the vendor router attributes as each port's
 # subnet reads them (ibrouter-host smp on each wire, directed route):
 #   1. NextHopTable (0xFFD1): port a lists the prefixes reachable through

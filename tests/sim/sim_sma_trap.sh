@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_sma_trap.sh - issue 18: a bad M_Key raises trap 256 to the port's SM
 # (IBA 14.2.4.3), out of the sim data port the SMP came in on.
 #   1. port b's SMA starts with M_Key 0x1234 (sma-mkey); an SM's Set that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_stuck_peer.sh - the sim backend's peers: a packet for a peer path that
 # nothing is bound at is counted as peer_absent, not as a link error; and a
 # peer that stops reading holds the worker for one head-of-queue lifetime

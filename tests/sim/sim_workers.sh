@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_workers.sh - two forwarding workers (each port received by one, both
 # sending on every port): 2000 packets each way at once, none lost, while
 # the control thread publishes 20 new FIBs under them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_test.c - CUnit runner shared by the unit-test programs. */
 #include "tests/unit/ibr_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_test.h - the one way every unit-test program runs its CUnit suite. */
 #ifndef IBR_TEST_H
 #define IBR_TEST_H

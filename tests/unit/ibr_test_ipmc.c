@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_test_ipmc.c - IP multicast memberships as the kernel lists them (ibr_test_ipmc.h). */
 #include "tests/unit/ibr_test_ipmc.h"
 

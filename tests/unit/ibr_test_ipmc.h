@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_test_ipmc.h - what the kernel says of an interface's IP multicast
  * memberships, for the tests of whatever joins groups behind RoCE MGIDs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # verbs_e2e.sh - ibrouterd with two data = verbs ports, linked with the fake
 # verbs provider (tests/fakes) whose HCA ports are sim wire ports, and
 # ibrouter-host on both sides: the verbs backend between real IB packets.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # verbs_roce_e2e.sh - IB <-> RoCE bridging with verbs on both sides:
 # ibrouterd linked with the fake verbs provider (tests/fakes), port a an IB
 # HCA port (mlx5_0, LID 1, subnet fec0:0:0:1::/64), port b a RoCE v2 port

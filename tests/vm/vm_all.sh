@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # vm_all.sh SRCDIR SCENARIO...: run the VM lab's scenarios one after the
 # other (each boots its own guests), print each one's checks and a line
 # "vm: N passed, N failed"; fails when any check or scenario fails.

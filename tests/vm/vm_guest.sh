@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # vm_guest.sh - runs in each guest (the kernel's guest= argument): the
 # guest's set-up from its kernel command line (name=, addr0=, addr1=, the
 # shared directory's 9p tag "share"), one rxe device per NIC, then an agent

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # vm_initrd.sh OUT.gz - the guests' initramfs: busybox and the modules that
 # mount this machine's root file system over 9p (virtio).  The guest then
 # switch_root's into it (not chroot: the kernel's module autoloading runs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # vm_lib.sh - sourced by the VM lab's scenarios (tests/vm/vm_*.sh): QEMU
 # guests with the kernel's Soft-RoCE (rdma_rxe), each running this
 # machine's root file system read only over 9p, linked by QEMU "dgram" NICs

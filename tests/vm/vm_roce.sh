@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # vm_roce.sh - the verbs backend on the kernel's own RDMA stack: ibrouterd
 # in a router guest with two RoCE ports (rxe0 on subnet A fd00:a::/64, rxe1
 # on subnet B fd00:b::/64), hosts in a second guest with one rxe device in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for lib/ibr_crc.c and lib/ibr_crc16*.c: every VCRC and ICRC engine against a bit-by-bit
  * reference at every length (the ICRC's over a packet masked field by field), long messages,

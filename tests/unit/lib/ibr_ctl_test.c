@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for lib/ibr_ctl.c: request splitting and the reply envelope reader. */
 #include "lib/ibr_ctl.h"
 #include "lib/ibr_json.h"

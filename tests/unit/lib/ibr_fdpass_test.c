@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for lib/ibr_fdpass.c: one descriptor with a datagram, and none left
  * open when a peer sends more than one. */
 #include "lib/ibr_fdpass.h"

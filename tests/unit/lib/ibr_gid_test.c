@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_gid_test.c - GID, GID prefix, GUID and LID helpers (lib/ibr_gid.c). */
 #include "lib/ibr_gid.h"
 #include "tests/unit/ibr_test.h"

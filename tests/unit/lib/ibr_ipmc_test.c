@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for lib/ibr_ipmc.c: which family an MGID's group is, what is no
  * group, and joins and leaves on the loopback interface as the kernel's

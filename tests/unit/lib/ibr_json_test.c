@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for lib/ibr_json.c: shape, escaping, UTF-8 repair, misuse, limits. */
 #include "lib/ibr_json.h"
 #include "tests/unit/ibr_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for lib/ibr_log.c: levels, sink, errno suffix, rate limiter. */
 #include "lib/ibr_log.h"
 #include "tests/unit/ibr_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_mad_test.c - MAD, SMP, RMPP and SA header codecs (lib/ibr_mad.c),
  * every accessor cross-checked against libibmad's field tables.  libibmad's

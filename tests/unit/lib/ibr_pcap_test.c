@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for lib/ibr_pcap.c: the file layout tshark reads (pcap, LINKTYPE_ERF,
  * ERF type 21), byte for byte, and error handling. */
 #include "lib/ibr_pcap.h"

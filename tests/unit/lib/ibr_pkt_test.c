@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for lib/ibr_pkt.c: header accessors (placement checked against the
  * IBA field tables, bit by bit), the parser and each of its error codes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for lib/ibr_plug.c: the OpenSM plugin <-> ibrouterd messages. */
 #include "lib/ibr_plug.h"
 #include "tests/unit/ibr_test.h"

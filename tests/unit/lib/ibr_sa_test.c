@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_sa_test.c - SA record, Notice, InformInfo and ClassPortInfo codecs
  * (lib/ibr_sa.c).  The bit offsets below are the IBA's (vol. 1 15.2.5,

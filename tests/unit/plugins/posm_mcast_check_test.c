@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for plugins/posm_mcast_check.c: what the plugin refuses of a
  * daemon's MCAST record before it asks OpenSM (each refusal on its own),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for plugins/posm_opts.c: event_plugin_options of libibrouter-osm.so. */
 #include "plugins/posm.h"
 #include "tests/unit/ibr_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for plugins/posm_queue.c: batches and the bounded queues of the plugin. */
 #include "plugins/posm.h"
 #include "tests/unit/ibr_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for plugins/posm_route.c: the router's entries in OpenSM's prefix
  * routes list, next to an administrator's, across OpenSM's re-reads of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for plugins/posm_watch_table.c: what the membership watch
  * remembers of each group between two passes, and what a pass finds: new,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for plugins/posm_watch.c: the membership watch's passes over a
  * fake OpenSM (its multicast group table built as osm_subnet.c and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/io_verbs_dev.c over the fake provider: a device removed
  * without a word (rxe's `rdma link del`), one that reports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* io_verbs_fix.c - the verbs backend's unit-test fixture (io_verbs_fix.h). */
 #include "tests/unit/router/io_verbs_fix.h"
 #include "lib/ibr_pkt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * io_verbs_fix.h - the fixture the verbs backend's unit tests share: `n`
  * fake HCAs (tests/fakes/fake_verbs.h) whose ports are sim wire sockets in a

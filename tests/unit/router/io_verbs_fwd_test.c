@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * The verbs backend under the forwarding worker and engine (router_worker.c
  * over io_verbs*.c over the fake provider): packets a host sends on one

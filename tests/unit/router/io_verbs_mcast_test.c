@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/io_verbs_mcast.c over the fake provider (tests/fakes):
  * the QP of each group's Q_Key (IBA C10-25), created on demand, bounded,

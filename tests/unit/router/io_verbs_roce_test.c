@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for the RoCE paths of router/io_verbs*.c over the fake provider in
  * its RoCE mode (tests/fakes/fake_verbs.h): devices 0 and 1 are RoCE v2

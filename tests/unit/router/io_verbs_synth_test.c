@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for router/io_verbs_synth.c: the packet the engine sees for a UD receive. */
 #include "lib/ibr_pkt.h"
 #include "lib/ibr_roce.h"

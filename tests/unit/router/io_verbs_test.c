@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/io_verbs*.c (with io_verbs_pool.c and io_verbs_ah.c) over
  * the fake provider of tests/fakes/: three devices whose ports are sim wire

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/router_engine.c: one packet per validation rule (passing
  * and failing), each asserting its drop counter and that nothing else moved;

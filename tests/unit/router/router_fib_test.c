@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/router_fib.c: what router_rib_compile() makes of a RIB.  The port snapshot
  * and everything derived from it for the per-packet work (usable, LID span, site, P_Keys, the

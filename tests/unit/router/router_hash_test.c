@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for router/router_hash.c: the workers' read-only maps. */
 #include "router/router_hash.h"
 #include "tests/unit/ibr_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for router/router_pub.c: publication and quiescent-state reclamation. */
 #include "router/router_pub.h"
 #include "router/router_rib.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for router/router_rib.c and router/router_fib.c: sources, preference,
  * longest prefix, replace, withdraw, neighbours, multicast, 10^6 routes. */
 #include "router/router_rib.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Tests for router/router_tab.c: put/find/del/iterate against a model. */
 #include "router/router_tab.h"
 #include "tests/unit/ibr_test.h"

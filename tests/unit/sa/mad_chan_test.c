@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_chan_test.c - the MAD channel (sa/mad_chan.c) over a fake transport
  * with a controlled clock: TIDs, matching, retries and backoff, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_ibsim_test.c - the ibsim transport (sa/mad_ibsim.c) without ibsim: the
  * sim_request byte layout, hostile datagrams, no server, and a fake server

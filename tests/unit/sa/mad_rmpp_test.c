@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_rmpp_test.c - RMPP receiver (sa/mad_rmpp.c, IBA 13.6): in-order,
  * windowed, duplicate and out-of-order segments, every ABORT reason, the size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_umad_test.c - the umad transport (sa/mad_umad.c) over a fake
  * libibumad (tests/fakes/fake_umad.c): opening a port that does not exist

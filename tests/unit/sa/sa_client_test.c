@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sa_client_test.c - the SA client (sa/sa_client.c, sa/sa_sync.c) against a
  * fake subnet: a fake transport under a real struct mad_chan (so that TID

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sa_sync_test.c - the queries of the SA client (sa/sa_sync.c) one answer at
  * a time: neighbours from NodeRecords, LMCs from PortInfoRecords, alias GUIDs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_core_test.c - construction and configuration checks, link up/down
  * and the state events, the counters, drop names, and random SMPs through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_dr_test.c - directed-route rules of an end port (sma/sma_dr.c):
  * every branch of C14-9 and C14-13 on receive, every branch of the reply's

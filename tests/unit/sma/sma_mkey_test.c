@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_mkey_test.c - M_Key protection (sma/sma_mkey.c, IBA 14.2.4): a walk
  * over every protection level x Get/Set/TrapRepress x right/wrong/no key,

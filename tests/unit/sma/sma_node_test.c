@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_node_test.c - NodeInfo, NodeDescription and SMInfo (sma/sma_node.c),
  * decoded with libibmad's field tables, and the statuses of the SMA's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for sma/sma_pma.c, the PerfMgt agent: ClassPortInfo, PortCounters
  * and PortCountersExtended in IBA 16.1's layout (read back with libibmad's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_policy_test.c - the Set policy (sma/sma_policy.c): before a master SM
  * is known any Set goes; the PortInfo Set naming a MasterSMLID binds the port

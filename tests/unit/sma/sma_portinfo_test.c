@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_portinfo_test.c - PortInfo Get and Set (sma/sma_portinfo.c): the
  * defaults, a round trip of every writable field (each set to a non-default

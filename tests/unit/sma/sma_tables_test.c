@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_tables_test.c - PKeyTable, SLtoVLMappingTable, VLArbitrationTable and
  * GUIDInfo (sma/sma_tables.c): Get/Set round trips entry by entry, block

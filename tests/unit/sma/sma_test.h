@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_test.h - helpers shared by the SMA unit tests: an SMA with recorded
  * events, and requests encoded and replies decoded with libibmad's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sma_vendor_test.c - the vendor router attributes (sma/sma_vendor.c): a
  * test per field of each layout table (its bytes and bits on the wire,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf_test.c - ibrouterd.conf(5): parsing, checks, defaults and the
  * normalised print (router/daemon/ibrd_conf*.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/daemon/ibrd_mcast.c, the multicast bridging policy: over
  * a fake view of three subnets (ports a and b in one site, c in another),

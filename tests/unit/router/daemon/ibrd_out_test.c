@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/daemon/ibrd_out.c: a table made as a stream, part by
  * part as a sink pumps it, is byte for byte the table made at once (JSON

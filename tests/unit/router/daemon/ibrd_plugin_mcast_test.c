@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/daemon/ibrd_plugin_mcast.c: a plugin-fed port's groups
  * as the bridging policy reads them (the router's own membership told apart,

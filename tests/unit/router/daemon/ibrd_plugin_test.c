@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/daemon/ibrd_plugin_input.c: the daemon's decoder of the
  * OpenSM plugin's messages -- order, snapshots, deltas, bounds, and what it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for what a reload keeps (ibrouterd.conf(5), Reload): the RIB a new
  * config gets from the old one (ibrd_state_build with the old RIB and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * Tests for router/daemon/ibrd_roce.c with the bridging policy
  * (ibrd_mcast.c): port a an IB subnet (a fake view of its SA), port b a RoCE
