@@ -210,8 +210,9 @@ static int reply_member(struct scan *s, const char *key, size_t klen, struct ibr
 	char *str = NULL;
 	int rc;
 
-	if ((klen == 2 && !memcmp(key, "ok", 2)) || (klen == 4 && !memcmp(key, "more", 4))) {
-		bool *b = klen == 2 ? &r->ok : &r->more;
+	if ((klen == 2 && !memcmp(key, "ok", 2)) || (klen == 4 && !memcmp(key, "more", 4)) ||
+	    (klen == 5 && !memcmp(key, "usage", 5))) {
+		bool *b = klen == 2 ? &r->ok : klen == 4 ? &r->more : &r->usage;
 
 		if (sc_lit(s, "true"))
 			*b = true;

@@ -32,6 +32,7 @@ int ibr_ctl_split(char *line, char **argv, int max);
 struct ibr_ctl_reply {
 	bool ok;
 	bool more;
+	bool usage;	  /* a refusal for the request's form: its msg is a usage text */
 	char error[32];	  /* "EINVAL" */
 	char *msg;	  /* decoded, malloc'd; NULL when absent */
 	char *text;	  /* decoded "text" member, malloc'd; NULL when absent */
@@ -41,7 +42,7 @@ struct ibr_ctl_reply {
 
 /*
  * Read the top-level members of one reply datagram (`len` bytes, not
- * necessarily NUL-terminated): ok, more, error, msg, text, data.  Other
+ * necessarily NUL-terminated): ok, more, usage, error, msg, text, data.  Other
  * members are skipped.  0, or -EBADMSG when the datagram is not one JSON
  * object, -ENOMEM.  Free with ibr_ctl_reply_free().
  */

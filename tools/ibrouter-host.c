@@ -518,6 +518,7 @@ static const struct option host_opts[] = {
 	{ "rate", required_argument, NULL, 'r' },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ "slid", required_argument, NULL, O_SLID },
 	{ "dlid", required_argument, NULL, O_DLID },
 	{ "sl", required_argument, NULL, O_SL },
@@ -707,7 +708,7 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	host_defaults(&h);
-	while ((c = getopt_long(argc, argv, "s:p:d:w:jqc:r:t:h", host_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:p:d:w:jqc:r:t:hV", host_opts, NULL)) != -1) {
 		const char *o = c >= 256 ? host_opts[0].name : "";
 
 		for (const struct option *op = host_opts; op->name; op++)
@@ -760,6 +761,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("ibrouter-host %s\n", PACKAGE_VERSION);
 			return 0;
 		case O_NOGRH:
 			h.p.grh = false;

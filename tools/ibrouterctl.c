@@ -128,7 +128,7 @@ static const char *capture_name(const char *file, char *buf, size_t len)
 	return buf;
 }
 
-/* Read reply parts until the last; print them.  0 ok, 1 refused or broken. */
+/* Read reply parts until the last; print them.  0 ok, 1 refused or broken, 2 a usage error. */
 static int ctl_replies(int fd, bool raw)
 {
 	static char buf[IBR_CTL_PART_MAX + 1];
@@ -148,10 +148,13 @@ static int ctl_replies(int fd, bool raw)
 			return 1;
 		}
 		if (!r.ok) {
+			/* a usage text is a usage error, as ours are: 2 (ibrouterctl(8)) */
+			int st = r.usage ? 2 : 1;
+
 			fprintf(stderr, "ibrouterctl: %s (%s)\n", r.msg ? r.msg : "failed",
 				r.error);
 			ibr_ctl_reply_free(&r);
-			return 1;
+			return st;
 		}
 		if (raw)
 			printf("%.*s\n", (int)n, buf);
@@ -185,6 +188,8 @@ int main(int argc, char **argv)
 			fmt = argv[++i];
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return usage(stdout), 0;
+		else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+			return printf("ibrouterctl %s\n", PACKAGE_VERSION), 0;
 		else
 			return usage(stderr), 2;
 	}

@@ -93,7 +93,7 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 
 	if (!strcmp(argv[1], "stop")) {
 		if (argc != 2)
-			return ibrd_out_error(o, EINVAL, "usage: capture stop");
+			return ibrd_out_usage(o, "usage: capture stop");
 		if ((n = ibrd_capture_stop(d)) < 0)
 			return ibrd_out_error(o, (int)n, "%s",
 					      n == -ENOENT ? "no capture is running"
@@ -129,7 +129,7 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 		return ibrd_out_error(o, rc, "capture start: %s", err);
 	return ibrd_cmd_ok(o);
 usage:
-	return ibrd_out_error(o, EINVAL, "usage: capture start PORT FILE [drops|all] [count N]");
+	return ibrd_out_usage(o, "usage: capture start PORT FILE [drops|all] [count N]");
 }
 
 static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
@@ -139,7 +139,7 @@ static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 
 	(void)argv;
 	if (argc != 1)
-		return ibrd_out_error(o, EINVAL, "usage: version");
+		return ibrd_out_usage(o, "usage: version");
 	ibrd_out_object(o, cols, 6);
 	ibrd_out_str(o, IBRD_VERSION);
 	ibrd_out_str(o, d->conf->name);
@@ -169,7 +169,7 @@ static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 
 	(void)argv;
 	if (argc != 1)
-		return ibrd_out_error(o, EINVAL, "usage: reload");
+		return ibrd_out_usage(o, "usage: reload");
 	if ((rc = ibrd_reload_request(d, d->ctl_cur, o->fmt)))
 		return ibrd_out_error(o, rc, "reload: %s", strerror(-rc));
 	log_info("control: reloading %s", d->conf_path);
@@ -182,7 +182,7 @@ static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 
 	(void)d;
 	if (argc != 3 || (level = log_level_parse(argv[2])) < 0)
-		return ibrd_out_error(o, EINVAL, "usage: log level err|warning|notice|info|debug");
+		return ibrd_out_usage(o, "usage: log level err|warning|notice|info|debug");
 	log_setlevel(level);
 	log_info("control: log level %s", log_level_name(level));
 	return ibrd_cmd_ok(o);
@@ -216,7 +216,7 @@ int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
 				      argc == -E2BIG ? "too many words"
 						     : "bad quoting or characters");
 	if (cmd_format(&argc, &argv, &o->fmt))
-		return ibrd_out_error(o, EINVAL, "-o: formats are json, text, prometheus");
+		return ibrd_out_usage(o, "usage: -o json|text|prometheus");
 	if (argc == 0)
 		return ibrd_out_error(o, EINVAL, "empty request");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
@@ -230,7 +230,7 @@ int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
 		return c->fn(d, o, argc, argv);
 	}
 	/* the words as the request has them, escaped: they may hold any byte */
-	return ibrd_out_error(o, EINVAL, "unknown command '%s%s%s'",
+	return ibrd_out_usage(o, "unknown command '%s%s%s'",
 			      ibrd_out_escape(argv[0], w0, sizeof(w0)), argc > 1 ? " " : "",
 			      argc > 1 ? ibrd_out_escape(argv[1], w1, sizeof(w1)) : "");
 }

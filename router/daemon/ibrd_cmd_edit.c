@@ -98,11 +98,10 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	int port;
 
 	if (argc < 3 || ibr_gid_prefix_parse(argv[2], &pf) || pf.len > 64)
-		return ibrd_out_error(o, EINVAL,
-				      "usage: route add|del PREFIX ... (prefix length 0..64)");
+		return ibrd_out_usage(o, "usage: route add|del PREFIX ... (prefix length 0..64)");
 	if (!strcmp(argv[1], "del")) {
 		if (argc != 3)
-			return ibrd_out_error(o, EINVAL, "usage: route del PREFIX");
+			return ibrd_out_usage(o, "usage: route del PREFIX");
 		return edit_done(d, o,
 				 router_rib_route_del(&d->rib, ibr_gid_prefix(&pf.addr), pf.len,
 						      ROUTER_SRC_STATIC),
@@ -111,9 +110,8 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	if (parse_kv(argc - 3, argv + 3, &kv) || !kv.port || kv.kind < 0 ||
 	    (kv.lid && num(kv.lid, 0xBFFF, &lid)) || (kv.lmc && num(kv.lmc, 7, &lmc)) ||
 	    (kv.metric && num(kv.metric, UINT32_MAX, &metric)))
-		return ibrd_out_error(o, EINVAL,
-				      "usage: route add PREFIX port P lid L [lmc M] | direct | "
-				      "algorithmic [metric N]");
+		return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] | direct | "
+					 "algorithmic [metric N]");
 	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
 		return -ENOENT;
 	memset(&r, 0, sizeof(r));
@@ -138,7 +136,7 @@ int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 
 	if (argc < 5 || ibr_guid_parse(argv[2], &guid) || parse_kv(argc - 3, argv + 3, &kv) ||
 	    !kv.port || (kv.lid && num(kv.lid, 0xBFFF, &lid)) || (kv.lmc && num(kv.lmc, 7, &lmc)))
-		return ibrd_out_error(o, EINVAL,
+		return ibrd_out_usage(o,
 				      "usage: neighbour add GUID port P lid L [lmc M] | neighbour "
 				      "del GUID port P");
 	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
@@ -179,7 +177,7 @@ int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	    (kv.mlid && num(kv.mlid, 0xFFFE, &mlid)) || (kv.sl && num(kv.sl, 15, &sl)) ||
 	    (kv.qkey && num(kv.qkey, UINT32_MAX, &qkey)) ||
 	    (kv.pkey && num(kv.pkey, 0xFFFF, &pkey)))
-		return ibrd_out_error(o, EINVAL,
+		return ibrd_out_usage(o,
 				      "usage: mcast add MGID port P mlid L [sl S] [qkey Q] [pkey "
 				      "K] [receivers|senders|both] | mcast del MGID port P");
 	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)

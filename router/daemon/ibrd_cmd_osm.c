@@ -264,7 +264,7 @@ int ibrd_cmd_show_osm_routes(struct ibrd *d, struct ibrd_out *o, int argc, char 
 	int port, rc;
 
 	if (argc != 3)
-		return ibrd_out_error(o, EINVAL, "usage: show osm-prefix-routes PORT");
+		return ibrd_out_usage(o, "usage: show osm-prefix-routes PORT");
 	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	e = osm_collect(d, (uint32_t)port, &n);

@@ -51,7 +51,7 @@ int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	if ((add ? argc != 5 && argc != 7 : argc != 5) || ibr_gid_parse(argv[3], &g) ||
 	    ibr_gid_is_mcast(&g) || proxy_num(argv[4], 0xFFFFFE, &x.qpn) ||
 	    (argc == 7 && (strcmp(argv[5], "qkey") || proxy_num(argv[6], UINT32_MAX, &x.qkey))))
-		return ibrd_out_error(o, EINVAL, "usage: proxy %s",
+		return ibrd_out_usage(o, "usage: proxy %s",
 				      add ? "add PORT GID QPN [qkey Q]" : "del PORT GID QPN");
 	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
@@ -89,7 +89,7 @@ static int show_port_arg(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 	int only = -1;
 
 	if (argc > 3) {
-		ibrd_out_error(o, EINVAL, "usage: show %s [PORT]", argv[1]);
+		ibrd_out_usage(o, "usage: show %s [PORT]", argv[1]);
 		return -EINVAL;
 	}
 	if (argc == 3 && (only = ibrd_cmd_port(d, o, argv[2])) < 0)

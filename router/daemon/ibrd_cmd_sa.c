@@ -24,7 +24,7 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	int port = -1;
 
 	if (argc > 3)
-		return ibrd_out_error(o, EINVAL, "usage: show sa [PORT]");
+		return ibrd_out_usage(o, "usage: show sa [PORT]");
 	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
@@ -73,7 +73,7 @@ int ibrd_cmd_sa_resync(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 	int port = -1, n = 0;
 
 	if (argc > 3)
-		return ibrd_out_error(o, EINVAL, "usage: sa resync [PORT]");
+		return ibrd_out_usage(o, "usage: sa resync [PORT]");
 	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	for (uint32_t i = 0; i < d->rib.nports; i++) {

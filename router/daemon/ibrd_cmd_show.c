@@ -136,7 +136,7 @@ int ibrd_cmd_show_routes(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 	struct show_rows args = { .argc = argc };
 
 	if (argc > 3 || (argc == 3 && ibr_gid_prefix_parse(argv[2], &args.want)))
-		return ibrd_out_error(o, EINVAL, "usage: show routes [PREFIX]");
+		return ibrd_out_usage(o, "usage: show routes [PREFIX]");
 	ibrd_out_table(o, cols, 6);
 	return show_stream(d, o, IBRD_SNAP_ROUTES, routes_next, &args);
 }
@@ -167,7 +167,7 @@ int ibrd_cmd_show_neighs(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 	struct show_rows args = { .argc = argc, .port = -1 };
 
 	if (argc > 3)
-		return ibrd_out_error(o, EINVAL, "usage: show neighbours [PORT]");
+		return ibrd_out_usage(o, "usage: show neighbours [PORT]");
 	if (argc == 3 && (args.port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	ibrd_out_table(o, cols, 5);
@@ -209,7 +209,7 @@ int ibrd_cmd_show_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 	struct show_rows args = { .argc = argc };
 
 	if (argc > 3 || (argc == 3 && ibr_gid_parse(argv[2], &args.mgid)))
-		return ibrd_out_error(o, EINVAL, "usage: show mcast [MGID]");
+		return ibrd_out_usage(o, "usage: show mcast [MGID]");
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	return show_stream(d, o, IBRD_SNAP_MCASTS, mcasts_next, &args);
 }
@@ -308,8 +308,7 @@ int ibrd_cmd_show_counters(struct ibrd *d, struct ibrd_out *o, int argc, char **
 		return ibrd_out_error(o, ENOMEM, "out of memory");
 	if (argc > 3 || (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)) {
 		free(c);
-		return argc > 3 ? ibrd_out_error(o, EINVAL, "usage: show counters [PORT]")
-				: -ENOENT;
+		return argc > 3 ? ibrd_out_usage(o, "usage: show counters [PORT]") : -ENOENT;
 	}
 	ibrd_counters_sum(d, c);
 	if (o->fmt == IBRD_FMT_PROM) {
@@ -347,7 +346,7 @@ int ibrd_cmd_show_drops(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		return ibrd_out_error(o, ENOMEM, "out of memory");
 	if (argc > 3 || (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)) {
 		free(c);
-		return argc > 3 ? ibrd_out_error(o, EINVAL, "usage: show drops [PORT]") : -ENOENT;
+		return argc > 3 ? ibrd_out_usage(o, "usage: show drops [PORT]") : -ENOENT;
 	}
 	ibrd_counters_sum(d, c);
 	ibrd_out_table(o, cols, 5);

@@ -49,8 +49,7 @@ static int trace_parse(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 	}
 	return 0;
 usage:
-	return ibrd_out_error(o, EINVAL,
-			      "usage: trace SGID DGID [tclass T] [flowlabel F] [port P]");
+	return ibrd_out_usage(o, "usage: trace SGID DGID [tclass T] [flowlabel F] [port P]");
 }
 
 /* The ingress port: given, or the one the SGID's prefix routes to. */

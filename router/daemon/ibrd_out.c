@@ -270,20 +270,17 @@ int ibrd_out_end(struct ibrd_out *o)
 	return o->err;
 }
 
-int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
+static int out_error(struct ibrd_out *o, int err, bool usage, const char *msg)
 {
 	struct ibr_json j;
-	char msg[512];
-	va_list ap;
 	int rc;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	ibr_json_init(&j, IBR_CTL_PART_MAX);
 	ibr_json_obj_open(&j, NULL);
 	ibr_json_bool(&j, "ok", false);
 	ibr_json_str(&j, "error", ibrd_errno_name(err));
+	if (usage)
+		ibr_json_bool(&j, "usage", true);
 	ibr_json_str(&j, "msg", msg);
 	ibr_json_close(&j);
 	rc = ibr_json_finish(&j) ? -EMSGSIZE : o->emit(o->ctx, j.buf, j.len);
@@ -292,6 +289,28 @@ int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
 	o->parts++;
 	o->err = rc ? rc : (err > 0 ? -err : err);
 	return o->err;
+}
+
+int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return out_error(o, err, false, msg);
+}
+
+int ibrd_out_usage(struct ibrd_out *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return out_error(o, EINVAL, true, msg);
 }
 
 static int out_stream_end(struct ibrd_out *o, int rc)

@@ -75,6 +75,11 @@ int ibrd_out_end(struct ibrd_out *o);
 /* An error answer: {"ok":false,"error":<errno name of err>,"msg":...}. */
 int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A refusal for the request's form (EINVAL, "usage":true): its message is a usage text, and
+ * ibrouterctl exits 2 on it, as on its own usage errors.
+ */
+int ibrd_out_usage(struct ibrd_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * The rest of the answer comes from `next` (see ibrd_out_next_fn); `done`

@@ -292,7 +292,7 @@ int ibrd_cmd_plugin_hello(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 	int rc;
 
 	if (argc != 3)
-		return ibrd_out_error(o, EINVAL, "usage: plugin hello VERSION");
+		return ibrd_out_usage(o, "usage: plugin hello VERSION");
 	if (strcmp(argv[2], "1"))
 		return ibrd_out_error(o, EINVAL,
 				      "plugin protocol version %s is not spoken here (this "
@@ -465,7 +465,7 @@ int ibrd_cmd_show_plugins(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 
 	(void)argv;
 	if (argc != 2)
-		return ibrd_out_error(o, EINVAL, "usage: show plugins");
+		return ibrd_out_usage(o, "usage: show plugins");
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (struct ibrd_plugin *p = d->plugins; p; p = p->next) {
 		const struct ibr_plug_stats *st = &p->s.remote;

@@ -748,7 +748,7 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	int port = -1, a = drops ? 3 : 2;
 
 	if (argc > a + 1)
-		return ibrd_out_error(o, EINVAL, "usage: show sma [drops] [PORT]");
+		return ibrd_out_usage(o, "usage: show sma [drops] [PORT]");
 	if (argc == a + 1 && (port = ibrd_cmd_port(d, o, argv[a])) < 0)
 		return -ENOENT;
 	if (!d->sma)
@@ -801,7 +801,7 @@ int ibrd_cmd_sma_release(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 	int port;
 
 	if (argc != 3)
-		return ibrd_out_error(o, EINVAL, "usage: sma release PORT");
+		return ibrd_out_usage(o, "usage: sma release PORT");
 	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	if (!d->sma || sma_port_release(d->sma, (unsigned)port + 1))

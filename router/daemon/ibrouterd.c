@@ -29,14 +29,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ibrouterd [-dnNV] [-v ...] [-f FILE] [-s SOCKET]\n"
+		"usage: ibrouterd [-dhnNV] [-v ...] [-f FILE] [-s SOCKET]\n"
 		"  -f FILE    config file (default %s)\n"
 		"  -d         stay in the foreground and log to stderr\n"
 		"  -v         more verbose (repeat for debug)\n"
 		"  -n         check the config, print it normalised (secrets redacted), exit\n"
 		"  -N         the same, with the secrets\n"
 		"  -s SOCKET  control socket (default: the config's, %s)\n"
-		"  -V         print the version and exit\n",
+		"  -h, --help     print this and exit\n"
+		"  -V, --version  print the version and exit\n",
 		IBRD_CONF_DEFAULT, IBRD_SOCK_DEFAULT);
 }
 
@@ -250,7 +251,11 @@ int main(int argc, char **argv)
 	bool check = false, secrets = false;
 	int c, rc;
 
-	while ((c = getopt(argc, argv, "df:hnNs:vV")) != -1) {
+	static const struct option longopts[] = { { "help", no_argument, NULL, 'h' },
+						  { "version", no_argument, NULL, 'V' },
+						  { NULL, 0, NULL, 0 } };
+
+	while ((c = getopt_long(argc, argv, "df:hnNs:vV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			d.foreground = true;
@@ -276,14 +281,14 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		default:
+		default: /* a usage error: 2, as infiniband-diags' tools */
 			usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind != argc) {
 		usage(stderr);
-		return 1;
+		return 2;
 	}
 	d.conf = ibrd_conf_load(d.conf_path, stderr);
 	if (!d.conf)

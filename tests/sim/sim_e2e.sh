@@ -136,7 +136,7 @@ rc=$?
 check "osm-prefix-routes: unknown port is ENOENT (exit 1)" sh -c "[ $rc -eq 1 ] && grep -q \"no port 'zz' (ENOENT)\" \"$T/osm_err1.out\""
 ctl show osm-prefix-routes > "$T/osm_err2.out" 2>&1
 rc=$?
-check "osm-prefix-routes: no PORT is EINVAL with the usage" sh -c "[ $rc -eq 1 ] && grep -q 'usage: show osm-prefix-routes PORT (EINVAL)' \"$T/osm_err2.out\""
+check "osm-prefix-routes: no PORT is a usage error (exit 2, EINVAL, the usage)" sh -c "[ $rc -eq 2 ] && grep -q 'usage: show osm-prefix-routes PORT (EINVAL)' \"$T/osm_err2.out\""
 check "osm-prefix-routes: two ports refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" show osm-prefix-routes a b 2>/dev/null"
 check "help lists show osm-prefix-routes" sh -c "\"$CTL\" -s \"$T/ctl.sock\" help | grep -q '^show osm-prefix-routes PORT'"
 

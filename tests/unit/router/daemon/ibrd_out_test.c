@@ -6,6 +6,8 @@
  * freed once, whether it ends or is abandoned.
  */
 #include "router/daemon/ibrd_out.h"
+
+#include "lib/ibr_ctl.h"
 #include "tests/unit/ibr_test.h"
 
 #include <errno.h>
@@ -233,7 +235,36 @@ static void test_escape(void)
 	CU_ASSERT_STRING_EQUAL(ibrd_out_escape("abc", s, 1), "");
 }
 
+/* A usage refusal says so ("usage":true), a plain one does not; the client reads both. */
+static void test_usage_error(void)
+{
+	struct sink s = { 0 };
+	struct ibrd_out o;
+	struct ibr_ctl_reply r;
+
+	ibrd_out_init(&o, IBRD_FMT_JSON, sink_emit, &s);
+	CU_ASSERT_EQUAL(ibrd_out_usage(&o, "usage: log level %s", "LEVEL"), -EINVAL);
+	ibrd_out_free(&o);
+	ibrd_out_init(&o, IBRD_FMT_JSON, sink_emit, &s);
+	CU_ASSERT_EQUAL(ibrd_out_error(&o, ENOENT, "no port %s", "x"), -ENOENT);
+	ibrd_out_free(&o);
+	CU_ASSERT_EQUAL_FATAL(s.n, 2);
+	CU_ASSERT_EQUAL_FATAL(ibr_ctl_reply_parse(s.part[0], s.len[0], &r), 0);
+	CU_ASSERT_FALSE(r.ok);
+	CU_ASSERT_TRUE(r.usage);
+	CU_ASSERT_STRING_EQUAL(r.error, "EINVAL");
+	CU_ASSERT_STRING_EQUAL(r.msg, "usage: log level LEVEL");
+	ibr_ctl_reply_free(&r);
+	CU_ASSERT_EQUAL_FATAL(ibr_ctl_reply_parse(s.part[1], s.len[1], &r), 0);
+	CU_ASSERT_FALSE(r.ok);
+	CU_ASSERT_FALSE(r.usage);
+	CU_ASSERT_STRING_EQUAL(r.error, "ENOENT");
+	ibr_ctl_reply_free(&r);
+	sink_free(&s);
+}
+
 static CU_TestInfo tests[] = {
+	{ "a usage refusal says usage", test_usage_error },
 	{ "a JSON stream is the table made at once", test_stream_json },
 	{ "a text stream is the table made at once", test_stream_text },
 	{ "a stream the sink does not defer runs at once", test_stream_not_deferred },

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+# sim_ctl_usage.sh - issue 21, infiniband-diags manners: every program has
+# -h/--help and -V/--version; a usage error exits 2 and an error the daemon
+# reports exits 1 (ibrouterctl(8), EXIT STATUS), the daemon's usage texts
+# included: an unknown command, a command's wrong arguments, an unknown -o
+# format (its reply says "usage":true).
+BUILD=${BUILD:-$(pwd)}
+. "$(dirname "$0")/lib.sh"
+
+# st CMD...: the exit status of CMD (its output in $T/st.out)
+st() { "$@" > "$T/st.out" 2>&1; echo $?; }
+VER=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$BUILD/config.h")
+
+for p in "$IBRD:ibrouterd" "$CTL:ibrouterctl" "$HOST:ibrouter-host"; do
+	bin=${p%%:*} name=${p##*:}
+	for o in -h --help; do
+		check "$name $o: exit 0, a usage text" sh -c \
+			"'$bin' $o > '$T/h.out' 2>&1 && grep -q '^usage: $name' '$T/h.out'"
+	done
+	for o in -V --version; do
+		check "$name $o: exit 0, '$name $VER'" sh -c "[ \"\$('$bin' $o)\" = '$name $VER' ]"
+	done
+done
+check "ibrouterd -x: a usage error, 2" test "$(st "$IBRD" -x)" = 2
+check "ibrouterd with an operand: 2" test "$(st "$IBRD" extra)" = 2
+check "ibrouterd -f with no such file: an error, 1" test "$(st "$IBRD" -n -f "$T/none.conf")" = 1
+check "ibrouterctl -x: 2" test "$(st "$CTL" -x)" = 2
+check "ibrouter-host -x: 2" test "$(st "$HOST" -x)" = 2
+
+start_router || exit 1
+check "ctl log level bogus: the daemon's usage text, 2" test "$(st ctl log level bogus)" = 2
+check "... and it is printed" grep -q 'usage: log level' "$T/st.out"
+check "ctl route add (no prefix): 2" test "$(st ctl route add)" = 2
+check "ctl -o bogus show ports: 2" test "$(st ctl -o bogus show ports)" = 2
+check "ctl nosuch (an unknown command): 2" test "$(st ctl nosuch)" = 2
+check "ctl route add with no such port: refused, 1" \
+	test "$(st ctl route add fec0:0:0:9::/64 port nosuch lid 9)" = 1
+check "ctl show sma nosuch (no such port): 1" test "$(st ctl show sma nosuch)" = 1
+check "ctl show ports: 0" test "$(st ctl show ports)" = 0
+finish
