@@ -291,26 +291,34 @@ static int out_error(struct ibrd_out *o, int err, bool usage, const char *msg)
 	return o->err;
 }
 
-int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
+static int vout_error(struct ibrd_out *o, int err, bool usage, const char *fmt, va_list ap)
 {
 	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return out_error(o, err, usage, msg);
+}
+
+int ibrd_out_error(struct ibrd_out *o, int err, const char *fmt, ...)
+{
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = vout_error(o, err, false, fmt, ap);
 	va_end(ap);
-	return out_error(o, err, false, msg);
+	return rc;
 }
 
 int ibrd_out_usage(struct ibrd_out *o, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = vout_error(o, EINVAL, true, fmt, ap);
 	va_end(ap);
-	return out_error(o, EINVAL, true, msg);
+	return rc;
 }
 
 static int out_stream_end(struct ibrd_out *o, int rc)
