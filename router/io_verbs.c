@@ -38,8 +38,12 @@ static struct io_verbs_dev *verbs_dev_get(struct io_verbs *v, const char *name)
 			return &v->dev[i];
 	d = &v->dev[v->ndevs];
 	snprintf(d->name, sizeof(d->name), "%s", name);
-	if ((rc = io_verbs_dev_attach(d)) == -ENODEV) {
-		log_warnx("verbs: device %s not present: its ports are lost until it comes", name);
+	if ((rc = io_verbs_dev_attach(d)) == -ENODEV || rc == -ENOSYS) {
+		/* ENOSYS: libibverbs found no RDMA stack at all (no uverbs in the kernel) */
+		log_warnx("verbs: device %s not present%s: its ports are lost until it comes", name,
+			  rc == -ENOSYS ? " (this machine has no RDMA devices: load the HCA's "
+					  "driver and ib_uverbs, or rdma_rxe for Soft-RoCE)"
+					: "");
 		d->lost = true;
 	} else if (rc) {
 		errno = -rc;

@@ -294,8 +294,12 @@ static int out_error(struct ibrd_out *o, int err, bool usage, const char *msg)
 static int vout_error(struct ibrd_out *o, int err, bool usage, const char *fmt, va_list ap)
 {
 	char msg[512];
+	size_t n;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* the client prints "MSG (ERRNO)": no line break before the errno */
+	for (n = strlen(msg); n && (msg[n - 1] == '\n' || msg[n - 1] == ' '); n--)
+		msg[n - 1] = '\0';
 	return out_error(o, err, usage, msg);
 }
 

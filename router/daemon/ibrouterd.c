@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +249,7 @@ int main(int argc, char **argv)
 			  .cap_lock = PTHREAD_MUTEX_INITIALIZER,
 			  .smp_lock = PTHREAD_MUTEX_INITIALIZER,
 			  .smp_efd = -1 };
+	static char conf_abs[PATH_MAX];
 	bool check = false, secrets = false;
 	int c, rc;
 
@@ -293,6 +295,9 @@ int main(int argc, char **argv)
 	d.conf = ibrd_conf_load(d.conf_path, stderr);
 	if (!d.conf)
 		return 1;
+	/* a reload reads it again after daemon() has changed to "/": the path it was given */
+	if (realpath(d.conf_path, conf_abs))
+		d.conf_path = conf_abs;
 	if (check) {
 		/* -n goes to the journal (the unit's ExecStartPre): no secrets there */
 		ibrd_conf_print(d.conf, stdout, secrets ? IBRD_CONF_SECRETS : IBRD_CONF_REDACT);
@@ -310,6 +315,7 @@ int main(int argc, char **argv)
 	if (!rc)
 		loop(&d);
 	stop(&d);
-	log_info("ibrouterd stopped");
+	/* one that never started stopped nothing (another ibrouterd may run on) */
+	log_info(rc ? "ibrouterd not started" : "ibrouterd stopped");
 	return rc ? 1 : 0;
 }
