@@ -34,7 +34,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: ibrouterctl [-j] [-s SOCKET] COMMAND [ARGS...] [-o text|json|prometheus]\n"
 		"commands: version, help, show ports|routes|neighbours|mcast|counters|drops|\n"
-		"  config|osm-prefix-routes|sa|sma|plugins|proxies, route add|del,\n"
+		"  config|osm-prefix-routes|sa|sma|plugins|proxies|qps|verbs, route add|del,\n"
 		"  neighbour add|del, mcast add|del, proxy add|del, sa resync, sma release,\n"
 		"  clear counters, reload, log level, trace SGID DGID ..., capture start|stop;\n"
 		"  see ibrouterctl(8) or `help`\n");

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"usage: ibrouterd [-dhnNV] [-v ...] [-f FILE] [-s SOCKET]\n"
 		"  -f FILE    config file (default %s)\n"
 		"  -d         stay in the foreground and log to stderr\n"
-		"  -v         more verbose (repeat for debug)\n"
+		"  -v         one log level more than the config's (repeat for more)\n"
 		"  -n         check the config, print it normalised (secrets redacted), exit\n"
 		"  -N         the same, with the secrets\n"
 		"  -s SOCKET  control socket (default: the config's, %s)\n"
@@ -304,10 +304,10 @@ int main(int argc, char **argv)
 		ibrd_conf_free(d.conf);
 		return 0;
 	}
+	/* each -v one level beyond the config's: at log-level = info, -v is debug */
 	log_init("ibrouterd", d.foreground,
-		 d.verbose >= 2 ? LOG_DEBUG
-		 : d.verbose	? LOG_INFO
-				: d.conf->log_level);
+		 d.conf->log_level + d.verbose < LOG_DEBUG ? d.conf->log_level + d.verbose
+							   : LOG_DEBUG);
 	if (!d.foreground && daemon(0, 0) < 0)
 		fatal("daemon");
 	d.start_ns = ibr_now_ns();

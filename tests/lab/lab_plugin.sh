@@ -59,7 +59,7 @@ plugin_ge() { [ "$(plugin_col "$1")" -ge "$2" ] 2> /dev/null; }
 # fed_by_plugin: the plugin is up, on a master OpenSM, bound to and feeding port a, after a snapshot
 fed_by_plugin() { plugin_is master yes && plugin_is ports a && plugin_ge snapshots 1; }
 start_router() {
-	"$BUILD/ibrouterd" -d -v -f "$LAB/r.conf" >> "$LAB/r.log" 2>&1 &
+	"$BUILD/ibrouterd" -d -f "$LAB/r.conf" >> "$LAB/r.log" 2>&1 &
 	LAB_PIDS="$LAB_PIDS $!"
 	RPID=$!
 }
@@ -154,7 +154,7 @@ control {
 pid-file = "$LAB/r2.pid"
 EOC
 start_router
-"$BUILD/ibrouterd" -d -v -f "$LAB/r2.conf" > "$LAB/r2.log" 2>&1 &
+"$BUILD/ibrouterd" -d -f "$LAB/r2.conf" > "$LAB/r2.log" 2>&1 &
 LAB_PIDS="$LAB_PIDS $!"
 
 # ---- 1. the plugin as port a's learning source ----

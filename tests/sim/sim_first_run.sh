@@ -10,7 +10,9 @@
 #      starts, says the device is not present (and, where the machine has
 #      no RDMA stack at all, what to load), and shows the port lost;
 #   4. a refusal's message ends before its errno: no line break before
-#      "(EINVAL)".
+#      "(EINVAL)";
+#   5. -v logs one level more than the config's log-level (it changed
+#      nothing at log-level = info).
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
@@ -72,4 +74,16 @@ fi
 check "3: show verbs: the port is lost" sh -c "'$CTL' -s '$T/v.sock' show verbs | grep -q 'lost'"
 check "3: and it says nothing unexplained (no 'Function not implemented')" sh -c \
 	"! grep -q 'Function not implemented' '$T/v.log'"
+
+# 5. -v: one level beyond the config's log-level (at info: debug lines)
+sed -i 's|socket = "'"$T"'/v.sock"|socket = "'"$T"'/v5.sock"|' "$T/v.conf"
+"$IBRD" -d -v -f "$T/v.conf" > "$T/v5.log" 2>&1 &
+V5=$!
+PIDS="$PIDS $V5"
+for _ in $(seq 1 100); do "$CTL" -s "$T/v5.sock" version > /dev/null 2>&1 && break; sleep 0.05; done
+"$CTL" -s "$T/v5.sock" show ports > /dev/null 2>&1
+kill "$V5"
+wait "$V5" 2> /dev/null
+check "5: ibrouterd -v at log-level = info logs debug lines" grep -q 'control: up to .* clients' "$T/v5.log"
+check "5: without -v it does not" sh -c "! grep -q 'control: up to .* clients' '$T/v.log'"
 finish
