@@ -128,10 +128,44 @@ static const char *capture_name(const char *file, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * -j (or -o json) over an answer of several parts: one JSON document, not one a part, so that
+ * any JSON reader takes it whole.  The parts' "data" arrays are joined into one, as
+ * {"data":[rows...],"ok":true}: "ok" comes last, as only the last part can say it.
+ */
+struct joined {
+	bool open;  /* "{"data":[" printed */
+	bool comma; /* a row printed: the next one needs a comma */
+};
+
+static void join_part(struct joined *jd, const struct ibr_ctl_reply *r)
+{
+	const char *d = r->data;
+	size_t n = r->data_len;
+
+	if (!jd->open) {
+		fputs("{\"data\":[", stdout);
+		jd->open = true;
+	}
+	if (!d || !n)
+		return;
+	if (d[0] == '[' && d[n - 1] == ']') { /* its rows, without the brackets */
+		d++;
+		n -= 2;
+	}
+	while (n && (d[0] == ' ' || d[0] == '\n'))
+		d++, n--;
+	if (!n)
+		return;
+	printf("%s%.*s", jd->comma ? "," : "", (int)n, d);
+	jd->comma = true;
+}
+
 /* Read reply parts until the last; print them.  0 ok, 1 refused or broken, 2 a usage error. */
 static int ctl_replies(int fd, bool raw)
 {
 	static char buf[IBR_CTL_PART_MAX + 1];
+	struct joined jd = { false, false };
 
 	for (;;) {
 		struct ibr_ctl_reply r;
@@ -151,19 +185,26 @@ static int ctl_replies(int fd, bool raw)
 			/* a usage text is a usage error, as ours are: 2 (ibrouterctl(8)) */
 			int st = r.usage ? 2 : 1;
 
+			if (jd.open)
+				puts("],\"ok\":false}");
 			fprintf(stderr, "ibrouterctl: %s (%s)\n", r.msg ? r.msg : "failed",
 				r.error);
 			ibr_ctl_reply_free(&r);
 			return st;
 		}
-		if (raw)
+		if (raw && (r.more || jd.open))
+			join_part(&jd, &r);
+		else if (raw)
 			printf("%.*s\n", (int)n, buf);
 		else if (r.text)
 			fputs(r.text, stdout);
 		more = r.more;
 		ibr_ctl_reply_free(&r);
-		if (!more)
+		if (!more) {
+			if (jd.open)
+				puts("],\"ok\":true}");
 			return 0;
+		}
 	}
 }
 
