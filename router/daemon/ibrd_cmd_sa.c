@@ -45,10 +45,9 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ms = mad_chan_stats(ibrd_mad_chan(d, i));
 		ibrd_out_str(o, d->rib.port[i].name);
 		ibrd_out_str(o, sa_client_phase_name(sa_client_phase(sa)));
-		ibrd_out_u64(o, ps->lid);
-		ibrd_out_u64(o, ps->sm_lid);
-		snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)ps->prefix);
-		ibrd_out_str(o, buf);
+		ibrd_out_lid(o, ps->lid);
+		ibrd_out_lid(o, ps->sm_lid);
+		ibrd_out_prefix(o, ps->prefix);
 		ibrd_out_u64(o, sa_client_neighs(sa, &nv));
 		ibrd_out_u64(o, sa_client_groups(sa, &gv));
 		ibrd_out_u64(o, st->syncs);
@@ -62,8 +61,8 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ibrd_out_u64(o, ms->sent);
 		ibrd_out_u64(o, ms->recv);
 		ibrd_mad_times(d, i, &rep, &chg);
-		ibrd_out_u64(o, rep);
-		ibrd_out_u64(o, chg);
+		ibrd_out_time_ms(o, rep);
+		ibrd_out_time_ms(o, chg);
 	}
 	return ibrd_out_end(o);
 }

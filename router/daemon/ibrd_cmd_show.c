@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *lid_str(uint16_t lid, char *buf, size_t n)
-{
-	snprintf(buf, n, "0x%04x", lid);
-	return buf;
-}
-
 int ibrd_cmd_show_ports(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = { "name", "guid", "prefix", "lid",	"lmc", "site",
@@ -27,13 +21,11 @@ int ibrd_cmd_show_ports(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
 		const struct router_port *p = &d->rib.port[i];
 		const struct ibrd_conf_port *cp = &d->conf->port[i];
-		union ibr_gid g = ibr_gid_make(p->prefix, 0);
-		char gs[IBR_GID_STRLEN], ls[8];
 
 		ibrd_out_str(o, p->name);
 		ibrd_out_hex64(o, p->guid);
-		ibrd_out_str(o, p->prefix ? ibr_gid_ntop(&g, gs, sizeof(gs)) : NULL);
-		ibrd_out_str(o, lid_str(p->lid, ls, sizeof(ls)));
+		ibrd_out_prefix(o, p->prefix);
+		ibrd_out_lid(o, p->lid);
 		ibrd_out_u64(o, p->lmc);
 		ibrd_out_str(o, d->conf->sites[p->site]);
 		ibrd_out_u64(o, p->mtu);
@@ -144,7 +136,6 @@ int ibrd_cmd_show_routes(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 static int neighs_next(struct ibrd_out *o, void *arg)
 {
 	struct show_rows *s = arg;
-	char ls[8];
 
 	while (s->i < s->snap->n) {
 		const struct router_neigh *n = ibrd_snap_rec(s->snap, s->i++);
@@ -153,7 +144,7 @@ static int neighs_next(struct ibrd_out *o, void *arg)
 			continue;
 		ibrd_out_str(o, ibrd_snap_port(s->snap, n->key.port));
 		ibrd_out_hex64(o, n->key.guid);
-		ibrd_out_str(o, lid_str(n->lid, ls, sizeof(ls)));
+		ibrd_out_lid(o, n->lid);
 		ibrd_out_u64(o, n->lmc);
 		ibrd_out_str(o, router_src_name(n->key.source));
 		return 1;
@@ -181,7 +172,7 @@ static int mcasts_next(struct ibrd_out *o, void *arg)
 	while (s->i < s->snap->n) {
 		const struct router_mcast *m = ibrd_snap_rec(s->snap, s->i++);
 		union ibr_gid g;
-		char gs[IBR_GID_STRLEN], ls[8], qs[12], ks[8];
+		char gs[IBR_GID_STRLEN], qs[12], ks[8];
 
 		if (s->argc == 3 && memcmp(s->mgid.raw, m->key.mgid, 16))
 			continue;
@@ -190,7 +181,7 @@ static int mcasts_next(struct ibrd_out *o, void *arg)
 		snprintf(ks, sizeof(ks), "0x%04x", m->pkey);
 		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
 		ibrd_out_str(o, ibrd_snap_port(s->snap, m->key.port));
-		ibrd_out_str(o, lid_str(m->mlid, ls, sizeof(ls)));
+		ibrd_out_lid(o, m->mlid);
 		ibrd_out_u64(o, m->sl);
 		ibrd_out_str(o, qs);
 		ibrd_out_str(o, ks);

@@ -71,8 +71,8 @@ static void trace_row(struct ibrd *d, struct ibrd_out *o, const char *verdict, i
 	ibrd_out_str(o, verdict);
 	ibrd_out_str(o, d->rib.port[in].name);
 	ibrd_out_str(o, out >= 0 ? d->rib.port[out].name : NULL);
-	ibrd_out_u64(o, lrh ? ibr_lrh_get_dlid(lrh) : 0);
-	ibrd_out_u64(o, lrh ? ibr_lrh_get_slid(lrh) : 0);
+	ibrd_out_lid(o, lrh ? ibr_lrh_get_dlid(lrh) : 0);
+	ibrd_out_lid(o, lrh ? ibr_lrh_get_slid(lrh) : 0);
 	ibrd_out_u64(o, lrh ? ibr_lrh_get_sl(lrh) : 0);
 	ibrd_out_u64(o, lrh ? ibr_lrh_get_vl(lrh) : 0);
 	ibrd_out_u64(o, tx ? tx->hdr[15] : 0); /* HopLmt after the rewrite */

@@ -3,12 +3,14 @@
 #include "router/daemon/ibrd_out.h"
 
 #include "lib/ibr_ctl.h"
+#include "lib/ibr_gid.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PART_ROOM (IBR_CTL_PART_MAX - 512) /* the envelope and escaping need room too */
 
@@ -241,6 +243,37 @@ void ibrd_out_hex64(struct ibrd_out *o, uint64_t v)
 
 	snprintf(t, sizeof(t), "0x%016" PRIx64, v);
 	out_cell(o, t, js_hex64, &v);
+}
+
+void ibrd_out_lid(struct ibrd_out *o, uint16_t lid)
+{
+	char t[8];
+
+	snprintf(t, sizeof(t), "0x%04x", lid);
+	ibrd_out_str(o, t);
+}
+
+void ibrd_out_prefix(struct ibrd_out *o, uint64_t prefix)
+{
+	union ibr_gid g = ibr_gid_make(prefix, 0);
+	char t[IBR_GID_STRLEN];
+
+	ibrd_out_str(o, prefix ? ibr_gid_ntop(&g, t, sizeof(t)) : NULL);
+}
+
+void ibrd_out_time_ms(struct ibrd_out *o, uint64_t ms)
+{
+	time_t s = (time_t)(ms / 1000);
+	char t[40];
+	struct tm tm;
+	size_t n;
+
+	if (!ms || !gmtime_r(&s, &tm) || !(n = strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm))) {
+		ibrd_out_str(o, NULL);
+		return;
+	}
+	snprintf(t + n, sizeof(t) - n, ".%03uZ", (unsigned)(ms % 1000));
+	ibrd_out_str(o, t);
 }
 
 void ibrd_out_bool(struct ibrd_out *o, bool v)

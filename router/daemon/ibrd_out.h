@@ -67,6 +67,14 @@ void ibrd_out_str(struct ibrd_out *o, const char *v);
 void ibrd_out_u64(struct ibrd_out *o, uint64_t v);
 void ibrd_out_hex64(struct ibrd_out *o, uint64_t v);
 void ibrd_out_bool(struct ibrd_out *o, bool v);
+/*
+ * One number format in every answer, as infiniband-diags print them: a LID in hex ("0x0010"),
+ * a subnet prefix as a GID ("fec0:0:0:1::", absent when 0), a wall-clock time in ISO 8601, UTC,
+ * to the millisecond ("2026-12-02T06:41:07.123Z", absent when 0: never).
+ */
+void ibrd_out_lid(struct ibrd_out *o, uint16_t lid);
+void ibrd_out_prefix(struct ibrd_out *o, uint64_t prefix);
+void ibrd_out_time_ms(struct ibrd_out *o, uint64_t epoch_ms);
 /* Free text (Prometheus exposition, or a message in text mode). */
 void ibrd_out_printf(struct ibrd_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

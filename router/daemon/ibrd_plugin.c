@@ -484,10 +484,8 @@ int ibrd_cmd_show_plugins(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 		/* "OpenSM 3.3.23" -> "3.3.23": one word, as text tables need */
 		ibrd_out_str(o, p->s.h.osm_version[0] ? plugin_version_word(p->s.h.osm_version)
 						      : NULL);
-		snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)p->s.h.subnet_prefix);
-		ibrd_out_str(o, buf);
-		snprintf(buf, sizeof(buf), "0x%04x", p->s.h.sm_lid);
-		ibrd_out_str(o, buf);
+		ibrd_out_prefix(o, p->s.h.subnet_prefix);
+		ibrd_out_lid(o, p->s.h.sm_lid);
 		ibrd_out_bool(o, p->s.sm_state == 3);
 		ibrd_out_str(o, ports[0] ? ports : NULL);
 		ibrd_out_u64(o, p->s.live.ports.count);

@@ -763,7 +763,7 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		char pks[SMA_MAX_PKEYS * 7 + 1], gds[SMA_MAX_GUIDS * 19 + 1];
 		struct sma_port_view v;
 		union ibr_gid g;
-		char gs[IBR_GID_STRLEN], ls[8];
+		char gs[IBR_GID_STRLEN];
 		uint64_t lost[IBRD_SMP_LOSS_MAX], dropped = 0, reply_errors = 0;
 
 		if ((port >= 0 && (uint32_t)port != i) || sma_port_get(d->sma, i + 1, &v))
@@ -777,8 +777,7 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ibrd_out_str(o, d->rib.port[i].name);
 		ibrd_out_str(o, v.set_policy == SMA_SET_OPEN ? "open" : "master-sm");
 		ibrd_out_bool(o, v.mkey != 0); /* never the key itself */
-		snprintf(ls, sizeof(ls), "0x%04x", v.sm_lid);
-		ibrd_out_str(o, ls);
+		ibrd_out_lid(o, v.sm_lid);
 		ibrd_out_str(o, !v.sm_bound ? "none" : v.sm_dr ? "directed-route" : "lid-routed");
 		ibrd_out_u64(o, v.sm_dr ? v.sm_hops : 0);
 		ibrd_out_u64(o, v.sets_refused);

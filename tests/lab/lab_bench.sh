@@ -51,8 +51,13 @@ lab_sm A HcaA1 0 0xfec0000000000001 || { echo "bench: OpenSM A did not come up";
 router ce a:A:RtrA
 wait_synced ce a 1 10 || { echo "bench: no sync"; exit 1; }
 has() { "$CTL" -s "$LAB/ce.sock" show neighbours a | grep -q 0x0000000000100003; }
-# the daemon's wall clock of port a's last Report and last table change (ms)
-sa_times() { "$CTL" -s "$LAB/ce.sock" show sa a | awk '$1 == "a" { print $17, $18 }'; }
+# the daemon's wall clock of port a's last Report and last table change (ms;
+# show sa prints them in ISO 8601)
+iso_ms() { date -u -d "$1" +%s%3N; }
+sa_times() {
+	set -- $("$CTL" -s "$LAB/ce.sock" show sa a | awk '$1 == "a" { print $17, $18 }')
+	echo "$(iso_ms "$1") $(iso_ms "$2")"
+}
 : > "$LAB/ce.ms"
 : > "$LAB/ce.router.ms"
 event() { # CONSOLE-COMMAND WANT(has|!has)

@@ -49,6 +49,8 @@ for s in A B; do
 		sh -c "test -s '$LAB/sa$s.txt' && diff '$LAB/sa$s.txt' '$LAB/nb$s.txt'"
 done
 lab_check "1: show sa: both ports ready, subscribed, every column in header and rows" sh -c "'$CTL' -s '$LAB/ctl.sock' show sa | awk 'NR == 1 { h = NF; ok = (\$NF == \"last_change\") } NR > 1 && (NF != h || \$2 != \"ready\" || \$12 != \"yes\") { ok = 0 } END { exit !(ok && NR == 3) }'"
+lab_check "1: show sa: LIDs in hex, the prefix as a GID, the last change in ISO 8601" sh -c \
+	"'$CTL' -s '$LAB/ctl.sock' -j show sa a | grep -q '\"lid\":\"0x[0-9a-f]\{4\}\",\"sm_lid\":\"0x0001\",\"prefix\":\"fec0:0:0:1::\",.*\"last_change\":\"20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-9:]\{8\}\.[0-9]\{3\}Z\"'"
 lab_check "1: connected routes from the learned prefixes" sh -c "'$CTL' -s '$LAB/ctl.sock' show routes | grep -q '^fec0:0:0:1::/64 *connected *a' && '$CTL' -s '$LAB/ctl.sock' show routes | grep -q '^fec0:0:0:2::/64 *connected *b'"
 
 # ---- 2. data path with OpenSM's LIDs ----
