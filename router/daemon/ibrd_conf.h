@@ -15,7 +15,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define IBRD_CONF_DEFAULT "/etc/ibrouter/ibrouterd.conf"
+/* configure's sysconfdir (Makefile.am), where make install puts the example */
+#ifndef IBRD_SYSCONFDIR
+#define IBRD_SYSCONFDIR "/etc"
+#endif
+#define IBRD_CONF_DEFAULT IBRD_SYSCONFDIR "/ibrouter/ibrouterd.conf"
 #define IBRD_SOCK_DEFAULT "/run/ibrouter/ibrouterd.sock"
 #define IBRD_PATH_MAX	  108 /* sun_path */
 #define IBRD_NAME_MAX	  64
