@@ -50,7 +50,8 @@ cleanup() {
 		echo "0 passed, 1 failed"
 		st=1
 	done
-	rm -rf "$T"
+	# KEEP_DIR=1: the directory stays (scripts/demo.sh --keep leaves a router running in it)
+	[ -n "${KEEP_DIR:-}" ] || rm -rf "$T"
 	exit $st
 }
 trap cleanup EXIT
