@@ -280,17 +280,58 @@ static const struct ibr_crc16_ops *vcrc_best(void)
 	return &ibr_crc16_slice16_ops;
 }
 
+static bool icrc_lib_usable(void)
+{
+	return true;
+}
+
+static bool icrc_gfni_usable(void)
+{
+	return ibr_crc16_usable(IBR_VCRC_IMPL_GFNI);
+}
+
+#ifdef HAVE_ISAL
+#define ICRC_LIB_NAME "isa-l"
+#else
+#define ICRC_LIB_NAME "zlib"
+#endif
+
+/* The ICRC engines by enum ibr_icrc_impl (AUTO has none), each saying whether this CPU runs it. */
+static const struct icrc_engine {
+	const char *name;
+	icrc_fn fn;
+	bool (*usable)(void);
+} icrc_engines[] = {
+	[IBR_ICRC_IMPL_LIB] = { ICRC_LIB_NAME, icrc_lib, icrc_lib_usable },
+	[IBR_ICRC_IMPL_GFNI] = { "gfni", icrc_gfni, icrc_gfni_usable },
+	[IBR_ICRC_IMPL_ARMCRC] = { "armcrc", icrc_armcrc, ibr_crc32_arm_usable },
+	[IBR_ICRC_IMPL_AVX2] = { "avx2", icrc_avx2, ibr_crc32_avx2_usable },
+};
+#define ICRC_NENGINES (sizeof(icrc_engines) / sizeof(icrc_engines[0]))
+
+/* The engine of `impl` when this CPU runs it, else NULL. */
+static icrc_fn icrc_engine(enum ibr_icrc_impl impl)
+{
+	const struct icrc_engine *e = (unsigned)impl < ICRC_NENGINES ? &icrc_engines[impl] : NULL;
+
+	return e && e->fn && e->usable() ? e->fn : NULL;
+}
+
 /* The best ICRC engine but gfni (which goes with the gfni VCRC engine). */
 static icrc_fn icrc_plain(void)
 {
-	if (ibr_crc32_avx2_usable())
-		return icrc_avx2;
-	return ibr_crc32_arm_usable() ? icrc_armcrc : icrc_lib;
+	icrc_fn f = icrc_engine(IBR_ICRC_IMPL_AVX2);
+
+	if (!f)
+		f = icrc_engine(IBR_ICRC_IMPL_ARMCRC);
+	return f ? f : icrc_lib;
 }
 
 static icrc_fn icrc_best(void)
 {
-	return ibr_crc16_usable(IBR_VCRC_IMPL_GFNI) ? icrc_gfni : icrc_plain();
+	icrc_fn f = icrc_engine(IBR_ICRC_IMPL_GFNI);
+
+	return f ? f : icrc_plain();
 }
 
 /*
@@ -325,17 +366,17 @@ static void crc_forced(const struct ibr_crc16_ops **vo, icrc_fn *ic)
 			(*vo)->name);
 	if (!comma)
 		return;
-	if (!strcmp(comma + 1, "gfni") && ibr_crc16_usable(IBR_VCRC_IMPL_GFNI))
-		*ic = icrc_gfni;
-	else if (!strcmp(comma + 1, "armcrc") && ibr_crc32_arm_usable())
-		*ic = icrc_armcrc;
-	else if (!strcmp(comma + 1, "avx2") && ibr_crc32_avx2_usable())
-		*ic = icrc_avx2;
-	else if (!strcmp(comma + 1, "lib") ||
-		 !strcmp(comma + 1, ibr_icrc_impl_name(IBR_ICRC_IMPL_LIB)))
-		*ic = icrc_lib;
-	else
-		fprintf(stderr, "IBR_CRC_IMPL: ICRC engine \"%s\" not run here\n", comma + 1);
+	for (unsigned i = 0; i < ICRC_NENGINES; i++) {
+		icrc_fn f = icrc_engine((enum ibr_icrc_impl)i);
+
+		/* "lib" names the library's engine too, whichever library it is */
+		if (f && (!strcmp(comma + 1, icrc_engines[i].name) ||
+			  (i == IBR_ICRC_IMPL_LIB && !strcmp(comma + 1, "lib")))) {
+			*ic = f;
+			return;
+		}
+	}
+	fprintf(stderr, "IBR_CRC_IMPL: ICRC engine \"%s\" not run here\n", comma + 1);
 }
 
 static void crc_init(void)
@@ -384,31 +425,12 @@ int ibr_icrc_impl_set(enum ibr_icrc_impl impl)
 	icrc_fn f;
 
 	crc_ready();
-	switch (impl) {
-	case IBR_ICRC_IMPL_AUTO:
+	if (impl == IBR_ICRC_IMPL_AUTO)
 		f = icrc_best();
-		break;
-	case IBR_ICRC_IMPL_LIB:
-		f = icrc_lib;
-		break;
-	case IBR_ICRC_IMPL_GFNI:
-		if (!ibr_crc16_usable(IBR_VCRC_IMPL_GFNI))
-			return -ENOTSUP;
-		f = icrc_gfni;
-		break;
-	case IBR_ICRC_IMPL_ARMCRC:
-		if (!ibr_crc32_arm_usable())
-			return -ENOTSUP;
-		f = icrc_armcrc;
-		break;
-	case IBR_ICRC_IMPL_AVX2:
-		if (!ibr_crc32_avx2_usable())
-			return -ENOTSUP;
-		f = icrc_avx2;
-		break;
-	default:
+	else if ((unsigned)impl >= ICRC_NENGINES || !icrc_engines[impl].fn)
 		return -EINVAL;
-	}
+	else if (!(f = icrc_engine(impl)))
+		return -ENOTSUP;
 	atomic_store_explicit(&icrc_cur, f, memory_order_release);
 	return 0;
 }
@@ -417,31 +439,18 @@ enum ibr_icrc_impl ibr_icrc_impl_get(void)
 {
 	icrc_fn f = icrc_get();
 
-	if (f == icrc_gfni)
-		return IBR_ICRC_IMPL_GFNI;
-	if (f == icrc_armcrc)
-		return IBR_ICRC_IMPL_ARMCRC;
-	return f == icrc_avx2 ? IBR_ICRC_IMPL_AVX2 : IBR_ICRC_IMPL_LIB;
+	for (unsigned i = 0; i < ICRC_NENGINES; i++)
+		if (icrc_engines[i].fn == f)
+			return (enum ibr_icrc_impl)i;
+	return IBR_ICRC_IMPL_LIB;
 }
 
 const char *ibr_icrc_impl_name(enum ibr_icrc_impl impl)
 {
-	switch (impl) {
-	case IBR_ICRC_IMPL_AUTO:
+	if (impl == IBR_ICRC_IMPL_AUTO)
 		return "auto";
-	case IBR_ICRC_IMPL_LIB:
-#ifdef HAVE_ISAL
-		return "isa-l";
-#else
-		return "zlib";
-#endif
-	case IBR_ICRC_IMPL_GFNI:
-		return "gfni";
-	case IBR_ICRC_IMPL_ARMCRC:
-		return "armcrc";
-	case IBR_ICRC_IMPL_AVX2:
-		return "avx2";
-	}
+	if ((unsigned)impl < ICRC_NENGINES && icrc_engines[impl].name)
+		return icrc_engines[impl].name;
 	return "unknown";
 }
 
