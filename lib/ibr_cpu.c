@@ -67,9 +67,9 @@ char *ibr_cpu_describe(char *buf, size_t n)
 		/* what the engines need: PMULL (pmull) and the CRC32 instructions (armcrc) */
 		unsigned long hw = getauxval(AT_HWCAP);
 
-		snprintf(feat, sizeof(feat), "%s%s%s", (hw & (1ul << 4)) ? "pmull" : "",
-			 (hw & (1ul << 4)) && (hw & (1ul << 7)) ? " " : "",
-			 (hw & (1ul << 7)) ? "crc32" : "");
+		snprintf(feat, sizeof(feat), "%s%s%s", (hw & HWCAP_PMULL) ? "pmull" : "",
+			 (hw & HWCAP_PMULL) && (hw & HWCAP_CRC32) ? " " : "",
+			 (hw & HWCAP_CRC32) ? "crc32" : "");
 	}
 #endif
 	snprintf(buf, n, "%s%s%s%s", model, feat[0] ? " (" : "", feat, feat[0] ? ")" : "");

@@ -21,9 +21,6 @@
 #include <arm_neon.h>
 #include <sys/auxv.h>
 
-#ifndef HWCAP_PMULL
-#define HWCAP_PMULL (1 << 4) /* the Linux arm64 ABI's bit */
-#endif
 
 #define PMULL_TARGET __attribute__((target("+crypto")))
 

@@ -18,9 +18,6 @@
 #include <arm_acle.h>
 #include <sys/auxv.h>
 
-#ifndef HWCAP_CRC32
-#define HWCAP_CRC32 (1 << 7) /* the Linux arm64 ABI's bit */
-#endif
 
 __attribute__((target("+crc"))) uint32_t ibr_crc32_arm(uint32_t crc, const uint8_t *p, size_t n)
 {
