@@ -212,7 +212,8 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 	uint64_t tid = (uint64_t)time(NULL) << 16, mkey = 0;
 	uint32_t mod = 0;
 	bool set = false, lid_routed = false;
-	const char *pkeys = NULL;
+	uint8_t pkeys[64]; /* the block set-pkeys lists, parsed once */
+	bool set_pkeys = false;
 	int rc;
 
 	for (size_t i = 0; argc > 0 && i < sizeof(attrs) / sizeof(attrs[0]); i++)
@@ -240,14 +241,12 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 		} else if (!strncmp(argv[i], "set-", 4) && a->id == IBR_SMP_ATTR_PORT_INFO) {
 			set = true;
 		} else if (!strcmp(argv[i], "set-pkeys") && a->id == IBR_SMP_ATTR_PKEY_TABLE) {
-			uint8_t probe[64];
-
-			if (smp_pkeys_edit(probe, argv[i + 1])) {
+			if (smp_pkeys_edit(pkeys, argv[i + 1])) {
 				fprintf(stderr, "ibrouter-host: smp: bad P_Key list '%s'\n",
 					argv[i + 1]);
 				return 2;
 			}
-			pkeys = argv[i + 1];
+			set_pkeys = true;
 			set = true;
 		} else {
 			fprintf(stderr, "ibrouter-host: smp: unexpected '%s'\n", argv[i]);
@@ -265,8 +264,8 @@ int host_smp(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int time
 		return fprintf(stderr, "ibrouter-host: smp: %s\n", strerror(-rc)), 1;
 	if (set) {
 		memcpy(mad + IBR_SMP_DATA_OFFS, resp + IBR_SMP_DATA_OFFS, 64);
-		if (pkeys)
-			smp_pkeys_edit(mad + IBR_SMP_DATA_OFFS, pkeys);
+		if (set_pkeys)
+			memcpy(mad + IBR_SMP_DATA_OFFS, pkeys, sizeof(pkeys));
 		else
 			smp_portinfo_edit(mad + IBR_SMP_DATA_OFFS, argc - 1, argv + 1);
 		ibr_mad_set_method(mad, IBR_MAD_METHOD_SET);
