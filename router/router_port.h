@@ -64,5 +64,11 @@ struct router_port {
 
 /* Defaults: down, VCRC check on, MTU 2048, SL kept, every SL on VL0. */
 void router_port_defaults(struct router_port *p, const char *name);
+/*
+ * Adds a P_Key, with its membership bit, to the port's table: -EINVAL for base 0 (reserved,
+ * IBA 10.9.1.2), -EEXIST when its base is listed already (each partition once), -ENOSPC when
+ * the table is full; 0 when added.  The config's pkeys and the SM's PKeyTable Sets.
+ */
+int router_port_pkey_add(struct router_port *p, uint16_t pkey);
 
 #endif

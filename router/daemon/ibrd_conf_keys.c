@@ -367,11 +367,10 @@ static int ibrd_conf_p_pkeys(struct ibrd_conf_val *v)
 	}
 	if (ibrd_conf_pkey(v, &pk) < 0)
 		return -EINVAL;
-	for (unsigned i = 0; i < rp->npkeys; i++)
-		if ((rp->pkeys[i] & 0x7FFF) == (pk & 0x7FFF))
-			return ibrd_conf_why(v, "%s: partition 0x%04x is already listed", v->text,
-					     pk & 0x7FFF);
-	rp->pkeys[rp->npkeys++] = pk;
+	/* base 0 is refused above, more than ROUTER_MAX_PKEYS before the first */
+	if (router_port_pkey_add(rp, pk) == -EEXIST)
+		return ibrd_conf_why(v, "%s: partition 0x%04x is already listed", v->text,
+				     pk & 0x7FFF);
 	return 0;
 }
 

@@ -136,18 +136,10 @@ static void sma_pkeys_apply(struct router_port *p, const struct sma_event *ev)
 	size_t len = 0;
 
 	p->npkeys = 0;
-	for (unsigned i = 0; i < ev->npkeys && p->npkeys < ROUTER_MAX_PKEYS; i++) {
-		uint16_t pk = ev->pkeys[i];
-		bool dup = false;
-
-		for (unsigned j = 0; j < p->npkeys; j++)
-			dup |= (p->pkeys[j] & 0x7FFF) == (pk & 0x7FFF);
-		if (!(pk & 0x7FFF) || dup)
-			continue;
-		p->pkeys[p->npkeys++] = pk;
-		if (len < sizeof(buf) - 8)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " 0x%04x", pk);
-	}
+	for (unsigned i = 0; i < ev->npkeys; i++)
+		if (router_port_pkey_add(p, ev->pkeys[i]) == 0 && len < sizeof(buf) - 8)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " 0x%04x",
+						ev->pkeys[i]);
 	buf[len] = '\0';
 	p->flags |= ROUTER_PORT_PKEY_CHECK;
 	log_info("sma: port %s: P_Key table from the SM (%u):%s%s", p->name, p->npkeys, buf,

@@ -339,7 +339,29 @@ static void test_million(void)
 	router_rib_free(&rib);
 }
 
+/* A port's P_Key table: each partition once, base 0 never, at most ROUTER_MAX_PKEYS. */
+static void test_port_pkeys(void)
+{
+	struct router_port p;
+
+	router_port_defaults(&p, "a");
+	CU_ASSERT_EQUAL(router_port_pkey_add(&p, 0xFFFF), 0);
+	CU_ASSERT_EQUAL(router_port_pkey_add(&p, 0x8001), 0);
+	CU_ASSERT_EQUAL(router_port_pkey_add(&p, 0x7FFF), -EEXIST); /* 0xffff's partition */
+	CU_ASSERT_EQUAL(router_port_pkey_add(&p, 0x0001), -EEXIST); /* limited member of 0x8001's */
+	CU_ASSERT_EQUAL(router_port_pkey_add(&p, 0x8000), -EINVAL);
+	CU_ASSERT_EQUAL(router_port_pkey_add(&p, 0x0000), -EINVAL);
+	CU_ASSERT_EQUAL(p.npkeys, 2);
+	CU_ASSERT_EQUAL(p.pkeys[0], 0xFFFF);
+	CU_ASSERT_EQUAL(p.pkeys[1], 0x8001);
+	for (uint16_t k = 2; p.npkeys < ROUTER_MAX_PKEYS; k++)
+		CU_ASSERT_EQUAL_FATAL(router_port_pkey_add(&p, k), 0);
+	CU_ASSERT_EQUAL(router_port_pkey_add(&p, 0x4000), -ENOSPC);
+	CU_ASSERT_EQUAL(p.npkeys, ROUTER_MAX_PKEYS);
+}
+
 static CU_TestInfo tests[] = {
+	{ "a port's P_Key table", test_port_pkeys },
 	{ "longest prefix match and default route", test_longest_prefix },
 	{ "invalid routes rejected", test_bad_routes },
 	{ "source preference, replace, withdraw, flush", test_preference_and_replace },
