@@ -124,6 +124,47 @@ static void sma_trap_send(struct ibrd *d, uint32_t idx, const struct sma_event *
 }
 
 /*
+ * The non-empty P_Keys of a table (base 0 is an empty entry), "0xffff<sep>0x8001" into buf;
+ * false when they did not all fit.
+ */
+static bool sma_pkeys_str(const uint16_t *pk, unsigned n, const char *sep, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		if (!(pk[i] & 0x7FFF))
+			continue;
+		if (len + strlen(sep) + 7 > size)
+			return false;
+		len += (size_t)snprintf(buf + len, size - len, "%s0x%04x", len ? sep : "", pk[i]);
+	}
+	return true;
+}
+
+/* The alias GUIDs of a GUIDInfo table (entries 1 and up that are set); *count of them. */
+static bool sma_guids_str(const uint64_t *g, unsigned n, const char *sep, char *buf, size_t size,
+			  unsigned *count)
+{
+	size_t len = 0;
+	bool all = true;
+
+	buf[0] = '\0';
+	*count = 0;
+	for (unsigned i = 1; i < n; i++) {
+		if (!g[i])
+			continue;
+		++*count;
+		if (len + strlen(sep) + 19 > size)
+			all = false;
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s0x%016llx",
+						len ? sep : "", (unsigned long long)g[i]);
+	}
+	return all;
+}
+
+/*
  * The P_Key table the SM set (PKeyTable Set, 14.2.5.7) becomes the port's:
  * packets leave the port only with one of its P_Keys (10.9.3), as on an
  * end port, whose table only its SM writes.  Empty entries (base 0) and a
@@ -133,37 +174,26 @@ static void sma_trap_send(struct ibrd *d, uint32_t idx, const struct sma_event *
 static void sma_pkeys_apply(struct router_port *p, const struct sma_event *ev)
 {
 	char buf[256];
-	size_t len = 0;
+	bool all;
 
 	p->npkeys = 0;
 	for (unsigned i = 0; i < ev->npkeys; i++)
-		if (router_port_pkey_add(p, ev->pkeys[i]) == 0 && len < sizeof(buf) - 8)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " 0x%04x",
-						ev->pkeys[i]);
-	buf[len] = '\0';
+		router_port_pkey_add(p, ev->pkeys[i]); /* an empty or repeated entry: skipped */
 	p->flags |= ROUTER_PORT_PKEY_CHECK;
-	log_info("sma: port %s: P_Key table from the SM (%u):%s%s", p->name, p->npkeys, buf,
-		 len >= sizeof(buf) - 8 ? " ..." : "");
+	all = sma_pkeys_str(p->pkeys, p->npkeys, " ", buf, sizeof(buf));
+	log_info("sma: port %s: P_Key table from the SM (%u):%s%s%s", p->name, p->npkeys,
+		 buf[0] ? " " : "", buf, all ? "" : " ...");
 }
 
 /* The alias GUIDs the SM set (GUIDInfo Set, 14.2.5.5), logged: show sma lists them. */
 static void sma_guids_log(const struct router_port *p, const struct sma_event *ev)
 {
 	char buf[160];
-	size_t len = 0;
-	unsigned n = 0;
+	unsigned n;
+	bool all = sma_guids_str(ev->guids, ev->nguids, " ", buf, sizeof(buf), &n);
 
-	for (unsigned i = 1; i < ev->nguids; i++) {
-		if (!ev->guids[i])
-			continue;
-		n++;
-		if (len < sizeof(buf) - 20)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " 0x%016llx",
-						(unsigned long long)ev->guids[i]);
-	}
-	buf[len] = '\0';
-	log_info("sma: port %s: alias GUIDs from the SM (%u):%s%s", p->name, n, buf,
-		 len >= sizeof(buf) - 20 ? " ..." : "");
+	log_info("sma: port %s: alias GUIDs from the SM (%u):%s%s%s", p->name, n, buf[0] ? " " : "",
+		 buf, all ? "" : " ...");
 }
 
 /* The SMA's changes, applied to the router port and published. */
@@ -695,32 +725,6 @@ static int sma_show_drops(struct ibrd *d, struct ibrd_out *o, int port)
 	return ibrd_out_end(o);
 }
 
-/* The port's P_Keys (its table's non-empty entries) as "0xffff,0x8001"; NULL: none. */
-static const char *sma_list_pkeys(const struct sma_port_view *v, char *buf, size_t n)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < v->npkeys && len + 8 <= n; i++)
-		if (v->pkeys[i] & 0x7FFF)
-			len += (size_t)snprintf(buf + len, n - len, "%s0x%04x", len ? "," : "",
-						v->pkeys[i]);
-	return len ? buf : NULL;
-}
-
-/* Its alias GUIDs (GUIDInfo entries 1 and up that are set); NULL: none. */
-static const char *sma_list_guids(const struct sma_port_view *v, char *buf, size_t n)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 1; i < v->nguids && len + 20 <= n; i++)
-		if (v->guids[i])
-			len += (size_t)snprintf(buf + len, n - len, "%s0x%016llx", len ? "," : "",
-						(unsigned long long)v->guids[i]);
-	return len ? buf : NULL;
-}
-
 /*
  * show sma [PORT]: each port's Set policy, its master SM, the Sets refused,
  * what its SMPs came to (answered, dropped, replies lost), and the P_Keys
@@ -753,6 +757,7 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	ibrd_out_table(o, cols, 16);
 	for (uint32_t i = 0; i < d->rib.nports && i < SMA_MAX_PORTS; i++) {
 		char pks[SMA_MAX_PKEYS * 7 + 1], gds[SMA_MAX_GUIDS * 19 + 1];
+		unsigned nguids;
 		struct sma_port_view v;
 		union ibr_gid g;
 		char gs[IBR_GID_STRLEN];
@@ -780,8 +785,10 @@ int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ibrd_out_u64(o, dropped);
 		ibrd_out_u64(o, reply_errors);
 		ibrd_out_u64(o, sma_pma_gmps(d->pma, (uint8_t)(i + 1)));
-		ibrd_out_str(o, sma_list_pkeys(&v, pks, sizeof(pks)));
-		ibrd_out_str(o, sma_list_guids(&v, gds, sizeof(gds)));
+		sma_pkeys_str(v.pkeys, v.npkeys, ",", pks, sizeof(pks));
+		sma_guids_str(v.guids, v.nguids, ",", gds, sizeof(gds), &nguids);
+		ibrd_out_str(o, pks[0] ? pks : NULL);
+		ibrd_out_str(o, gds[0] ? gds : NULL);
 	}
 	return ibrd_out_end(o);
 }
