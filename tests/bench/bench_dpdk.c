@@ -18,9 +18,10 @@
  *
  * EAL runs without PCI or telemetry, on 2 MiB hugepages when HUGE_NEED of them are free
  * (as DPDK is meant to run; vm.nr_hugepages), else on ordinary pages (--no-huge), and says
- * which.  Measured on this machine's AMD EPYC (make bench's order, 2 runs, hugepages):
- * fwd_256_r1e6 25.6 and 18.0 ns/pkt; dpdk_fib6_r1e6 257 and 197, dpdk_lpm6_r5e5 270 and
- * 214, dpdk_hash_r1e6 79 and 53 ns/lookup.
+ * which.  Every answer is checked after its pass, outside the timing.  Measured on this
+ * machine's AMD EPYC (bench_fwd r1e6 then bench_dpdk, 2 runs, hugepages): fwd_256_r1e6 17.0
+ * and 26.8 ns/pkt; dpdk_fib6_r1e6 210 and 241, dpdk_lpm6_r5e5 307 and 189, dpdk_hash_r1e6 55
+ * and 51 ns/lookup.
  */
 #include "lib/ibr_cpu.h"
 #include "tests/bench/bench_routes.h"
@@ -101,15 +102,25 @@ static void gid_of(uint8_t g[16], uint64_t prefix, uint64_t guid)
 }
 
 /*
- * A pass's keys: random routes of the first n, as bench_fwd's pool_redraw draws them; `want`
- * their indexes.
+ * A pass's lookups: random routes of the first n, drawn as bench_fwd's pool_redraw draws them
+ * (`want` their indexes), and what a structure answered for each (`got`: the index + 1, each
+ * structure's next hop of the route).
  */
-static void draw(uint32_t n, uint8_t gid[POOL][16], uint64_t pfx[POOL], uint32_t want[POOL])
+struct pass {
+	uint8_t gid[POOL][16];
+	uint64_t pfx[POOL];
+	uint32_t want[POOL];
+	int32_t nh32[POOL];  /* rte_lpm6's answers */
+	uint64_t nh64[POOL]; /* rte_fib6's */
+	void *data[POOL];    /* rte_hash's */
+};
+
+static void draw(uint32_t n, struct pass *ps)
 {
 	for (int i = 0; i < POOL; i++) {
-		want[i] = (uint32_t)rand() % n;
-		pfx[i] = route_prefix(want[i]);
-		gid_of(gid[i], pfx[i], 0x2000 + (uint64_t)i);
+		ps->want[i] = (uint32_t)rand() % n;
+		ps->pfx[i] = route_prefix(ps->want[i]);
+		gid_of(ps->gid[i], ps->pfx[i], 0x2000 + (uint64_t)i);
 	}
 }
 
@@ -119,17 +130,83 @@ static double median(double *v, int n)
 	return getenv("MIN") ? v[0] : v[n / 2];
 }
 
+/*
+ * PASSES passes over the first n routes: lookups of a fresh draw in bursts of BURST, timed,
+ * then each answer checked (answer(ps, i): the route index + 1 it gave, 0 for none).  Prints
+ * "BENCH dpdk_<name> <ns> ns/lookup", the median pass (MIN=1: the fastest).
+ */
+static int time_lookups(const char *name, uint32_t n, void *tab,
+			void (*burst)(void *tab, struct pass *ps, int i),
+			uint64_t (*answer)(const struct pass *ps, int i))
+{
+	static struct pass ps;
+	double t[PASSES];
+	int bad = 0;
+
+	for (int r = 0; r < PASSES; r++) {
+		double t0;
+
+		draw(n, &ps);
+		t0 = now_s();
+		/* Hot loop of the baseline: DPDK's bulk lookups, BURST keys a call. */
+		for (int i = 0; i < POOL; i += BURST)
+			burst(tab, &ps, i);
+		t[r] = (now_s() - t0) / POOL;
+		for (int i = 0; i < POOL; i++)
+			bad += answer(&ps, i) != (uint64_t)ps.want[i] + 1;
+	}
+	if (bad) {
+		fprintf(stderr, "bench_dpdk: %s: %d lookups wrong\n", name, bad);
+		return 1;
+	}
+	printf("BENCH dpdk_%s %.1f ns/lookup\n", name, median(t, PASSES) * 1e9);
+	return 0;
+}
+
+static void lpm6_burst(void *tab, struct pass *ps, int i)
+{
+	rte_lpm6_lookup_bulk_func(tab, &ps->gid[i], &ps->nh32[i], BURST);
+}
+
+static uint64_t lpm6_answer(const struct pass *ps, int i)
+{
+	return ps->nh32[i] < 0 ? 0 : (uint64_t)ps->nh32[i];
+}
+
+static void fib6_burst(void *tab, struct pass *ps, int i)
+{
+	rte_fib6_lookup_bulk(tab, &ps->gid[i], &ps->nh64[i], BURST);
+}
+
+static uint64_t fib6_answer(const struct pass *ps, int i)
+{
+	return ps->nh64[i];
+}
+
+static void hash_burst(void *tab, struct pass *ps, int i)
+{
+	const void *keys[BURST];
+	uint64_t hit;
+
+	for (int k = 0; k < BURST; k++)
+		keys[k] = &ps->pfx[i + k];
+	if (rte_hash_lookup_bulk_data(tab, keys, BURST, &hit, &ps->data[i]) != BURST)
+		for (int k = 0; k < BURST; k++) /* a miss leaves data[] as it was */
+			if (!(hit >> k & 1))
+				ps->data[i + k] = NULL;
+}
+
+static uint64_t hash_answer(const struct pass *ps, int i)
+{
+	return (uint64_t)(uintptr_t)ps->data[i];
+}
+
 static int bench_lpm6(uint32_t n)
 {
-	static uint8_t gid[POOL][16];
-	static uint64_t pfx[POOL];
-	static uint32_t want[POOL];
-	static int32_t got[POOL];
 	struct rte_lpm6_config cfg = { .max_rules = n + 16 };
 	uint32_t need = lpm6_groups(n), all = lpm6_groups(NROUTES);
 	struct rte_lpm6 *l;
-	double t[PASSES];
-	int bad = 0;
+	int rc;
 
 	printf("dpdk: rte_lpm6: the %u routes need %u tbl8 groups (it holds %u), the first %u "
 	       "need %u\n",
@@ -144,46 +221,26 @@ static int bench_lpm6(uint32_t n)
 		uint8_t g[16];
 
 		gid_of(g, route_prefix(i), 0);
-		if (rte_lpm6_add(l, g, 64, i)) {
+		if (rte_lpm6_add(l, g, 64, i + 1)) {
 			fprintf(stderr, "bench_dpdk: rte_lpm6_add route %u failed\n", i);
 			rte_lpm6_free(l);
 			return 1;
 		}
 	}
-	for (int r = 0; r < PASSES; r++) {
-		double t0;
-
-		draw(n, gid, pfx, want);
-		t0 = now_s();
-		/* Hot loop of the baseline: DPDK's bulk lookup, 32 DGIDs a call. */
-		for (int i = 0; i < POOL; i += BURST)
-			rte_lpm6_lookup_bulk_func(l, &gid[i], &got[i], BURST);
-		t[r] = (now_s() - t0) / POOL;
-		for (int i = 0; i < POOL; i++)
-			bad += got[i] != (int32_t)want[i];
-	}
+	rc = time_lookups("lpm6_r5e5", n, l, lpm6_burst, lpm6_answer);
 	rte_lpm6_free(l);
-	if (bad) {
-		fprintf(stderr, "bench_dpdk: lpm6: %d lookups wrong\n", bad);
-		return 1;
-	}
-	printf("BENCH dpdk_lpm6_r5e5 %.1f ns/lookup\n", median(t, PASSES) * 1e9);
-	return 0;
+	return rc;
 }
 
 static int bench_fib6(void)
 {
-	static uint8_t gid[POOL][16];
-	static uint64_t pfx[POOL], got[POOL];
-	static uint32_t want[POOL];
 	struct rte_fib6_conf cfg = { .type = RTE_FIB6_TRIE,
 				     .default_nh = 0,
 				     /* its RIB's nodes: the routes and their trie's branches */
 				     .max_routes = 2 * NROUTES + 16,
 				     .trie = { .nh_sz = RTE_FIB6_TRIE_4B } };
 	struct rte_fib6 *f;
-	double t[PASSES];
-	int bad = 0;
+	int rc;
 
 	/*
 	 * its trie is laid out as LPM6's (24 bits, then a byte a level), but it reserves the
@@ -199,51 +256,27 @@ static int bench_fib6(void)
 		uint8_t g[16];
 
 		gid_of(g, route_prefix(i), 0);
-		int rc = rte_fib6_add(f, g, 64, i + 1);
-
-		if (rc) {
+		if ((rc = rte_fib6_add(f, g, 64, i + 1))) {
 			fprintf(stderr, "bench_dpdk: rte_fib6_add route %u: %s\n", i,
 				strerror(-rc));
 			rte_fib6_free(f);
 			return 1;
 		}
 	}
-	for (int r = 0; r < PASSES; r++) {
-		double t0;
-
-		draw(NROUTES, gid, pfx, want);
-		t0 = now_s();
-		/* Hot loop of the baseline: DPDK's bulk lookup, 32 DGIDs a call. */
-		for (int i = 0; i < POOL; i += BURST)
-			rte_fib6_lookup_bulk(f, &gid[i], &got[i], BURST);
-		t[r] = (now_s() - t0) / POOL;
-		for (int i = 0; i < POOL; i++)
-			bad += got[i] != (uint64_t)want[i] + 1;
-	}
+	rc = time_lookups("fib6_r1e6", NROUTES, f, fib6_burst, fib6_answer);
 	rte_fib6_free(f);
-	if (bad) {
-		fprintf(stderr, "bench_dpdk: fib6: %d lookups wrong\n", bad);
-		return 1;
-	}
-	printf("BENCH dpdk_fib6_r1e6 %.1f ns/lookup\n", median(t, PASSES) * 1e9);
-	return 0;
+	return rc;
 }
 
 static int bench_hash(void)
 {
-	static uint8_t gid[POOL][16];
-	static uint64_t pfx[POOL];
-	static uint32_t want[POOL];
 	struct rte_hash_parameters hp = { .name = "bench",
 					  .entries = NROUTES * 2,
 					  .key_len = sizeof(uint64_t),
 					  .hash_func = rte_hash_crc,
 					  .socket_id = 0 };
-	const void *keys[BURST];
-	void *data[BURST];
 	struct rte_hash *h;
-	double t[PASSES];
-	int bad = 0;
+	int rc;
 
 	if (!(h = rte_hash_create(&hp))) {
 		fprintf(stderr, "bench_dpdk: rte_hash_create: %s\n", rte_strerror(rte_errno));
@@ -258,33 +291,9 @@ static int bench_hash(void)
 			return 1;
 		}
 	}
-	for (int r = 0; r < PASSES; r++) {
-		uint64_t hits = 0;
-		double t0;
-
-		draw(NROUTES, gid, pfx, want);
-		t0 = now_s();
-		/* Hot loop of the baseline: DPDK's bulk lookup, 32 keys a call. */
-		for (int i = 0; i < POOL; i += BURST) {
-			uint64_t hit;
-
-			for (int k = 0; k < BURST; k++)
-				keys[k] = &pfx[i + k];
-			rte_hash_lookup_bulk_data(h, keys, BURST, &hit, data);
-			hits += (uint64_t)__builtin_popcountll(hit);
-			for (int k = 0; k < BURST; k++)
-				bad += (uint32_t)(uintptr_t)data[k] != want[i + k] + 1;
-		}
-		t[r] = (now_s() - t0) / POOL;
-		bad += hits != POOL;
-	}
+	rc = time_lookups("hash_r1e6", NROUTES, h, hash_burst, hash_answer);
 	rte_hash_free(h);
-	if (bad) {
-		fprintf(stderr, "bench_dpdk: hash: %d lookups wrong\n", bad);
-		return 1;
-	}
-	printf("BENCH dpdk_hash_r1e6 %.1f ns/lookup\n", median(t, PASSES) * 1e9);
-	return 0;
+	return rc;
 }
 
 /* Free 2 MiB hugepages (/proc/meminfo), 0 when none. */
