@@ -245,6 +245,20 @@ static inline void ibrd_port_changed(struct ibrd *d, uint32_t idx)
 	d->dirty |= IBRD_DIRTY_FIB;
 }
 
+/*
+ * Port `idx`'s link as its backend sees it (an HCA port's state, ibsim's link): down, the port
+ * is down and has no connected route (vdown, ibrd_state.c); up, it is as the config's `up`
+ * says.  Into `rp`, the port the caller then sets (router_rib_port_set, ibrd_port_changed).
+ */
+static inline void ibrd_port_link(struct ibrd *d, uint32_t idx, bool up, struct router_port *rp)
+{
+	d->vdown[idx] = !up;
+	if (up && (d->conf->port[idx].rp.flags & ROUTER_PORT_UP))
+		rp->flags |= ROUTER_PORT_UP;
+	else
+		rp->flags &= (uint8_t)~ROUTER_PORT_UP;
+}
+
 /* Groups came, went or changed members: the bridging policy runs, the FIB anew. */
 static inline void ibrd_groups_changed(struct ibrd *d)
 {

@@ -90,17 +90,12 @@ static void mad_link_check(struct ibrd_mad_port *mp, uint64_t now, bool now_plea
 	if (down == mp->link_down)
 		return;
 	mp->link_down = down;
-	if (!down)
-		d->vdown[mp->idx] = false;
 	log_info("mad: port %s: the simulator's link is %s", d->rib.port[mp->idx].name,
 		 down ? "down: the port is down until it is back" : "up again");
 	if (d->sma)
 		sma_port_set_link(d->sma, mp->idx + 1, !down, ibr_now_ns());
 	p = d->rib.port[mp->idx];
-	if (down)
-		p.flags &= (uint8_t)~ROUTER_PORT_UP;
-	else if (d->conf->port[mp->idx].rp.flags & ROUTER_PORT_UP)
-		p.flags |= ROUTER_PORT_UP;
+	ibrd_port_link(d, mp->idx, !down, &p);
 	router_rib_port_set(&d->rib, mp->idx, &p);
 	ibrd_port_changed(d, mp->idx);
 }

@@ -56,11 +56,7 @@ static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
 	if (i >= d->rib.nports)
 		return;
 	rp = d->rib.port[i];
-	d->vdown[i] = !vp->up;
-	if ((cp->flags & ROUTER_PORT_UP) && vp->up)
-		rp.flags |= ROUTER_PORT_UP;
-	else
-		rp.flags &= (uint8_t)~ROUTER_PORT_UP;
+	ibrd_port_link(d, i, vp->up, &rp);
 	if (!cp->lid && vp->lid) {
 		rp.lid = vp->lid;
 		rp.lmc = vp->lmc;
