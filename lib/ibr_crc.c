@@ -124,19 +124,17 @@ static uint32_t icrc_tab[ICRC_NPOS][256];
  */
 static struct ibr_crc_pat icrc_pat[2];
 
-#define CRC32_POLY_REFL 0xEDB88320u
-
 static void icrc_init(void)
 {
 	for (uint32_t b = 0; b < 256; b++) {
 		uint32_t r = b;
 
 		for (int i = 0; i < 8; i++) /* b(x) * x^32 mod P */
-			r = (r >> 1) ^ ((r & 1) ? CRC32_POLY_REFL : 0);
+			r = (r >> 1) ^ ((r & 1) ? IBR_CRC32_POLY_REFL : 0);
 		for (unsigned int k = 0, j = 0; k < ICRC_NPOS; k++) {
 			for (; j <= icrc_pos[k]; j++)
 				for (int i = 0; i < 8; i++) /* times x^-1: undo one shift */
-					r = (r & 0x80000000u) ? ((r ^ CRC32_POLY_REFL) << 1) | 1
+					r = (r & 0x80000000u) ? ((r ^ IBR_CRC32_POLY_REFL) << 1) | 1
 							      : r << 1;
 			icrc_tab[k][b] = r;
 		}

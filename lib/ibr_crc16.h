@@ -18,9 +18,10 @@
 
 #include "lib/ibr_crc.h"
 
-#define IBR_CRC16_POLY	    0x100Bu /* x^16 + x^12 + x^3 + x + 1, x^16 implied */
-#define IBR_CRC16_POLY_REFL 0xD008u /* the same, bit-reversed */
-#define IBR_CRC16_XPOW_N    8192    /* x^(8n) mod P tabulated for n < this */
+#define IBR_CRC16_POLY	    0x100Bu	/* x^16 + x^12 + x^3 + x + 1, x^16 implied */
+#define IBR_CRC16_POLY_REFL 0xD008u	/* the same, bit-reversed */
+#define IBR_CRC32_POLY_REFL 0xEDB88320u /* the ICRC's CRC-32, 0x04C11DB7 bit-reversed */
+#define IBR_CRC16_XPOW_N    8192	/* x^(8n) mod P tabulated for n < this */
 
 /* ibr_crc16_tab[k][b]: register after byte b then k zero bytes, from register 0. */
 extern uint16_t ibr_crc16_tab[16][256];

@@ -527,7 +527,7 @@ uint32_t ibr_crc32_gfni(uint32_t reg, const uint8_t *p, size_t n)
 	while (n--) {
 		reg ^= *p++;
 		for (int i = 0; i < 8; i++)
-			reg = (reg >> 1) ^ ((reg & 1) ? 0xEDB88320u : 0);
+			reg = (reg >> 1) ^ ((reg & 1) ? IBR_CRC32_POLY_REFL : 0);
 	}
 	return reg;
 }
@@ -539,7 +539,7 @@ uint32_t ibr_crc32_gfni_pat(const struct ibr_crc_pat *pat, const uint8_t *p, siz
 	for (size_t j = 0; j < n; j++) {
 		reg ^= j < IBR_CRC_PAT_LEN ? (p[j] | pat->or_[j]) ^ pat->xor_[j] : p[j];
 		for (int i = 0; i < 8; i++)
-			reg = (reg >> 1) ^ ((reg & 1) ? 0xEDB88320u : 0);
+			reg = (reg >> 1) ^ ((reg & 1) ? IBR_CRC32_POLY_REFL : 0);
 	}
 	return reg;
 }

@@ -17,8 +17,7 @@
 
 #ifdef IBR_CRC16_X86
 
-#define C32_P		0x104C11DB7ull /* the CRC-32's polynomial, x^32 included */
-#define CRC32_POLY_REFL 0xEDB88320u
+#define C32_P 0x104C11DB7ull /* the CRC-32's polynomial, x^32 included */
 
 /* the fold pair of the 256-byte loop (D = 2048 bits), and each lane's to the window's end */
 static uint64_t c32_fold[2] __attribute__((aligned(16)));
@@ -32,7 +31,7 @@ void ibr_crc32_avx2_init(void)
 		uint32_t r = b;
 
 		for (int i = 0; i < 8; i++)
-			r = (r >> 1) ^ ((r & 1) ? CRC32_POLY_REFL : 0);
+			r = (r >> 1) ^ ((r & 1) ? IBR_CRC32_POLY_REFL : 0);
 		c32_tab[0][b] = r;
 	}
 	for (int k = 1; k < 16; k++)
