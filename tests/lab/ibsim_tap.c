@@ -338,6 +338,22 @@ static uint64_t ld64(const uint8_t *p)
 	return be64toh(v);
 }
 
+/* A MAD's AttributeID, AttributeModifier and Status (its D bit left out), for the logs. */
+static unsigned mad_attr(const uint8_t *m)
+{
+	return (unsigned)(m[16] << 8 | m[17]);
+}
+
+static unsigned mad_mod(const uint8_t *m)
+{
+	return (unsigned)m[20] << 24 | (unsigned)m[21] << 16 | (unsigned)m[22] << 8 | m[23];
+}
+
+static unsigned mad_status(const uint8_t *m)
+{
+	return (unsigned)((m[4] & 0x7F) << 8 | m[5]);
+}
+
 static void st64(uint8_t *p, uint64_t v)
 {
 	v = htobe64(v);
@@ -392,8 +408,8 @@ static void learn_lid(const uint8_t *mad)
 	const uint8_t *pi = mad + 64;
 	uint16_t lid;
 
-	if ((mad[1] != 0x81 && mad[1] != 0x01) || mad[3] != 0x81 ||
-	    (mad[16] << 8 | mad[17]) != 0x0015 || (mad[4] & 0x7F) || mad[5])
+	if ((mad[1] != 0x81 && mad[1] != 0x01) || mad[3] != 0x81 || mad_attr(mad) != 0x0015 ||
+	    mad_status(mad))
 		return;
 	lid = (uint16_t)(pi[16] << 8 | pi[17]);
 	if (lid && lid < 0xC000 && (lid != rtr_lid || (pi[34] & 7) != rtr_lmc)) {
@@ -440,13 +456,11 @@ static void from_client(int i)
 			fprintf(stderr,
 				"ibsim_tap: trace: client %d -> router: class 0x%02x method 0x%02x "
 				"attr 0x%04x mod 0x%08x\n",
-				i, mad[1], mad[3], mad[16] << 8 | mad[17],
-				(unsigned)(mad[20] << 24 | mad[21] << 16 | mad[22] << 8 | mad[23]));
+				i, mad[1], mad[3], mad_attr(mad), mad_mod(mad));
 		if ((mad[3] & 0x7F) == 0x02) /* what the SM sets, for the lab's checks */
 			fprintf(stderr,
 				"ibsim_tap: Set of attribute 0x%04x mod 0x%08x to the router\n",
-				mad[16] << 8 | mad[17],
-				(unsigned)(mad[20] << 24 | mad[21] << 16 | mad[22] << 8 | mad[23]));
+				mad_attr(mad), mad_mod(mad));
 		/* a Set: ibsim's model of the port follows it (the answer is dropped) */
 		if ((mad[3] & 0x7F) == 0x02 && (mad[1] == 0x81 || mad[1] == 0x01)) {
 			uint8_t *cm = copy + MAD_OFF;
@@ -455,7 +469,7 @@ static void from_client(int i)
 			 * PortInfo names the port: ours may be the router's port 2, while
 			 * ibsim models each router port as a node of one port
 			 */
-			if ((cm[16] << 8 | cm[17]) == 0x0015) {
+			if (mad_attr(cm) == 0x0015) {
 				memset(cm + 20, 0, 4);
 				cm[23] = rtr_sim_port;
 				/*
@@ -497,21 +511,17 @@ static void from_real(int i)
 						"ibsim_tap: mirrored Set of 0x%04x: ibsim says "
 						"0x%04x"
 						" (state %u)\n",
-						req[MAD_OFF + 16] << 8 | req[MAD_OFF + 17],
-						(req[MAD_OFF + 4] & 0x7F) << 8 | req[MAD_OFF + 5],
+						mad_attr(req + MAD_OFF), mad_status(req + MAD_OFF),
 						req[MAD_OFF + 64 + 32] & 0x0F);
 				return;
 			}
-	if (getenv("IBSIM_TAP_DEBUG") && (req[MAD_OFF + 3] & 0x80) &&
-	    ((req[MAD_OFF + 4] & 0x7F) || req[MAD_OFF + 5]))
+	if (getenv("IBSIM_TAP_DEBUG") && (req[MAD_OFF + 3] & 0x80) && mad_status(req + MAD_OFF))
 		fprintf(stderr,
 			"ibsim_tap: ibsim answered client %d attribute 0x%04x mod 0x%08x "
 			"with status 0x%04x (hops %u, path %u,%u,%u)\n",
-			i, req[MAD_OFF + 16] << 8 | req[MAD_OFF + 17],
-			(unsigned)(req[MAD_OFF + 20] << 24 | req[MAD_OFF + 21] << 16 |
-				   req[MAD_OFF + 22] << 8 | req[MAD_OFF + 23]),
-			(req[MAD_OFF + 4] & 0x7F) << 8 | req[MAD_OFF + 5], req[MAD_OFF + 7],
-			req[MAD_OFF + 129], req[MAD_OFF + 130], req[MAD_OFF + 131]);
+			i, mad_attr(req + MAD_OFF), mad_mod(req + MAD_OFF),
+			mad_status(req + MAD_OFF), req[MAD_OFF + 7], req[MAD_OFF + 129],
+			req[MAD_OFF + 130], req[MAD_OFF + 131]);
 	send(cl[i].out, req, sizeof(req), 0);
 }
 
@@ -534,16 +544,13 @@ static void from_router(int r)
 			fprintf(stderr,
 				"ibsim_tap: trace: router -> client %d: attr 0x%04x status 0x%04x"
 				" pi lid %u state %u\n",
-				p->from, mad[16] << 8 | mad[17], (mad[4] & 0x7F) << 8 | mad[5],
+				p->from, mad_attr(mad), mad_status(mad),
 				mad[64 + 16] << 8 | mad[64 + 17], mad[64 + 32] & 0x0F);
-		if ((mad[4] & 0x7F) ||
-		    mad[5]) /* an error status: which attribute, for the lab's log */
+		if (mad_status(mad)) /* an error status: which attribute, for the lab's log */
 			fprintf(stderr,
 				"ibsim_tap: the router answered class 0x%02x attribute 0x%04x "
 				"mod 0x%08x method 0x%02x with status 0x%04x\n",
-				mad[1], mad[16] << 8 | mad[17],
-				(unsigned)(mad[20] << 24 | mad[21] << 16 | mad[22] << 8 | mad[23]),
-				p->method, (mad[4] & 0x7F) << 8 | mad[5]);
+				mad[1], mad_attr(mad), mad_mod(mad), p->method, mad_status(mad));
 		/* as ibsim delivers an answer: the request's LIDs and QPs swapped, status 0 */
 		memcpy(out, p->hdr, MAD_OFF);
 		memcpy(out, p->hdr + 4, 4);
@@ -564,7 +571,7 @@ static void from_router(int r)
 		fprintf(stderr,
 			"ibsim_tap: trace: router -> ibsim: class 0x%02x method 0x%02x attr 0x%04x "
 			"dlid 0x%04x\n",
-			mad[1], mad[3], mad[16] << 8 | mad[17], req_lid(req, 0));
+			mad[1], mad[3], mad_attr(mad), req_lid(req, 0));
 	send(cl[r].rdata, req, sizeof(req), 0);
 	n_relayed++;
 }
