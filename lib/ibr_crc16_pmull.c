@@ -21,7 +21,6 @@
 #include <arm_neon.h>
 #include <sys/auxv.h>
 
-
 #define PMULL_TARGET __attribute__((target("+crypto")))
 
 static inline uint64x2_t pm_ld(const uint8_t *p)

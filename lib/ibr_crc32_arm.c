@@ -18,7 +18,6 @@
 #include <arm_acle.h>
 #include <sys/auxv.h>
 
-
 __attribute__((target("+crc"))) uint32_t ibr_crc32_arm(uint32_t crc, const uint8_t *p, size_t n)
 {
 	uint32_t r = ~crc;
