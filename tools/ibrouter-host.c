@@ -72,15 +72,26 @@ struct host {
 	struct ibr_pkt_ud_params want; /* expected field values */
 	size_t want_size;
 	uint64_t received, matched, bad;
-	/* which of the sequence numbers 0..expect_count-1 came (a byte each):
-	 * a shortfall names the missing ones, so that a loss shows where */
-	uint8_t *seen;
-	uint32_t seen_n;
 	/* verbs mode (-d): a UD QP on an HCA port instead of the sim socket */
 	struct host_verbs_cfg vcfg;
 	struct host_verbs *verbs;
 	bool sgid_set;
 };
+
+/*
+ * recv --expect-count: which of the sequence numbers 0..n-1 came, a byte
+ * each (of the first 2^20), so that a shortfall names the missing ones.  In
+ * BSS: only the pages a stream reaches are ever touched.
+ */
+static uint8_t host_seen[1u << 20];
+
+static uint32_t host_seen_n(const struct host *h)
+{
+	if (h->expect_count <= 0)
+		return 0;
+	return h->expect_count < (long)sizeof(host_seen) ? (uint32_t)h->expect_count
+							 : (uint32_t)sizeof(host_seen);
+}
 
 static volatile sig_atomic_t host_stop;
 static volatile sig_atomic_t host_fd = -1; /* the socket, for host_signal() */
@@ -402,13 +413,13 @@ static void host_recv_one(struct host *h, const uint8_t *buf, size_t len)
 	h->received++;
 	host_capture(h, buf, len);
 	perr = ibr_pkt_parse(buf, len, &p);
-	if (perr == IBR_PKT_ERR_OK && p.payload_len >= 4 && h->seen) {
+	if (perr == IBR_PKT_ERR_OK && p.payload_len >= 4) {
 		uint32_t seq;
 
 		memcpy(&seq, p.payload, 4);
 		seq = be32toh(seq);
-		if (seq < h->seen_n)
-			h->seen[seq] = 1;
+		if (seq < host_seen_n(h))
+			host_seen[seq] = 1;
 	}
 	if (perr == IBR_PKT_ERR_OK && h->crc_check)
 		crc = ibr_pkt_crc_check(&p) != IBR_PKT_ERR_OK;
@@ -426,19 +437,6 @@ static void host_recv_one(struct host *h, const uint8_t *buf, size_t len)
 }
 
 static int host_recv_summary(struct host *h);
-
-/* --expect-count's record of the sequence numbers that came (h->seen) */
-static int host_seen_alloc(struct host *h)
-{
-	if (h->expect_count <= 0)
-		return 0;
-	h->seen_n = h->expect_count < (1L << 20) ? (uint32_t)h->expect_count : 1u << 20;
-	if (!(h->seen = calloc(h->seen_n, 1))) {
-		fprintf(stderr, "ibrouter-host: out of memory\n");
-		return -1;
-	}
-	return 0;
-}
 
 static int host_recv(struct host *h)
 {
@@ -495,30 +493,29 @@ static int host_recv_verbs(struct host *h)
  */
 static void host_recv_missing(const struct host *h)
 {
-	uint32_t lost = 0, ranges = 0;
+	uint32_t n = host_seen_n(h), lost = 0, ranges = 0;
 
-	for (uint32_t i = 0; i < h->seen_n; i++)
-		lost += !h->seen[i];
-	if (!lost)
-		return;
-	fprintf(stderr, "ibrouter-host: missing:");
-	for (uint32_t i = 0; i < h->seen_n; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		uint32_t j = i;
 
-		if (h->seen[i])
+		if (host_seen[i])
 			continue;
-		while (j + 1 < h->seen_n && !h->seen[j + 1])
+		while (j + 1 < n && !host_seen[j + 1])
 			j++;
+		if (!ranges)
+			fprintf(stderr, "ibrouter-host: missing:");
 		if (ranges++ < 32) {
 			if (j > i)
 				fprintf(stderr, " %" PRIu32 "-%" PRIu32, i, j);
 			else
 				fprintf(stderr, " %" PRIu32, i);
 		}
+		lost += j - i + 1;
 		i = j;
 	}
-	fprintf(stderr, "%s (%" PRIu32 " of %" PRIu32 ")\n", ranges > 32 ? " ..." : "", lost,
-		h->seen_n);
+	if (ranges)
+		fprintf(stderr, "%s (%" PRIu32 " of %" PRIu32 ")\n", ranges > 32 ? " ..." : "",
+			lost, n);
 }
 
 static int host_recv_summary(struct host *h)
@@ -527,8 +524,7 @@ static int host_recv_summary(struct host *h)
 		fprintf(h->quiet ? stderr : stdout,
 			"received %" PRIu64 " packets, %" PRIu64 " as expected, %" PRIu64 " not\n",
 			h->received, h->matched, h->bad);
-	if (h->seen)
-		host_recv_missing(h);
+	host_recv_missing(h);
 	if (h->bad)
 		return 1;
 	if (h->expect_count >= 0 && h->received != (uint64_t)h->expect_count)
@@ -863,29 +859,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = argv[optind];
-	if (host_seen_alloc(&h))
-		return 1;
-	if (h.vcfg.device) {
-		rc = host_main_verbs(&h, cmd);
-		free(h.seen);
-		return rc;
-	}
+	if (h.vcfg.device)
+		return host_main_verbs(&h, cmd);
 	if (strcmp(cmd, "send") && strcmp(cmd, "recv") && strcmp(cmd, "smp") &&
 	    strcmp(cmd, "perf")) {
 		fprintf(stderr, "ibrouter-host: unknown command '%s'\n", cmd);
-		free(h.seen);
 		return 2;
 	}
 	if (strcmp(cmd, "recv") && !h.peer_path) {
 		fprintf(stderr, "ibrouter-host: %s needs -p PEER\n", cmd);
-		free(h.seen);
 		return 2;
 	}
 	host_signals();
-	if (host_open(&h)) {
-		free(h.seen);
+	if (host_open(&h))
 		return 1;
-	}
 	if (!strcmp(cmd, "smp")) {
 		rc = host_smp(h.fd, &h.peer, h.peerlen, h.timeout_ms, argc - optind - 1,
 			      argv + optind + 1);
@@ -903,6 +890,5 @@ int main(int argc, char **argv)
 		rc = rc ? rc : 1;
 	close(h.fd);
 	unlink(h.sock_path);
-	free(h.seen);
 	return rc;
 }
