@@ -118,7 +118,7 @@ else
 		"dpkg-query -W -f='\${Conffiles}' ibrouter | grep -q '^ /etc/ibrouter/ibrouterd.conf '"
 	check "the installed daemon's default config is /etc/ibrouter/ibrouterd.conf" sh -c \
 		"/usr/sbin/ibrouterd -h | grep -q '(default /etc/ibrouter/ibrouterd.conf)'"
-	check "ldconfig ran (trigger): ld.so finds libibrouter-osm.so by its name, as OpenSM's dlopen asks" sh -c \
+	check "ldconfig ran (the trigger): the ld.so cache lists libibrouter-osm.so" sh -c \
 		"ldconfig -p | grep -q '^	libibrouter-osm.so '"
 	pre=$(sed -n 's/^ExecStartPre=//p' "$U")
 	start=$(sed -n 's/^ExecStart=//p' "$U")
