@@ -28,7 +28,10 @@ fi
 say "two subnets, each a switch, two hosts and a router node; each brought up by its own OpenSM"
 lab_subnet A "$HERE/netA"
 lab_subnet B "$HERE/netB"
+# each OpenSM's first sweep takes a few seconds: say so before, not only after
+echo "starting OpenSM A (its first sweep: a few seconds) ..."
 lab_sm A HcaA1 0 0xfec0000000000001 && echo "OpenSM A: SUBNET UP, prefix fec0:0:0:1::/64"
+echo "starting OpenSM B ..."
 lab_sm B HcaB1 0 0xfec0000000000002 && echo "OpenSM B: SUBNET UP, prefix fec0:0:0:2::/64"
 
 say "ibrouterd attached at both router nodes: nothing about the subnets in its config"

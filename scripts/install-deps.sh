@@ -16,8 +16,9 @@ opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags
 libconfuse-dev zlib1g-dev libisal-dev"
 # and what `scripts/run test` needs besides: CUnit, the captures' and man pages' checkers,
 # clang for the fuzzers and the format check, the packages' build and checkers (debhelper,
-# lintian, rpm's rpmspec), the VM lab, the aarch64 cross build
-TEST_PKGS="libcunit1-dev debhelper lintian rpm
+# lintian, rpm's rpmspec), a Prometheus parser for the exporter's test, the VM lab, the aarch64
+# cross build
+TEST_PKGS="libcunit1-dev debhelper lintian rpm python3-prometheus-client
 tshark mandoc clang clang-format libclang-rt-dev bc
 qemu-system-x86 linux-image-amd64 busybox-static cpio ibverbs-utils ibverbs-providers iproute2
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static

@@ -19,7 +19,7 @@ check() {
 U=$P/lib/systemd/system/ibrouterd.service
 
 check "make install into $P" make -s -C "$B" install
-for f in sbin/ibrouterd sbin/ibrouterctl sbin/ibrouter-host; do
+for f in sbin/ibrouterd sbin/ibrouterctl sbin/ibrouter-host sbin/ibrouter-exporter; do
 	check "$f installed, executable" test -x "$P/$f"
 done
 check "the man pages" test -f "$P/share/man/man8/ibrouterd.8" -a -f "$P/share/man/man5/ibrouterd.conf.5"
@@ -35,6 +35,16 @@ else
 	skip=$((skip + 1))
 	echo "skip - systemd-analyze verify: no systemd-analyze here"
 fi
+E=$P/lib/systemd/system/ibrouter-exporter.service
+check "the exporter's unit beside it, starting the installed exporter" \
+	grep -qx "ExecStart=$P/sbin/ibrouter-exporter" "$E"
+if command -v systemd-analyze > /dev/null; then
+	check "systemd-analyze verify of the exporter's unit: no complaint" sh -c \
+		"systemd-analyze verify --man=no '$E' > '$P.sa' 2>&1; st=\$?; cat '$P.sa'; [ \$st -eq 0 ] && [ ! -s '$P.sa' ]"
+fi
+check "the Grafana dashboard in PREFIX/share/ibrouter/grafana" \
+	test -f "$P/share/ibrouter/grafana/ibrouter.json"
+check "the exporter's man page" test -f "$P/share/man/man8/ibrouter-exporter.8"
 check "the example config in PREFIX/etc/ibrouter" test -f "$P/etc/ibrouter/ibrouterd.conf"
 check "the installed daemon's default config is it (-h says so)" sh -c \
 	"'$P/sbin/ibrouterd' -h | grep -q '(default $P/etc/ibrouter/ibrouterd.conf)'"

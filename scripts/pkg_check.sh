@@ -24,8 +24,9 @@ check() {
 	else fail=$((fail + 1)); echo "FAIL - $what"; sed 's/^/    /' "$W/check.out" | head -20; fi
 }
 skipped() { skip=$((skip + 1)); echo "skip - $1"; }
-installed=no pid=
+installed=no pid= xpid=
 cleanup() {
+	[ -n "$xpid" ] && kill "$xpid" 2> /dev/null
 	[ -n "$pid" ] && kill "$pid" 2> /dev/null
 	[ "$installed" = yes ] && dpkg --purge ibrouter-osm-plugin ibrouter > /dev/null 2>&1
 	[ "$installed" = yes ] && rmdir /run/ibrouter 2> /dev/null
@@ -57,8 +58,10 @@ if command -v lintian > /dev/null; then
 else
 	skipped "lintian: not installed (scripts/install-deps.sh installs it)"
 fi
-check "ibrouter holds the daemon, the tools, the unit and the config" sh -c "dpkg -c '$DEB' > '$W/c' &&
+check "ibrouter holds the daemon, the tools, the exporter, the units, the dashboard and the config" sh -c "dpkg -c '$DEB' > '$W/c' &&
 	for f in usr/sbin/ibrouterd usr/sbin/ibrouterctl usr/sbin/ibrouter-host \
+		usr/sbin/ibrouter-exporter lib/systemd/system/ibrouter-exporter.service \
+		usr/share/ibrouter/grafana/ibrouter.json \
 		lib/systemd/system/ibrouterd.service etc/ibrouter/ibrouterd.conf \
 		usr/share/man/man8/ibrouterd.8.gz usr/share/man/man5/ibrouterd.conf.5.gz; do
 		grep -q \" ./\$f\$\" '$W/c' || { echo \"no \$f\"; exit 1; }; done"
@@ -131,6 +134,22 @@ else
 	check "ExecStart: the daemon answers on its control socket" sh -c \
 		"for i in \$(seq 100); do /usr/sbin/ibrouterctl show ports > '$W/ports' 2>&1 && break; sleep 0.1; done
 		cat '$W/ports'; grep -q '^a ' '$W/ports' && grep -q '^b ' '$W/ports'"
+	# the exporter as its unit starts it, at its default address, on the daemon's default socket
+	X=/lib/systemd/system/ibrouter-exporter.service
+	xstart=$(sed -n 's/^ExecStart=//p' "$X")
+	if command -v systemd-analyze > /dev/null; then
+		check "systemd-analyze verify of the installed exporter unit: no complaint" sh -c \
+			"systemd-analyze verify --man=no '$X' > '$W/sa' 2>&1; st=\$?; cat '$W/sa'; [ \$st -eq 0 ] && [ ! -s '$W/sa' ]"
+	fi
+	$xstart 2> "$W/exporter.log" &
+	xpid=$!
+	check "the exporter's ExecStart ($xstart): /metrics has the installed daemon's ports, ibrouter_up 1" sh -c \
+		"for i in \$(seq 50); do curl -sf http://127.0.0.1:9731/metrics > '$W/metrics' && break; sleep 0.1; done
+		grep -qx 'ibrouter_up 1' '$W/metrics' && grep -q '^ibrouter_rx_packets_total{port=\"b\"} 0\$' '$W/metrics' ||
+		{ cat '$W/exporter.log'; head -5 '$W/metrics'; exit 1; }"
+	kill "$xpid"
+	wait "$xpid" 2> /dev/null
+	xpid=
 	# a real OpenSM (on an ibsim subnet, tests/lab/lab.sh) loads the
 	# installed plugin by its bare name, with no LD_LIBRARY_PATH
 	if command -v ibsim > /dev/null && [ -f "${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}" ]; then

@@ -13,6 +13,7 @@
  * opens a path a client names.
  */
 #include "lib/ibr_ctl.h"
+#include "lib/ibr_ctl_client.h"
 #include "lib/ibr_fdpass.h"
 
 #include <errno.h>
@@ -65,25 +66,14 @@ static int req_add(char *req, size_t cap, size_t *len, const char *w)
 
 static int ctl_connect(const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct timeval tv = { 30, 0 };
-	int fd;
+	int fd = ibr_ctl_connect(path, 30);
 
-	if (strlen(path) >= sizeof(sa.sun_path)) {
+	if (fd == -ENAMETOOLONG)
 		fprintf(stderr, "ibrouterctl: %s: path too long\n", path);
-		return -1;
-	}
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+	else if (fd < 0)
 		fprintf(stderr, "ibrouterctl: %s: %s (is ibrouterd running?)\n", path,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	return fd;
+			strerror(-fd));
+	return fd < 0 ? -1 : fd;
 }
 
 /*
