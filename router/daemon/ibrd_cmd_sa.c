@@ -1,18 +1,162 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd_sa.c - control commands about the SA clients: "show sa [PORT]"
- * (what each port's client knows of its subnet and how its syncs go) and
- * "sa resync [PORT]" (a full resync now, as after an SM change).
+ * (what each port's client knows of its subnet and how its syncs go; with
+ * -o prometheus the same as ibrouter_sa_* metrics) and "sa resync [PORT]"
+ * (a full resync now, as after an SM change).
  */
 #include "router/daemon/ibrd.h"
 #include "router/daemon/ibrd_cmd.h"
 #include "router/daemon/ibrd_out.h"
+#include "router/daemon/ibrd_prom.h"
 
+#include "lib/ibr_gid.h"
 #include "sa/mad_chan.h"
 #include "sa/sa_client.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+
+/* ---- show sa -o prometheus ---- */
+
+/* The numeric and yes/no columns of show sa, in its order (phase, prefix: labels). */
+enum sa_prom_id {
+	SA_PROM_LID,
+	SA_PROM_SM_LID,
+	SA_PROM_END_PORTS,
+	SA_PROM_GROUPS,
+	SA_PROM_SYNCS,
+	SA_PROM_FAILURES,
+	SA_PROM_LAST_SYNC,
+	SA_PROM_REPORTS,
+	SA_PROM_SUBSCRIBED,
+	SA_PROM_GETTABLE,
+	SA_PROM_TIMEOUTS,
+	SA_PROM_MAD_SENT,
+	SA_PROM_MAD_RECV,
+	SA_PROM_LAST_REPORT,
+	SA_PROM_LAST_CHANGE,
+	SA_PROM_MAX
+};
+
+static const struct ibrd_prom_metric sa_prom_metrics[SA_PROM_MAX] = {
+	[SA_PROM_LID] = { "ibrouter_sa_lid", "gauge", "The port's LID as its SM set it.", 1 },
+	[SA_PROM_SM_LID] = { "ibrouter_sa_sm_lid", "gauge", "The LID of the port's master SM.", 1 },
+	[SA_PROM_END_PORTS] = { "ibrouter_sa_end_ports", "gauge",
+				"End ports of the subnet the SA client knows.", 1 },
+	[SA_PROM_GROUPS] = { "ibrouter_sa_groups", "gauge",
+			     "Multicast groups of the subnet the SA client knows.", 1 },
+	[SA_PROM_SYNCS] = { "ibrouter_sa_syncs_total", "counter", "Full syncs completed.", 1 },
+	[SA_PROM_FAILURES] = { "ibrouter_sa_sync_failures_total", "counter", "Full syncs failed.",
+			       1 },
+	[SA_PROM_LAST_SYNC] = { "ibrouter_sa_last_sync_duration_seconds", "gauge",
+				"How long the last complete sync took.", 1000000000u },
+	[SA_PROM_REPORTS] = { "ibrouter_sa_reports_total", "counter",
+			      "Reports (traps 64 to 67) applied.", 1 },
+	[SA_PROM_SUBSCRIBED] = { "ibrouter_sa_subscribed", "gauge",
+				 "1 while the SA client is subscribed to the SM's reports.", 1 },
+	[SA_PROM_GETTABLE] = { "ibrouter_sa_gettable", "gauge",
+			       "1: the SA client reads tables with GetTable; 0: LID by LID.", 1 },
+	[SA_PROM_TIMEOUTS] = { "ibrouter_sa_query_timeouts_total", "counter",
+			       "SA queries that timed out.", 1 },
+	[SA_PROM_MAD_SENT] = { "ibrouter_sa_mads_sent_total", "counter",
+			       "MADs sent on the port's MAD channel.", 1 },
+	[SA_PROM_MAD_RECV] = { "ibrouter_sa_mads_received_total", "counter",
+			       "MADs received on the port's MAD channel.", 1 },
+	[SA_PROM_LAST_REPORT] = { "ibrouter_sa_last_report_timestamp_seconds", "gauge",
+				  "When the last Report came (Unix time; 0: never).", 1000 },
+	[SA_PROM_LAST_CHANGE] = { "ibrouter_sa_last_change_timestamp_seconds", "gauge",
+				  "When the SA client's tables last changed (Unix time; 0: never).",
+				  1000 },
+};
+
+/* Port i's values, as the text form shows them (last_sync_ms as ns, the times as ms). */
+static void sa_prom_values(struct ibrd *d, uint32_t i, uint64_t v[SA_PROM_MAX])
+{
+	const struct sa_client *sa = d->sa[i];
+	const struct sa_client_stats *st = sa_client_stats(sa);
+	const struct sa_port_state *ps = sa_client_port(sa);
+	const struct mad_chan_stats *ms = mad_chan_stats(ibrd_mad_chan(d, i));
+	const struct sa_neigh *nv;
+	const struct sa_group *gv;
+
+	v[SA_PROM_LID] = ps->lid;
+	v[SA_PROM_SM_LID] = ps->sm_lid;
+	v[SA_PROM_END_PORTS] = sa_client_neighs(sa, &nv);
+	v[SA_PROM_GROUPS] = sa_client_groups(sa, &gv);
+	v[SA_PROM_SYNCS] = st->syncs;
+	v[SA_PROM_FAILURES] = st->sync_failures;
+	v[SA_PROM_LAST_SYNC] = st->last_sync_ns;
+	v[SA_PROM_REPORTS] = st->reports;
+	v[SA_PROM_SUBSCRIBED] = st->subscribed;
+	v[SA_PROM_GETTABLE] = st->table_mode;
+	v[SA_PROM_TIMEOUTS] = st->query_timeouts;
+	v[SA_PROM_MAD_SENT] = ms->sent;
+	v[SA_PROM_MAD_RECV] = ms->recv;
+	ibrd_mad_times(d, i, &v[SA_PROM_LAST_REPORT], &v[SA_PROM_LAST_CHANGE]);
+}
+
+/*
+ * Every family's HELP and TYPE, then a sample per port with an SA client
+ * (only `port`'s when >= 0): no port, no sample, still a valid exposition.
+ * The phase is a state set (one sample per phase, 1 for the current one),
+ * the prefix the label of an info metric: neither is a number.
+ */
+static int sa_prom(struct ibrd *d, struct ibrd_out *o, int port)
+{
+	static const struct ibrd_prom_metric phase = {
+		"ibrouter_sa_phase", "gauge",
+		"1 for the SA client's phase (down, sync, ready, backoff), else 0.", 1
+	};
+	static const struct ibrd_prom_metric info = {
+		"ibrouter_sa_prefix_info", "gauge",
+		"The subnet prefix the SA client learned (label prefix, empty: none); always 1.", 1
+	};
+	uint64_t v[ROUTER_MAX_PORTS][SA_PROM_MAX];
+	char labels[ROUTER_MAX_PORTS][2 * ROUTER_PORT_NAME + 8]; /* port="NAME" */
+	bool on[ROUTER_MAX_PORTS] = { false };
+
+	for (uint32_t i = 0; i < d->rib.nports && i < ROUTER_MAX_PORTS; i++) {
+		if (!d->sa[i] || (port >= 0 && (uint32_t)port != i))
+			continue;
+		char name[2 * ROUTER_PORT_NAME + 1];
+
+		on[i] = true;
+		sa_prom_values(d, i, v[i]);
+		snprintf(labels[i], sizeof(labels[i]), "port=\"%s\"",
+			 ibrd_prom_escape(d->rib.port[i].name, name, sizeof(name)));
+	}
+	ibrd_prom_family(o, &phase);
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++)
+		/* the names until "unknown": every phase sa_client.c has */
+		for (unsigned p = 0; on[i] && strcmp(sa_client_phase_name(p), "unknown"); p++)
+			ibrd_out_printf(o, "%s{%s,phase=\"%s\"} %d\n", phase.name, labels[i],
+					sa_client_phase_name(p),
+					(unsigned)sa_client_phase(d->sa[i]) == p);
+	ibrd_prom_family(o, &info);
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
+		union ibr_gid g;
+		char gs[IBR_GID_STRLEN];
+		uint64_t prefix;
+
+		if (!on[i])
+			continue;
+		prefix = sa_client_port(d->sa[i])->prefix;
+		g = ibr_gid_make(prefix, 0);
+		ibrd_out_printf(o, "%s{%s,prefix=\"%s\"} 1\n", info.name, labels[i],
+				prefix ? ibr_gid_ntop(&g, gs, sizeof(gs)) : "");
+	}
+	for (int m = 0; m < SA_PROM_MAX; m++) {
+		ibrd_prom_family(o, &sa_prom_metrics[m]);
+		for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++)
+			if (on[i])
+				ibrd_prom_sample(o, &sa_prom_metrics[m], labels[i], v[i][m]);
+	}
+	return ibrd_out_end(o);
+}
+
+/* ---- the commands ---- */
 
 int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
@@ -27,6 +171,8 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		return ibrd_out_usage(o, "usage: show sa [PORT]");
 	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
+	if (o->fmt == IBRD_FMT_PROM)
+		return sa_prom(d, o, port);
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
 		struct sa_client *sa = d->sa[i];
