@@ -14,7 +14,15 @@ HOST="$BUILD/tools/ibrouter-host"
 JOIN="$BUILD/tests/lab/mad_lab_client"
 
 say() { printf '\n### %s\n' "$*"; }
-run() { printf '$ %s\n' "$*"; "$@"; }
+# run COMMAND: shown as a user would type it (ctl: ibrouterctl with the lab's socket)
+run() {
+	if [ "$1" = ctl ]; then
+		shift
+		set -- "$CTL" -s "$LAB/ctl.sock" "$@"
+	fi
+	printf '$ %s\n' "$*"
+	"$@"
+}
 ctl() { "$CTL" -s "$LAB/ctl.sock" "$@"; }
 lid_of() { printf '%d' "$(ctl show ports | awk -v p="$1" '$1 == p { print $4 }')"; }
 wait_log() { for _ in $(seq 1 100); do grep -q "$1" "$LAB/r.log" && return 0; sleep 0.1; done; return 1; }
@@ -36,7 +44,8 @@ lab_sm B HcaB1 0 0xfec0000000000002 && echo "OpenSM B: SUBNET UP, prefix fec0:0:
 
 say "ibrouterd attached at both router nodes: nothing about the subnets in its config"
 lab_router_conf "$LAB/r.conf" demo
-sed "s|$LAB|\$LAB|g" "$LAB/r.conf"
+echo "(its config, $LAB/r.conf; the lab's directory $LAB goes at the end)"
+cat "$LAB/r.conf"
 "$BUILD/ibrouterd" -d -f "$LAB/r.conf" > "$LAB/r.log" 2>&1 &
 LAB_PIDS="$LAB_PIDS $!"
 wait_log "sa: a: synced" && wait_log "sa: b: synced"

@@ -64,10 +64,30 @@ static void out_append(struct ibrd_out *o, const char *s, size_t n)
 	o->body[o->len] = '\0';
 }
 
+/* Text lines at most this wide, as a terminal and infiniband-diags' output have them. */
+#define OUT_TEXT_WIDTH 100
+
+/* Rows of this part (the header first when `header`): column 0, then columns c0..c1-1. */
+static void out_render_cols(struct ibrd_out *o, const size_t *w, size_t rows, bool header,
+			    unsigned c0, unsigned c1)
+{
+	for (size_t r = header ? 0 : 1; r <= rows; r++) {
+		for (unsigned c = 0; c < c1; c = c == 0 ? c0 : c + 1) {
+			const char *v = r == 0 ? o->cols[c] : o->cells[(r - 1) * o->ncols + c];
+			size_t pad = w[c] - strlen(v);
+
+			out_append(o, v, strlen(v));
+			for (size_t i = 0; c + 1 < c1 && i < pad + 2; i++)
+				out_append(o, " ", 1);
+		}
+		out_append(o, "\n", 1);
+	}
+}
+
 /* Text mode: render the cells of this part as an aligned table. */
 static void out_render_text(struct ibrd_out *o)
 {
-	size_t w[IBRD_OUT_COLS] = { 0 }, rows = o->ncols ? o->ncells / o->ncols : 0;
+	size_t w[IBRD_OUT_COLS] = { 0 }, rows = o->ncols ? o->ncells / o->ncols : 0, total;
 	bool header = !o->sent_any;
 
 	if (!o->ncols)
@@ -88,16 +108,26 @@ static void out_render_text(struct ibrd_out *o)
 		}
 		return;
 	}
-	for (size_t r = header ? 0 : 1; r <= rows; r++) {
-		for (unsigned c = 0; c < o->ncols; c++) {
-			const char *v = r == 0 ? o->cols[c] : o->cells[(r - 1) * o->ncols + c];
-			size_t pad = w[c] - strlen(v);
+	total = w[0];
+	for (unsigned c = 1; c < o->ncols; c++)
+		total += 2 + w[c];
+	if (total <= OUT_TEXT_WIDTH || o->ncols < 3) {
+		out_render_cols(o, w, rows, header, 1, o->ncols);
+		return;
+	}
+	/*
+	 * Wider than a terminal (show sa: 18 columns): the columns in groups
+	 * that fit, each after the first column again (the row's name), each
+	 * group a table of its own with its header, a blank line between.
+	 */
+	for (unsigned c0 = 1, c1; c0 < o->ncols; c0 = c1) {
+		size_t gw = w[0] + 2 + w[c0];
 
-			out_append(o, v, strlen(v));
-			for (size_t i = 0; c + 1 < o->ncols && i < pad + 2; i++)
-				out_append(o, " ", 1);
-		}
-		out_append(o, "\n", 1);
+		for (c1 = c0 + 1; c1 < o->ncols && gw + 2 + w[c1] <= OUT_TEXT_WIDTH; c1++)
+			gw += 2 + w[c1];
+		if (c0 > 1)
+			out_append(o, "\n", 1);
+		out_render_cols(o, w, rows, true, c0, c1);
 	}
 }
 

@@ -23,6 +23,7 @@
 #include "lib/ibr_crc.h"
 #include "lib/ibr_pkt.h"
 #include "tests/bench/bench_hosts.h"
+#include "tests/bench/bench_sys.h"
 #include "tests/bench/bench_routes.h"
 
 #include <errno.h>
@@ -252,15 +253,17 @@ static int cmp_double(const void *a, const void *b)
  * does (measured with a redraw that recomputed the CRCs: 256-byte packets in
  * passes of four bursts, median 26 ns timing the first burst, 17.8 not).
  */
-static double run_engine(const struct router_fib *fib, struct pool *pl, unsigned reps,
-			 bool per_copy)
+static double run_engine(const char *name, const struct router_fib *fib, struct pool *pl,
+			 unsigned reps, bool per_copy)
 {
 	static struct router_out out;
 	static struct router_counters c;
 	double *pass = malloc(reps * sizeof(*pass)), t0, r;
+	struct bench_cpu_ticks ticks;
 
 	if (!pass)
 		abort();
+	ticks = bench_cpu_ticks_read();
 	for (unsigned i = 0; i < pl->n; i += ROUTER_BURST) /* warm up */
 		router_engine_burst(fib, pl->v + i, ROUTER_BURST, &out, &c);
 	for (unsigned k = 0; k < reps; k++) {
@@ -280,6 +283,11 @@ static double run_engine(const struct router_fib *fib, struct pool *pl, unsigned
 			router_drop_name(out.drop[0].reason));
 	qsort(pass, reps, sizeof(*pass), cmp_double);
 	r = getenv("MIN") ? pass[0] : pass[reps / 2];
+	/* the spread of the passes and the steal meanwhile: how much of a median
+	 * above the fastest pass is this shared machine's (bench_sys.h) */
+	printf("# %s passes: min %.2f p10 %.2f p50 %.2f p90 %.2f; steal %.1f%% of the CPU time\n",
+	       name, pass[0], pass[reps / 10], pass[reps / 2], pass[reps - 1 - reps / 10],
+	       bench_cpu_steal_pct(ticks, bench_cpu_ticks_read()));
 	free(pass);
 	return r;
 }
@@ -303,7 +311,7 @@ static void bench_case(const char *name, size_t payload, uint64_t nroutes, uint8
 	rib = bench_rib(2, nroutes, flags);
 	fib = router_rib_compile(rib);
 	pool_fill(&pl, payload, nroutes, false);
-	printf("BENCH %s %.2f ns/pkt\n", name, run_engine(fib, &pl, reps, false));
+	printf("BENCH %s %.2f ns/pkt\n", name, run_engine(name, fib, &pl, reps, false));
 	pool_check(&pl);
 	fflush(stdout);
 	free(pl.buf);
@@ -332,7 +340,7 @@ static void bench_mcast(void)
 	}
 	fib = router_rib_compile(rib);
 	pool_fill(&pl, 256, 1, true);
-	printf("BENCH mcast4_256 %.2f ns/copy\n", run_engine(fib, &pl, 60, true));
+	printf("BENCH mcast4_256 %.2f ns/copy\n", run_engine("mcast4_256", fib, &pl, 60, true));
 	free(pl.buf);
 	router_fib_free(fib);
 	router_rib_free(rib);

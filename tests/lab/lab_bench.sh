@@ -36,6 +36,16 @@ router() {
 	LAB_PIDS="$LAB_PIDS $!"
 }
 synced() { grep -c "sa: $2: synced" "$LAB/$1.log"; }
+# sa_cols SOCKET PORT COLUMN...: those columns of the port's show sa, by name
+# (its JSON form: the text form wraps at 100 columns)
+sa_cols() {
+	sc_sock=$1 sc_port=$2
+	shift 2
+	"$CTL" -s "$sc_sock" -j show sa "$sc_port" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"][0]
+print(" ".join(str(r.get(k, "")) for k in sys.argv[1:]))' "$@"
+}
 wait_synced() { # NAME PORT COUNT TIMEOUT_S
 	ws_left=$(($4 * 20))
 	while [ "$ws_left" -gt 0 ]; do
@@ -55,7 +65,7 @@ has() { "$CTL" -s "$LAB/ce.sock" show neighbours a | grep -q 0x0000000000100003;
 # show sa prints them in ISO 8601)
 iso_ms() { date -u -d "$1" +%s%3N; }
 sa_times() {
-	set -- $("$CTL" -s "$LAB/ce.sock" show sa a | awk '$1 == "a" { print $17, $18 }')
+	set -- $(sa_cols "$LAB/ce.sock" a last_report last_change)
 	echo "$(iso_ms "$1") $(iso_ms "$2")"
 }
 : > "$LAB/ce.ms"
@@ -121,9 +131,9 @@ for N in 250 500 1000; do
 	for k in 1 2 3; do
 		"$CTL" -s "$LAB/r$N.sock" sa resync > /dev/null
 		wait_synced r$N p $((k + 1)) 60
-		"$CTL" -s "$LAB/r$N.sock" show sa | awk '$1 == "p" { print $10 }' >> "$LAB/s$N.ms"
+		sa_cols "$LAB/r$N.sock" p last_sync_ms >> "$LAB/s$N.ms"
 	done
-	got=$("$CTL" -s "$LAB/r$N.sock" show sa | awk '$1 == "p" { print $6 " end ports, " $7 " groups" }')
+	got=$(sa_cols "$LAB/r$N.sock" p end_ports groups | awk '{ print $1 " end ports, " $2 " groups" }')
 	echo "BENCH sync_$N $(median < "$LAB/s$N.ms" | awk '{ printf "%.3f", $1 / 1000 }') s"
 	echo "# sync_$N: $got learned ($N hosts + $(( (N + 30) / 31 + 1 )) switches; $((N / 10)) groups joined)"
 	eval "kill \$LAB_SM_$s"

@@ -53,7 +53,16 @@ pr_dlid() {
 }
 pr_is() { [ "$(pr_dlid "$1")" = "$2" ]; }
 # plugin_col COLUMN: that column of the first plugin in "show plugins"
-plugin_col() { ctl show plugins | awk -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } NR == 2 && k { print $k }'; }
+# plugin_col_of SOCKET COLUMN: by name, from the JSON form (the text form wraps at 100 columns);
+# booleans as the text form prints them
+plugin_col_of() {
+	"$CTL" -s "$1" -j show plugins | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)["data"]
+v = rows[0].get(sys.argv[1]) if rows else None
+print("" if v is None else "yes" if v is True else "no" if v is False else v)' "$2"
+}
+plugin_col() { plugin_col_of "$LAB/ctl.sock" "$1"; }
 plugin_is() { [ "$(plugin_col "$1")" = "$2" ]; }
 plugin_ge() { [ "$(plugin_col "$1")" -ge "$2" ] 2> /dev/null; }
 # fed_by_plugin: the plugin is up, on a master OpenSM, bound to and feeding port a, after a snapshot
@@ -234,14 +243,14 @@ lab_check "6: and port a's neighbours are back" diff "$LAB/saA.txt" "$LAB/nbA2.t
 stats_in() { ! plugin_is queue 0/0; }
 wait_for 5 stats_in > /dev/null # the plugin's counters reached the daemon
 d0=$(plugin_col dropped)
-m0=$(ctl2 show plugins | awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "messages") k = i } NR == 2 { print $k }')
+m0=$(plugin_col_of "$LAB/ctl2.sock" messages)
 kill -STOP "$RPID"
 n0=$(osm_count 'SUBNET UP')
 for i in 1 2 3 4 5 6 7 8 9 10; do eval "kill -HUP \$LAB_SM_A"; sleep 0.3; done
 lab_check "7: OpenSM A sweeps on while ibrouterd reads nothing" wait_for 5 sh -c "test \$(grep -c 'SUBNET UP' '$OSMLOG') -ge $((n0 + 5))"
 lab_check "7: and answers PathRecords" pr_is $B2 "$RA"
 lab_check "7: the plugin drops and says so" wait_for 10 grep -q 'does not keep up: its queue is full' "$OSMLOG"
-lab_check "7: the other daemon is still fed" sh -c "test \$('$CTL' -s '$LAB/ctl2.sock' show plugins | awk 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"messages\") k = i } NR == 2 { print \$k }') -gt ${m0:-0}"
+lab_check "7: the other daemon is still fed" test "$(plugin_col_of "$LAB/ctl2.sock" messages)" -gt "${m0:-0}"
 kill -CONT "$RPID"
 lab_check "7: continued: the drops are counted in show plugins (${d0:-0} before)" wait_for 10 \
 	plugin_ge dropped $((${d0:-0} + 1))

@@ -48,7 +48,12 @@ for s in A B; do
 	lab_check "1: port $p neighbours = OpenSM $s's end ports ($(wc -l < "$LAB/sa$s.txt") ports)" \
 		sh -c "test -s '$LAB/sa$s.txt' && diff '$LAB/sa$s.txt' '$LAB/nb$s.txt'"
 done
-lab_check "1: show sa: both ports ready, subscribed, every column in header and rows" sh -c "'$CTL' -s '$LAB/ctl.sock' show sa | awk 'NR == 1 { h = NF; ok = (\$NF == \"last_change\") } NR > 1 && (NF != h || \$2 != \"ready\" || \$12 != \"yes\") { ok = 0 } END { exit !(ok && NR == 3) }'"
+lab_check "1: show sa: both ports ready, subscribed, every column in each row" sh -c "'$CTL' -s '$LAB/ctl.sock' -j show sa | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)[\"data\"]
+assert len(rows) == 2 and all(r[\"phase\"] == \"ready\" and r[\"subscribed\"] is True and len(r) == 18 for r in rows), rows'"
+lab_check "1: show sa's text fits 100 columns (wrapped), every port in each block" sh -c \
+	"'$CTL' -s '$LAB/ctl.sock' show sa | awk 'length > 100 { bad = 1 } /^port / { h++ } /^[ab] / { r++ } END { exit !(!bad && h >= 2 && r == 2 * h) }'"
 lab_check "1: show sa: LIDs in hex, the prefix as a GID, the last change in ISO 8601" sh -c \
 	"'$CTL' -s '$LAB/ctl.sock' -j show sa a | grep -q '\"lid\":\"0x[0-9a-f]\{4\}\",\"sm_lid\":\"0x0001\",\"prefix\":\"fec0:0:0:1::\",.*\"last_change\":\"20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-9:]\{8\}\.[0-9]\{3\}Z\"'"
 lab_check "1: connected routes from the learned prefixes" sh -c "'$CTL' -s '$LAB/ctl.sock' show routes | grep -q '^fec0:0:0:1::/64 *connected *a' && '$CTL' -s '$LAB/ctl.sock' show routes | grep -q '^fec0:0:0:2::/64 *connected *b'"

@@ -263,8 +263,72 @@ static void test_usage_error(void)
 	sink_free(&s);
 }
 
+/*
+ * A text table wider than 100 columns (show sa: 18 of them) wraps: groups of
+ * columns that fit, each a table after the first column again, with its
+ * header; every cell once; a table that fits is one block as before.
+ */
+static void test_wide_text(void)
+{
+	static const char *const wide[] = { "port", "c1",  "c2",  "c3",	 "c4",	"c5",
+					    "c6",   "c7",  "c8",  "c9",	 "c10", "c11",
+					    "c12",  "c13", "c14", "c15", "c16", "c17" };
+	struct sink s = { 0 };
+	struct ibrd_out o;
+	struct ibr_ctl_reply r;
+	unsigned heads = 0, seen[3][18] = { { 0 } };
+	char *text, *line, *save;
+
+	ibrd_out_init(&o, IBRD_FMT_TEXT, sink_emit, &s);
+	ibrd_out_table(&o, wide, 18);
+	for (unsigned i = 0; i < 3; i++)
+		for (unsigned c = 0; c < 18; c++) {
+			char v[32];
+
+			snprintf(v, sizeof(v), c ? "v%u.%u-xxxxxx" : "port%u", i, c);
+			ibrd_out_str(&o, v);
+		}
+	CU_ASSERT_EQUAL(ibrd_out_end(&o), 0);
+	ibrd_out_free(&o);
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL_FATAL(ibr_ctl_reply_parse(s.part[0], s.len[0], &r), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.text);
+	text = strdup(r.text);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned i, c;
+
+		CU_ASSERT(strlen(line) <= 100);
+		if (!strncmp(line, "port ", 5)) {
+			heads++;
+			continue;
+		}
+		CU_ASSERT_EQUAL_FATAL(sscanf(line, "port%u", &i), 1);
+		for (char *p = strstr(line, " v"); p; p = strstr(p + 1, " v"))
+			if (sscanf(p, " v%u.%u-", &i, &c) == 2 && i < 3 && c < 18)
+				seen[i][c]++;
+	}
+	CU_ASSERT(heads >= 2);
+	for (unsigned i = 0; i < 3; i++)
+		for (unsigned c = 1; c < 18; c++)
+			CU_ASSERT_EQUAL(seen[i][c], 1);
+	free(text);
+	ibr_ctl_reply_free(&r);
+	sink_free(&s);
+	/* three columns that fit: one header, one block */
+	ibrd_out_init(&o, IBRD_FMT_TEXT, sink_emit, &s);
+	ibrd_out_table(&o, cols, 3);
+	row(&o, 1);
+	CU_ASSERT_EQUAL(ibrd_out_end(&o), 0);
+	ibrd_out_free(&o);
+	CU_ASSERT_EQUAL_FATAL(ibr_ctl_reply_parse(s.part[0], s.len[0], &r), 0);
+	CU_ASSERT_STRING_EQUAL(r.text, "name    value  flag\nrow-1x  7919   yes\n");
+	ibr_ctl_reply_free(&r);
+	sink_free(&s);
+}
+
 static CU_TestInfo tests[] = {
 	{ "a usage refusal says usage", test_usage_error },
+	{ "a text table wider than 100 columns wraps", test_wide_text },
 	{ "a JSON stream is the table made at once", test_stream_json },
 	{ "a text stream is the table made at once", test_stream_text },
 	{ "a stream the sink does not defer runs at once", test_stream_not_deferred },
