@@ -13,7 +13,8 @@ BUILD=${BUILD:-$(pwd)}
 st() { "$@" > "$T/st.out" 2>&1; echo $?; }
 VER=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$BUILD/config.h")
 
-for p in "$IBRD:ibrouterd" "$CTL:ibrouterctl" "$HOST:ibrouter-host"; do
+for p in "$IBRD:ibrouterd" "$CTL:ibrouterctl" "$HOST:ibrouter-host" \
+	"$BUILD/tools/ibrouter-exporter:ibrouter-exporter"; do
 	bin=${p%%:*} name=${p##*:}
 	for o in -h --help; do
 		check "$name $o: exit 0, a usage text" sh -c \
@@ -28,6 +29,7 @@ check "ibrouterd with an operand: 2" test "$(st "$IBRD" extra)" = 2
 check "ibrouterd -f with no such file: an error, 1" test "$(st "$IBRD" -n -f "$T/none.conf")" = 1
 check "ibrouterctl -x: 2" test "$(st "$CTL" -x)" = 2
 check "ibrouter-host -x: 2" test "$(st "$HOST" -x)" = 2
+check "ibrouter-exporter -x: 2" test "$(st "$BUILD/tools/ibrouter-exporter" -x)" = 2
 
 start_router || exit 1
 check "ctl log level bogus: the daemon's usage text, 2" test "$(st ctl log level bogus)" = 2
