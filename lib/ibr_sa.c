@@ -8,7 +8,8 @@
  * byte, PortInfo's to the PortInfo) where libibmad defines it, and otherwise
  * hand-written as an IBA bit offset (bit 0 is the MSB of byte 0) and width:
  * InformInfo, the PortInfoRecord header, the MCMemberRecord selectors,
- * PacketLifeTime, HopLimit and Scope, and the Notice's IssuerGID.
+ * PacketLifeTime, HopLimit and Scope, the Notice's IssuerGID and the
+ * ServiceRecord's ServiceData elements (libibmad has one 64-byte blob).
  *
  * libibmad addresses fields shorter than a byte within the 32-bit word that
  * holds them (byte index ^ 3), so the base offsets used here are multiples
@@ -38,7 +39,7 @@
 _Static_assert(IBR_SA_NODE_REC_LEN % 4 == 0 && IBR_SA_PORTINFO_REC_LEN % 4 == 0 &&
 		       IBR_SA_MCM_REC_LEN % 4 == 0 && IBR_SA_GUIDINFO_REC_LEN % 4 == 0 &&
 		       IBR_SA_INFORMINFO_LEN % 4 == 0 && IBR_SA_NOTICE_LEN % 4 == 0 &&
-		       IBR_SA_CLASSPORTINFO_LEN % 4 == 0,
+		       IBR_SA_CLASSPORTINFO_LEN % 4 == 0 && IBR_SA_SERVICE_REC_LEN % 4 == 0,
 	       "libibmad's word-swizzled accesses stay within a record");
 _Static_assert(IBR_SA_PIR_PI_OFFS + IBR_SA_PORTINFO_LEN + IBR_SA_PIR_PAD == IBR_SA_PORTINFO_REC_LEN,
 	       "PortInfoRecord layout");
@@ -50,6 +51,7 @@ enum sa_kind {
 	SA_BOOL,  /* an integer field held as a bool */
 	SA_BYTES, /* byte-aligned array of the member's size */
 	SA_DESC,  /* NodeDescription: 64 bytes into a sanitised C string */
+	SA_NAME,  /* ServiceName: 64 bytes, NUL-terminated, kept as they are */
 };
 
 struct sa_field {
@@ -210,6 +212,51 @@ static const struct sa_field sa_classportinfo[] = {
 	SA_LIB(ibr_sa_classportinfo, trap_lid, IB_CPI_TRAP_LID_F, 16, SA_INT),
 };
 
+/*
+ * ServiceRecord (15.2.5.14): ServiceID, ServiceGID, ServiceP_Key, 2 reserved
+ * bytes, ServiceLease at 28, ServiceKey at 32, ServiceName at 48, then
+ * ServiceData8[16] at 112, ServiceData16[8] at 128, ServiceData32[4] at 144
+ * and ServiceData64[2] at 160, as OpenSM's ib_service_record_t lays it out.
+ * libibmad has ServiceData as a single 512-bit field; its elements are
+ * big-endian integers of their own, hand-written here.
+ */
+#define IBR_SA_SR_DATA8_OFFS  112
+#define IBR_SA_SR_DATA16_OFFS 128
+#define IBR_SA_SR_DATA32_OFFS 144
+#define IBR_SA_SR_DATA64_OFFS 160
+_Static_assert(IBR_SA_SR_DATA64_OFFS + 2 * 8 == IBR_SA_SERVICE_REC_LEN, "ServiceRecord layout");
+
+/* Element i of ServiceData<bits> (host array m): `bits` wide at byte + i * bits / 8. */
+#define SA_SR_DATA(m, byte, bits, i)                                                          \
+	{                                                                                     \
+		IB_NO_FIELD, 8 * (byte) + (bits) * (i), bits, SA_INT,                         \
+			offsetof(struct ibr_sa_service_rec, m) + (bits) / 8 * (i), (bits) / 8 \
+	}
+static const struct sa_field sa_service_rec[] = {
+	SA_LIB(ibr_sa_service_rec, id, IB_SA_SR_ID_F, 64, SA_INT),
+	SA_LIB_BYTES(ibr_sa_service_rec, gid, IB_SA_SR_GID_F),
+	SA_LIB(ibr_sa_service_rec, pkey, IB_SA_SR_PKEY_F, 16, SA_INT),
+	/* 208: 16 bits reserved */
+	SA_LIB(ibr_sa_service_rec, lease, IB_SA_SR_LEASE_F, 32, SA_INT),
+	SA_LIB_BYTES(ibr_sa_service_rec, key, IB_SA_SR_KEY_F),
+	SA_LIB(ibr_sa_service_rec, name, IB_SA_SR_NAME_F, 8 * IBR_SA_SERVICE_NAME_LEN, SA_NAME),
+	SA_HAND_BYTES(ibr_sa_service_rec, data8, IBR_SA_SR_DATA8_OFFS),
+	SA_SR_DATA(data16, IBR_SA_SR_DATA16_OFFS, 16, 0),
+	SA_SR_DATA(data16, IBR_SA_SR_DATA16_OFFS, 16, 1),
+	SA_SR_DATA(data16, IBR_SA_SR_DATA16_OFFS, 16, 2),
+	SA_SR_DATA(data16, IBR_SA_SR_DATA16_OFFS, 16, 3),
+	SA_SR_DATA(data16, IBR_SA_SR_DATA16_OFFS, 16, 4),
+	SA_SR_DATA(data16, IBR_SA_SR_DATA16_OFFS, 16, 5),
+	SA_SR_DATA(data16, IBR_SA_SR_DATA16_OFFS, 16, 6),
+	SA_SR_DATA(data16, IBR_SA_SR_DATA16_OFFS, 16, 7),
+	SA_SR_DATA(data32, IBR_SA_SR_DATA32_OFFS, 32, 0),
+	SA_SR_DATA(data32, IBR_SA_SR_DATA32_OFFS, 32, 1),
+	SA_SR_DATA(data32, IBR_SA_SR_DATA32_OFFS, 32, 2),
+	SA_SR_DATA(data32, IBR_SA_SR_DATA32_OFFS, 32, 3),
+	SA_SR_DATA(data64, IBR_SA_SR_DATA64_OFFS, 64, 0),
+	SA_SR_DATA(data64, IBR_SA_SR_DATA64_OFFS, 64, 1),
+};
+
 /* ---- hand-written fields: big-endian bit strings, at most 32 bits ---- */
 
 static uint32_t sa_bits_get(const uint8_t *p, unsigned int offs, unsigned int bits)
@@ -243,11 +290,29 @@ static uint64_t sa_mask(unsigned int bits)
 	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
 
+/* Hand-written fields wider than 32 bits (ServiceData64): two halves, high first. */
+static uint64_t sa_hand_get(const uint8_t *p, const struct sa_field *f)
+{
+	unsigned int lo = f->bits > 32 ? 32 : f->bits, hi = f->bits - lo;
+	uint64_t v = sa_bits_get(p, f->bit_offs + hi, lo);
+
+	return hi ? (uint64_t)sa_bits_get(p, f->bit_offs, hi) << 32 | v : v;
+}
+
+static void sa_hand_set(uint8_t *p, const struct sa_field *f, uint64_t v)
+{
+	unsigned int lo = f->bits > 32 ? 32 : f->bits, hi = f->bits - lo;
+
+	sa_bits_set(p, f->bit_offs + hi, lo, (uint32_t)v);
+	if (hi)
+		sa_bits_set(p, f->bit_offs, hi, (uint32_t)(v >> 32));
+}
+
 /* libibmad takes non-const buffers; its getters never write. */
 static uint64_t sa_wire_get(const struct sa_field *f, const uint8_t *rec, int base)
 {
 	if (f->mad == IB_NO_FIELD)
-		return sa_bits_get(rec + base, f->bit_offs, f->bits);
+		return sa_hand_get(rec + base, f);
 	if (f->bits == 64)
 		return mad_get_field64((void *)rec, base, f->mad);
 	return mad_get_field((void *)rec, base, f->mad) & sa_mask(f->bits);
@@ -257,7 +322,7 @@ static void sa_wire_set(const struct sa_field *f, uint8_t *rec, int base, uint64
 {
 	v &= sa_mask(f->bits);
 	if (f->mad == IB_NO_FIELD)
-		sa_bits_set(rec + base, f->bit_offs, f->bits, (uint32_t)v);
+		sa_hand_set(rec + base, f, v);
 	else if (f->bits == 64)
 		mad_set_field64(rec, base, f->mad, v);
 	else
@@ -325,6 +390,41 @@ static void sa_desc_set(uint8_t *rec, int base, const struct sa_field *f, const 
 	mad_set_array(rec, base, f->mad, raw);
 }
 
+/*
+ * ServiceName (15.2.5.14): UTF-8, NUL-terminated within its 64 bytes (the
+ * decoder refuses a name without a NUL before getting here).  Copied up to
+ * the NUL, the rest zeroed: bytes past it are padding.
+ */
+static void sa_name_get(const uint8_t *rec, int base, const struct sa_field *f, char *name)
+{
+	uint8_t raw[IBR_SA_SERVICE_NAME_LEN];
+	size_t n;
+
+	mad_get_array((void *)rec, base, f->mad, raw);
+	n = strnlen((const char *)raw, sizeof(raw) - 1);
+	memcpy(name, raw, n);
+	memset(name + n, 0, f->size - n);
+}
+
+/*
+ * At most 63 bytes and the NUL.  A longer name is cut before the UTF-8
+ * sequence the cut would split (continuation bytes are 10xxxxxx), so that
+ * what goes on the wire is still UTF-8 when the name was.
+ */
+static void sa_name_set(uint8_t *rec, int base, const struct sa_field *f, const char *name)
+{
+	uint8_t raw[IBR_SA_SERVICE_NAME_LEN] = { 0 };
+	size_t n = strnlen(name, f->size);
+
+	if (n > sizeof(raw) - 1) {
+		n = sizeof(raw) - 1;
+		while (n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(raw, name, n);
+	mad_set_array(rec, base, f->mad, raw);
+}
+
 static void sa_decode(const struct sa_field *t, size_t n, const uint8_t *rec, int base, void *obj)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -333,6 +433,8 @@ static void sa_decode(const struct sa_field *t, size_t n, const uint8_t *rec, in
 
 		if (f->kind == SA_DESC)
 			sa_desc_get(rec, base, f, (char *)p);
+		else if (f->kind == SA_NAME)
+			sa_name_get(rec, base, f, (char *)p);
 		else if (f->kind == SA_BYTES && f->mad != IB_NO_FIELD)
 			mad_get_array((void *)rec, base, f->mad, p);
 		else if (f->kind == SA_BYTES)
@@ -350,6 +452,8 @@ static void sa_encode(const struct sa_field *t, size_t n, const void *obj, uint8
 
 		if (f->kind == SA_DESC)
 			sa_desc_set(rec, base, f, (const char *)p);
+		else if (f->kind == SA_NAME)
+			sa_name_set(rec, base, f, (const char *)p);
 		else if (f->kind == SA_BYTES && f->mad != IB_NO_FIELD)
 			mad_set_array(rec, base, f->mad, (void *)p);
 		else if (f->kind == SA_BYTES)
@@ -514,4 +618,80 @@ void ibr_sa_classportinfo_encode(const struct ibr_sa_classportinfo *in,
 				 uint8_t rec[IBR_SA_CLASSPORTINFO_LEN])
 {
 	sa_rec_encode(sa_classportinfo, SA_N(sa_classportinfo), IBR_SA_CLASSPORTINFO_LEN, in, rec);
+}
+
+int ibr_sa_service_rec_decode(const uint8_t *rec, size_t len, struct ibr_sa_service_rec *out)
+{
+	uint8_t name[IBR_SA_SERVICE_NAME_LEN];
+
+	if (!rec || len < IBR_SA_SERVICE_REC_LEN)
+		return -EMSGSIZE;
+	/* 15.2.5.14: the name is NUL-terminated; without one it cannot be a C string */
+	mad_get_array((void *)rec, 0, IB_SA_SR_NAME_F, name);
+	if (!memchr(name, 0, sizeof(name)))
+		return -EINVAL;
+	return sa_rec_decode(sa_service_rec, SA_N(sa_service_rec), IBR_SA_SERVICE_REC_LEN, rec, len,
+			     out, sizeof(*out));
+}
+
+void ibr_sa_service_rec_encode(const struct ibr_sa_service_rec *in,
+			       uint8_t rec[IBR_SA_SERVICE_REC_LEN])
+{
+	sa_rec_encode(sa_service_rec, SA_N(sa_service_rec), IBR_SA_SERVICE_REC_LEN, in, rec);
+}
+
+int ibr_sa_service_rec_build(uint8_t *m, uint8_t method, uint64_t comp_mask,
+			     const struct ibr_sa_service_rec *rec, uint64_t sm_key, uint64_t tid)
+{
+	switch (method) {
+	case IBR_MAD_METHOD_GET:
+	case IBR_MAD_METHOD_GET_TABLE:
+		break;
+	case IBR_MAD_METHOD_SET:
+	case IBR_MAD_METHOD_DELETE:
+		/*
+		 * The RID (ServiceID, ServiceGID, ServiceP_Key) picks the record to
+		 * create, replace or remove: OpenSM compares those 26 bytes as sent
+		 * (match_rid_of_svc_rec()), whatever the mask says.
+		 */
+		if ((comp_mask & IBR_SA_SR_COMP_RID) != IBR_SA_SR_COMP_RID)
+			return -EINVAL;
+		break;
+	default: /* 15.2.5.14: ServiceRecord has no other methods */
+		return -EINVAL;
+	}
+	ibr_mad_build_sa(m, method, IBR_SA_ATTR_SERVICE_RECORD, comp_mask, sm_key, tid);
+	ibr_sa_service_rec_encode(rec, m + IBR_SA_DATA_OFFS);
+	ibr_sa_set_attr_offset(m, (IBR_SA_SERVICE_REC_LEN + 7) / 8);
+	return 0;
+}
+
+int ibr_sa_service_rec_table_decode(const uint8_t *mad, size_t len, struct ibr_sa_service_rec *out,
+				    unsigned int max, unsigned int *refused)
+{
+	int n = ibr_sa_table_count(mad, len, IBR_SA_SERVICE_REC_LEN);
+	unsigned int got = 0, bad = 0;
+
+	if (refused)
+		*refused = 0;
+	if (n < 0)
+		return n;
+	/*
+	 * ibr_sa_table_count() reads AttributeOffset 0 as a Get response's one
+	 * record; OpenSM answers a GetTable that matches nothing with offset 0.
+	 */
+	if (ibr_sa_attr_offset(mad) == 0 && ibr_mad_method(mad) == IBR_MAD_METHOD_GET_TABLE_RESP)
+		n = 0;
+	for (int i = 0; i < n && got < max; i++) {
+		const uint8_t *rec = ibr_sa_table_rec(mad, len, (unsigned int)i);
+
+		if (rec &&
+		    ibr_sa_service_rec_decode(rec, (size_t)(mad + len - rec), &out[got]) == 0)
+			got++;
+		else
+			bad++;
+	}
+	if (refused)
+		*refused = bad;
+	return (int)got;
 }

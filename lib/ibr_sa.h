@@ -5,9 +5,10 @@
  * ClassPortInfo), decoded into host-order structs and encoded back.
  *
  * Layouts come from libibmad's field tables (IB_SA_NR_*, IB_SA_MCM_*,
- * IB_SA_GIR_*, IB_PORT_*, IB_NOTICE_*, IB_CPI_*) where libibmad defines
- * them; InformInfo and the PortInfoRecord header, which it lacks, are
- * hand-written in the same table-driven style.
+ * IB_SA_GIR_*, IB_SA_SR_*, IB_PORT_*, IB_NOTICE_*, IB_CPI_*) where libibmad
+ * defines them; InformInfo, the PortInfoRecord header and the ServiceRecord's
+ * ServiceData elements, which it lacks, are hand-written in the same
+ * table-driven style.
  *
  * Every decoder takes the record's bytes and their count and refuses a
  * record shorter than its layout (-EMSGSIZE): input from the fabric.
@@ -27,6 +28,7 @@
 #define IBR_SA_INFORMINFO_LEN	 36
 #define IBR_SA_NOTICE_LEN	 80
 #define IBR_SA_CLASSPORTINFO_LEN 72
+#define IBR_SA_SERVICE_REC_LEN	 176 /* 15.2.5.14; OpenSM's ib_service_record_t */
 
 /* MCMemberRecord ComponentMask bits (15.2.5.17) */
 #define IBR_SA_MCM_COMP_MGID	  (1ull << 0)
@@ -56,6 +58,31 @@
 /* GUIDInfoRecord ComponentMask: LID, BlockNum */
 #define IBR_SA_GIR_COMP_LID   (1ull << 0)
 #define IBR_SA_GIR_COMP_BLOCK (1ull << 1)
+
+/*
+ * ServiceRecord ComponentMask bits (15.2.5.14), one per field in record
+ * order: bit 3 is the reserved 16 bits after ServiceP_Key, and each element
+ * of the ServiceData arrays has its own bit (OpenSM's IB_SR_COMPMASK_*).
+ */
+#define IBR_SA_SR_COMP_ID	 (1ull << 0)
+#define IBR_SA_SR_COMP_GID	 (1ull << 1)
+#define IBR_SA_SR_COMP_PKEY	 (1ull << 2)
+#define IBR_SA_SR_COMP_LEASE	 (1ull << 4)
+#define IBR_SA_SR_COMP_KEY	 (1ull << 5)
+#define IBR_SA_SR_COMP_NAME	 (1ull << 6)
+#define IBR_SA_SR_COMP_DATA8(i)	 (1ull << (7 + (i)))  /* i 0..15 */
+#define IBR_SA_SR_COMP_DATA16(i) (1ull << (23 + (i))) /* i 0..7 */
+#define IBR_SA_SR_COMP_DATA32(i) (1ull << (31 + (i))) /* i 0..3 */
+#define IBR_SA_SR_COMP_DATA64(i) (1ull << (35 + (i))) /* i 0..1 */
+/*
+ * The record's identity (its RID: ServiceID, ServiceGID, ServiceP_Key), what
+ * OpenSM matches a Set or Delete on (osm_svcr_get_by_rid()).
+ */
+#define IBR_SA_SR_COMP_RID (IBR_SA_SR_COMP_ID | IBR_SA_SR_COMP_GID | IBR_SA_SR_COMP_PKEY)
+
+/* ServiceLease (15.2.5.14): seconds, or this for a service that never expires */
+#define IBR_SA_SERVICE_LEASE_INDEFINITE 0xFFFFFFFFu
+#define IBR_SA_SERVICE_NAME_LEN		64 /* bytes on the wire, the NUL included */
 
 /* JoinState bits (15.2.5.17) */
 #define IBR_SA_JOIN_FULL      0x1
@@ -157,6 +184,24 @@ struct ibr_sa_classportinfo {
 };
 
 /*
+ * ServiceRecord (15.2.5.14).  The name is UTF-8 on the wire, NUL-terminated
+ * within its 64 bytes; it is kept as received (not sanitised: a name is a key
+ * that Gets compare byte for byte), so print it with care.
+ */
+struct ibr_sa_service_rec {
+	uint64_t id;
+	uint8_t gid[16];
+	uint16_t pkey;
+	uint32_t lease; /* seconds; IBR_SA_SERVICE_LEASE_INDEFINITE */
+	uint8_t key[16];
+	char name[IBR_SA_SERVICE_NAME_LEN]; /* NUL-terminated, NUL-padded */
+	uint8_t data8[16];
+	uint16_t data16[8];
+	uint32_t data32[4];
+	uint64_t data64[2];
+};
+
+/*
  * The records of an SA response (a single MAD, or a reassembled RMPP
  * message: 56-byte header then data, as mad_chan hands it over): their
  * count from AttributeOffset (15.2.5.1; 0 means one record for Get
@@ -192,6 +237,40 @@ const uint8_t *ibr_sa_notice_gid(const struct ibr_sa_notice *n);
 int ibr_sa_classportinfo_decode(const uint8_t *rec, size_t len, struct ibr_sa_classportinfo *out);
 void ibr_sa_classportinfo_encode(const struct ibr_sa_classportinfo *in,
 				 uint8_t rec[IBR_SA_CLASSPORTINFO_LEN]);
+
+/*
+ * ServiceRecord: -EMSGSIZE for fewer than 176 bytes, -EINVAL for a name with
+ * no NUL in its 64 bytes (out untouched either way).  Bytes after the name's
+ * NUL are dropped.  The encoder writes at most 63 bytes of the name, cut
+ * before a UTF-8 sequence it would split, so its output always decodes.
+ */
+int ibr_sa_service_rec_decode(const uint8_t *rec, size_t len, struct ibr_sa_service_rec *out);
+void ibr_sa_service_rec_encode(const struct ibr_sa_service_rec *in,
+			       uint8_t rec[IBR_SA_SERVICE_REC_LEN]);
+
+/*
+ * A ServiceRecord request in the IBR_MAD_SIZE-byte `m` (15.2.1.1, 15.2.5.14):
+ * method Get, GetTable, Set or Delete, `comp_mask` (IBR_SA_SR_COMP_*), the
+ * record in the data area and AttributeOffset set.  A Set or Delete must
+ * name the whole RID (IBR_SA_SR_COMP_RID): OpenSM refuses a Set without ID
+ * and GID, and stores the P_Key as sent even when its bit is clear while
+ * answering with 0xFFFF, so a Delete built from that answer would miss.
+ * 0, or -EINVAL (m untouched) for another method or a short RID.
+ */
+int ibr_sa_service_rec_build(uint8_t *m, uint8_t method, uint64_t comp_mask,
+			     const struct ibr_sa_service_rec *rec, uint64_t sm_key, uint64_t tid);
+
+/*
+ * The ServiceRecords of a Get or GetTable response (a MAD or a reassembled
+ * RMPP message, as for ibr_sa_table_count()): up to `max` of them decoded
+ * into out[], in order.  Records refused by ibr_sa_service_rec_decode()
+ * (an unterminated name) are skipped and counted in *refused (may be NULL);
+ * records past the max-th decoded one are not looked at.  A GetTableResp
+ * with AttributeOffset 0 holds no record (OpenSM's answer when none match).
+ * The number decoded, or ibr_sa_table_count()'s error.
+ */
+int ibr_sa_service_rec_table_decode(const uint8_t *mad, size_t len, struct ibr_sa_service_rec *out,
+				    unsigned int max, unsigned int *refused);
 
 /* PortInfo (64 bytes, an SMP's data or a PortInfoRecord's body) into the same struct. */
 int ibr_sa_portinfo_decode(const uint8_t *pi, size_t len, struct ibr_sa_portinfo_rec *out);
