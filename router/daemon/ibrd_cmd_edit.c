@@ -5,6 +5,7 @@
  * the FIB, and is logged.
  */
 #include "router/daemon/ibrd_cmd.h"
+#include "router/daemon/ibrd_conf.h"
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
@@ -32,8 +33,14 @@ struct kv {
 	int dir;  /* mcast: 1 receivers, 2 senders, 3 both */
 };
 
-static int parse_kv(int argc, char **argv, struct kv *kv)
+/*
+ * The words after the fixed ones.  0, or a usage refusal that names the
+ * word: one this command does not know, or a key without its value.
+ */
+static int parse_kv(struct ibrd_out *o, const char *cmd, int argc, char **argv, struct kv *kv)
 {
+	char w[64];
+
 	memset(kv, 0, sizeof(*kv));
 	kv->kind = -1;
 	kv->dir = 3;
@@ -67,23 +74,50 @@ static int parse_kv(int argc, char **argv, struct kv *kv)
 		else if (!strcmp(argv[i], "pkey"))
 			slot = &kv->pkey;
 		else
-			return -EINVAL;
+			return ibrd_out_usage(o, "%s: unknown word \"%s\"", cmd,
+					      ibrd_out_escape(argv[i], w, sizeof(w)));
 		if (slot) {
 			if (++i >= argc)
-				return -EINVAL;
+				return ibrd_out_usage(o, "%s: %s needs a value", cmd, argv[i - 1]);
 			*slot = argv[i];
 		}
 	}
 	return 0;
 }
 
+/*
+ * Key `key`'s value `s` (NULL: absent, v left as it is) within [min, max]:
+ * 0, or a usage refusal that says which value and what it must be, as the
+ * config's messages do ("lid 0 is not a unicast LID (1..0xbfff)").
+ */
+static int kv_num(struct ibrd_out *o, const char *cmd, const char *key, const char *s,
+		  unsigned long min, unsigned long max, const char *what, unsigned long *v)
+{
+	char w[64];
+
+	if (!s || (num(s, max, v) == 0 && *v >= min))
+		return 0;
+	return ibrd_out_usage(o, "%s: %s %s is not %s", cmd, key, ibrd_out_escape(s, w, sizeof(w)),
+			      what);
+}
+
+/* A base LID and LMC the SM could have assigned (IBA 7.11.1), as the config checks them. */
+static int lid_aligned(struct ibrd_out *o, const char *cmd, const char *s, unsigned long lid,
+		       unsigned long lmc)
+{
+	if (!s || ibr_lid_range_valid((uint16_t)lid, (unsigned)lmc))
+		return 0;
+	return ibrd_out_usage(o, "%s: lid %lu is not aligned to lmc %lu (a multiple of %lu)", cmd,
+			      lid, lmc, 1ul << lmc);
+}
+
 static int edit_done(struct ibrd *d, struct ibrd_out *o, int rc, const char *what)
 {
 	if (rc == -ENOENT)
 		return ibrd_out_error(o, ENOENT, "%s: no such entry", what);
+	/* the words were checked before: what is left is the tables' (EEXIST, ENOMEM) */
 	if (rc)
-		return ibrd_out_error(
-			o, rc, "%s: invalid (check the LID range, LMC alignment and port)", what);
+		return ibrd_out_error(o, -rc, "%s: %s", what, strerror(-rc));
 	ibrd_rib_changed(d); /* published before the answer goes out (ibrd_sync.c) */
 	log_info("control: %s", what);
 	return ibrd_cmd_ok(o);
@@ -91,32 +125,43 @@ static int edit_done(struct ibrd *d, struct ibrd_out *o, int rc, const char *wha
 
 int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	struct ibr_gid_prefix pf;
+	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "route del" : "route add", *why;
 	struct router_route r;
 	unsigned long lid = 0, lmc = 0, metric = 0;
+	uint64_t prefix;
+	uint8_t plen;
 	struct kv kv;
-	int port;
+	char w[64];
+	int port, rc;
 
-	if (argc < 3 || ibr_gid_prefix_parse(argv[2], &pf) || pf.len > 64)
+	if (argc < 3)
 		return ibrd_out_usage(o, "usage: route add|del PREFIX ... (prefix length 0..64)");
+	/* the config's rule for a route's prefix, and its words (ibrd_conf.c) */
+	if ((why = ibrd_conf_prefix_why(argv[2], &prefix, &plen)))
+		return ibrd_out_usage(o, "%s: %s: %s", cmd, ibrd_out_escape(argv[2], w, sizeof(w)),
+				      why);
 	if (!strcmp(argv[1], "del")) {
 		if (argc != 3)
 			return ibrd_out_usage(o, "usage: route del PREFIX");
 		return edit_done(d, o,
-				 router_rib_route_del(&d->rib, ibr_gid_prefix(&pf.addr), pf.len,
-						      ROUTER_SRC_STATIC),
+				 router_rib_route_del(&d->rib, prefix, plen, ROUTER_SRC_STATIC),
 				 "route del");
 	}
-	if (parse_kv(argc - 3, argv + 3, &kv) || !kv.port || kv.kind < 0 ||
-	    (kv.lid && num(kv.lid, 0xBFFF, &lid)) || (kv.lmc && num(kv.lmc, 7, &lmc)) ||
-	    (kv.metric && num(kv.metric, UINT32_MAX, &metric)))
+	if ((rc = parse_kv(o, cmd, argc - 3, argv + 3, &kv)) ||
+	    (rc = kv_num(o, cmd, "lid", kv.lid, 1, 0xBFFF, "a unicast LID (1..0xbfff)", &lid)) ||
+	    (rc = kv_num(o, cmd, "lmc", kv.lmc, 0, 7, "an LMC (0..7)", &lmc)) ||
+	    (rc = kv_num(o, cmd, "metric", kv.metric, 0, UINT32_MAX, "a metric (0..4294967295)",
+			 &metric)) ||
+	    (rc = lid_aligned(o, cmd, kv.lid, lid, lmc)))
+		return rc;
+	if (!kv.port || kv.kind < 0)
 		return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] | direct | "
 					 "algorithmic [metric N]");
 	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
 		return -ENOENT;
 	memset(&r, 0, sizeof(r));
-	r.key.prefix = ibr_gid_prefix(&pf.addr);
-	r.key.plen = pf.len;
+	r.key.prefix = prefix;
+	r.key.plen = plen;
 	r.key.source = ROUTER_SRC_STATIC;
 	r.nh.port = (uint8_t)port;
 	r.nh.kind = (uint8_t)kv.kind;
@@ -128,17 +173,28 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 
 int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
+	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "neighbour del" : "neighbour add";
 	struct router_neigh n;
 	unsigned long lid = 0, lmc = 0;
 	uint64_t guid;
 	struct kv kv;
-	int port;
+	char w[64];
+	int port, rc;
 
-	if (argc < 5 || ibr_guid_parse(argv[2], &guid) || parse_kv(argc - 3, argv + 3, &kv) ||
-	    !kv.port || (kv.lid && num(kv.lid, 0xBFFF, &lid)) || (kv.lmc && num(kv.lmc, 7, &lmc)))
+	if (argc < 5)
 		return ibrd_out_usage(o,
 				      "usage: neighbour add GUID port P lid L [lmc M] | neighbour "
 				      "del GUID port P");
+	if (ibr_guid_parse(argv[2], &guid))
+		return ibrd_out_usage(o, "%s: %s is not a GUID (0x0002c90300001234)", cmd,
+				      ibrd_out_escape(argv[2], w, sizeof(w)));
+	if ((rc = parse_kv(o, cmd, argc - 3, argv + 3, &kv)) ||
+	    (rc = kv_num(o, cmd, "lid", kv.lid, 1, 0xBFFF, "a unicast LID (1..0xbfff)", &lid)) ||
+	    (rc = kv_num(o, cmd, "lmc", kv.lmc, 0, 7, "an LMC (0..7)", &lmc)) ||
+	    (rc = lid_aligned(o, cmd, kv.lid, lid, lmc)))
+		return rc;
+	if (!kv.port)
+		return ibrd_out_usage(o, "%s: port is required", cmd);
 	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
 		return -ENOENT;
 	if (!strcmp(argv[1], "del"))
@@ -146,7 +202,7 @@ int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 			d, o, router_rib_neigh_del(&d->rib, (uint8_t)port, guid, ROUTER_SRC_STATIC),
 			"neighbour del");
 	if (!kv.lid)
-		return ibrd_out_error(o, EINVAL, "neighbour add: lid is required");
+		return ibrd_out_usage(o, "neighbour add: lid is required");
 	memset(&n, 0, sizeof(n));
 	n.key.guid = guid;
 	n.key.port = (uint8_t)port;
@@ -169,17 +225,27 @@ int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	struct router_mcast m;
 	union ibr_gid mgid;
 	unsigned long mlid = 0, sl = 0, qkey = 0, pkey = 0xFFFF;
+	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "mcast del" : "mcast add";
 	struct kv kv;
-	int port;
+	char w[64];
+	int port, rc;
 
-	if (argc < 5 || ibr_gid_parse(argv[2], &mgid) || !ibr_gid_is_mcast(&mgid) ||
-	    parse_kv(argc - 3, argv + 3, &kv) || !kv.port ||
-	    (kv.mlid && num(kv.mlid, 0xFFFE, &mlid)) || (kv.sl && num(kv.sl, 15, &sl)) ||
-	    (kv.qkey && num(kv.qkey, UINT32_MAX, &qkey)) ||
-	    (kv.pkey && num(kv.pkey, 0xFFFF, &pkey)))
+	if (argc < 5)
 		return ibrd_out_usage(o,
 				      "usage: mcast add MGID port P mlid L [sl S] [qkey Q] [pkey "
 				      "K] [receivers|senders|both] | mcast del MGID port P");
+	if (ibr_gid_parse(argv[2], &mgid) || !ibr_gid_is_mcast(&mgid))
+		return ibrd_out_usage(o, "%s: %s is not a multicast GID (ff15::1:1)", cmd,
+				      ibrd_out_escape(argv[2], w, sizeof(w)));
+	if ((rc = parse_kv(o, cmd, argc - 3, argv + 3, &kv)) ||
+	    (rc = kv_num(o, cmd, "mlid", kv.mlid, 0, 0xFFFE, "an MLID (0..0xfffe)", &mlid)) ||
+	    (rc = kv_num(o, cmd, "sl", kv.sl, 0, 15, "an SL (0..15)", &sl)) ||
+	    (rc = kv_num(o, cmd, "qkey", kv.qkey, 0, UINT32_MAX, "a Q_Key (0..0xffffffff)",
+			 &qkey)) ||
+	    (rc = kv_num(o, cmd, "pkey", kv.pkey, 0, 0xFFFF, "a P_Key (0..0xffff)", &pkey)))
+		return rc;
+	if (!kv.port)
+		return ibrd_out_usage(o, "%s: port is required", cmd);
 	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
 		return -ENOENT;
 	if (!strcmp(argv[1], "del"))

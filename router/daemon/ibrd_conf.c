@@ -297,6 +297,16 @@ static const char *ibrd_conf_route_prefix(const char *t, struct ibrd_conf_route 
 	return NULL;
 }
 
+const char *ibrd_conf_prefix_why(const char *text, uint64_t *prefix, uint8_t *plen)
+{
+	struct ibrd_conf_route r;
+	const char *why = ibrd_conf_route_prefix(text, &r);
+
+	if (!why)
+		*prefix = r.prefix, *plen = r.plen;
+	return why;
+}
+
 static void *ibrd_conf_open_route(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect_id id,
 				  const char *title, const struct ibrd_conf_meta *at,
 				  struct ibrd_conf_meta **m)
