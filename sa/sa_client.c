@@ -306,6 +306,10 @@ static void sa_on_result(struct mad_chan *ch, const struct mad_chan_result *r, v
 		break;
 	case SA_REQ_UNSUB:
 		break;
+	case SA_REQ_AD_SET:
+	case SA_REQ_AD_DEL:
+		sa_ad_result(c, q, r);
+		break;
 	default:
 		sa_sync_result(c, q, r);
 		break;
@@ -441,11 +445,13 @@ void sa_client_free(struct sa_client *c)
 	if (!c)
 		return;
 	sa_unsubscribe(c);
+	sa_ad_free(c);
 	mad_chan_set_handler(c->chan, IBR_MGMT_CLASS_SUBN_ADM, NULL, NULL);
 	while ((q = LIST_FIRST(&c->reqs))) {
 		LIST_REMOVE(q, link);
 		q->c = NULL; /* its callback frees it */
-		if (q->kind != SA_REQ_UNSUB)
+		/* the parting ones go out: the unsubscription and the announcements' Deletes */
+		if (q->kind != SA_REQ_UNSUB && q->kind != SA_REQ_AD_DEL)
 			mad_chan_cancel(c->chan, q->tid);
 	}
 	free(c->cur_n.v);
@@ -463,6 +469,7 @@ void sa_client_tick(struct sa_client *c, uint64_t now)
 		sa_sync_start(c, "resync interval");
 	else if (c->phase == SA_PHASE_BACKOFF && now >= c->next_retry)
 		sa_sync_start(c, "retry");
+	sa_ad_tick(c, now);
 }
 
 uint64_t sa_client_next_deadline(const struct sa_client *c)
@@ -473,6 +480,8 @@ uint64_t sa_client_next_deadline(const struct sa_client *c)
 		t = c->next_resync;
 	if (c->phase == SA_PHASE_BACKOFF && c->next_retry < t)
 		t = c->next_retry;
+	if (sa_ad_deadline(c) < t)
+		t = sa_ad_deadline(c);
 	return t;
 }
 

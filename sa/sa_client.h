@@ -76,6 +76,8 @@ enum sa_client_phase {
 struct sa_client_stats {
 	uint64_t syncs, sync_failures, reports, reports_ignored, queries, query_timeouts,
 		truncated_tables, port_polls, sm_changes, joins, leaves;
+	/* route announcements (sa_client_announce): Sets and Deletes sent, refused or lost */
+	uint64_t ad_sets, ad_deletes, ad_failures;
 	uint64_t last_sync_ns;	    /* duration of the last complete sync */
 	uint64_t last_sync_done_ns; /* when it completed (the config clock) */
 	bool subscribed;
@@ -138,5 +140,47 @@ size_t sa_client_groups(const struct sa_client *c, const struct sa_group **v);
 int sa_client_join(struct sa_client *c, const uint8_t mgid[16], uint8_t join_state,
 		   const struct sa_group *tmpl);
 int sa_client_leave(struct sa_client *c, const uint8_t mgid[16], uint8_t join_state);
+
+/*
+ * Route announcements to the other routers of the subnet (issue 20: route
+ * exchange through the SA).  Version 1 of the records, one ServiceRecord
+ * (15.2.5.14) per SA_AD_PER_REC prefixes, registered as our port:
+ *   ServiceID     SA_AD_SERVICE_ID | index (0 .. records-1)
+ *   ServiceGID    our port GID; ServiceP_Key 0xFFFF; ServiceLease lease_s
+ *   ServiceName   SA_AD_SERVICE_NAME, NUL-padded to 64 bytes
+ *   ServiceData8  [0] format version (1), [1] prefixes in this record (1..2),
+ *                 [2 + i] prefix i's length (0..64), [4 + i] its metric
+ *   ServiceData16 [0] this record's index, [1] the records of the set
+ *   ServiceData32 [0] the set's generation (it grows with every change)
+ *   ServiceData64 [i] prefix i (the upper 64 bits of the GID, host order
+ *                 here, big-endian on the wire as every SA field)
+ * The ServiceID base is 0x10 (an external organisation's range, IBA
+ * Annex A3) followed by the OpenFabrics OUI 0x001405 and "IR": provisional
+ * until the OUI's holder agrees.
+ */
+#define SA_AD_SERVICE_ID   0x1000140549520000ull
+#define SA_AD_SERVICE_NAME "ibrouter.route-exchange.v1"
+#define SA_AD_VERSION	   1
+#define SA_AD_PER_REC	   2
+#define SA_AD_MAX_RECS	   4096 /* 8192 prefixes a port */
+
+struct sa_route_ad {
+	uint64_t prefix; /* host order */
+	uint8_t plen;	 /* 0..64 */
+	uint8_t metric;	 /* hops to the prefix from this router */
+};
+
+/*
+ * Announce `n` prefixes (copied) on this port with a lease of lease_s
+ * seconds (1..0xFFFFFFFE): Set once the port has its LID and SM, again every
+ * lease_s / 3 s and after every full sync (a new SM has no records), records
+ * no longer used deleted.  n = 0 withdraws them all.  0, -EINVAL (lease 0 or
+ * indefinite, more than SA_AD_MAX_RECS records, a length past 64), -ENOMEM.
+ * sa_client_free() deletes what is registered.
+ */
+int sa_client_announce(struct sa_client *c, const struct sa_route_ad *v, size_t n,
+		       uint32_t lease_s);
+/* The records registered now (those Set at the last send). */
+unsigned int sa_client_announced(const struct sa_client *c);
 
 #endif

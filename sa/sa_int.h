@@ -43,6 +43,8 @@ enum sa_req_kind {
 	SA_REQ_MCM_MGID,  /* trap 66: MCMemberRecord GetTable by MGID */
 	SA_REQ_JOIN,
 	SA_REQ_LEAVE,
+	SA_REQ_AD_SET, /* ServiceRecord Set: a route announcement (sa_announce.c) */
+	SA_REQ_AD_DEL,
 };
 
 /* One request in flight: its context, freed by its callback. */
@@ -87,6 +89,16 @@ struct sa_client {
 	uint64_t sync_start;
 	struct sa_walk lids, mlids;
 	struct sa_client_stats st;
+	/* route announcements (sa_announce.c) */
+	struct {
+		struct sa_route_ad *v;
+		size_t n;
+		uint32_t lease_s, gen;
+		unsigned int regd;   /* records Set at the last send: Deletes past the new count */
+		uint64_t next;	     /* the next refresh (0: nothing to announce) */
+		uint64_t seen_syncs; /* st.syncs when last sent: a sync since means send again */
+		bool dirty;
+	} ad;
 };
 
 uint64_t sa_now(const struct sa_client *c);
@@ -102,6 +114,12 @@ bool sa_neigh_del(struct sa_neigh_vec *t, uint64_t guid);
 struct sa_group *sa_group_find(struct sa_group_vec *t, const uint8_t mgid[16]);
 struct sa_group *sa_group_get(struct sa_group_vec *t, const uint8_t mgid[16]);
 bool sa_group_del(struct sa_group_vec *t, const uint8_t mgid[16]);
+
+/* sa_announce.c: the announcements' timer (from sa_client_tick), results, withdrawal at free */
+void sa_ad_tick(struct sa_client *c, uint64_t now);
+uint64_t sa_ad_deadline(const struct sa_client *c);
+void sa_ad_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r);
+void sa_ad_free(struct sa_client *c);
 
 /* sa_sync.c */
 void sa_sync_start(struct sa_client *c, const char *why);

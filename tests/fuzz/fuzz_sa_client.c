@@ -36,6 +36,7 @@
 #include "sa/mad_rmpp.c"
 #include "sa/sa_client.c"
 #include "sa/sa_sync.c"
+#include "sa/sa_announce.c"
 
 #define FZ_TP_MIN_SEND IBR_MAD_SIZE /* the client and the channel send whole MADs only */
 #include "tests/fuzz/fuzz_mad_tp.h"
