@@ -47,7 +47,13 @@ static void ad_record(const struct sa_client *c, unsigned int idx, struct ibr_sa
 		r->data8[1]++;
 		r->data8[2 + i] = c->ad.v[k].plen;
 		r->data8[4 + i] = c->ad.v[k].metric;
-		r->data64[i] = c->ad.v[k].prefix;
+		/* prefix 1 in ServiceData32[2..3], not ServiceData64[1]: see sa_client.h */
+		if (i == 0) {
+			r->data64[0] = c->ad.v[k].prefix;
+		} else {
+			r->data32[2] = (uint32_t)(c->ad.v[k].prefix >> 32);
+			r->data32[3] = (uint32_t)c->ad.v[k].prefix;
+		}
 	}
 }
 
@@ -57,7 +63,7 @@ static void ad_record(const struct sa_client *c, unsigned int idx, struct ibr_sa
 	 IBR_SA_SR_COMP_DATA8(0) | IBR_SA_SR_COMP_DATA8(1) | IBR_SA_SR_COMP_DATA8(2) |    \
 	 IBR_SA_SR_COMP_DATA8(3) | IBR_SA_SR_COMP_DATA8(4) | IBR_SA_SR_COMP_DATA8(5) |    \
 	 IBR_SA_SR_COMP_DATA16(0) | IBR_SA_SR_COMP_DATA16(1) | IBR_SA_SR_COMP_DATA32(0) | \
-	 IBR_SA_SR_COMP_DATA64(0) | IBR_SA_SR_COMP_DATA64(1))
+	 IBR_SA_SR_COMP_DATA32(2) | IBR_SA_SR_COMP_DATA32(3) | IBR_SA_SR_COMP_DATA64(0))
 
 static int ad_send(struct sa_client *c, unsigned int idx, bool set)
 {

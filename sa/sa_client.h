@@ -151,9 +151,14 @@ int sa_client_leave(struct sa_client *c, const uint8_t mgid[16], uint8_t join_st
  *   ServiceData8  [0] format version (1), [1] prefixes in this record (1..2),
  *                 [2 + i] prefix i's length (0..64), [4 + i] its metric
  *   ServiceData16 [0] this record's index, [1] the records of the set
- *   ServiceData32 [0] the set's generation (it grows with every change)
- *   ServiceData64 [i] prefix i (the upper 64 bits of the GID, host order
- *                 here, big-endian on the wire as every SA field)
+ *   ServiceData32 [0] the set's generation (it grows with every change),
+ *                 [2] and [3] prefix 1's upper and lower 32 bits
+ *   ServiceData64 [0] prefix 0 (the upper 64 bits of the GID, host order
+ *                 here, big-endian on the wire as every SA field); [1] unused
+ * Nothing past ServiceData64[0] (record byte 168, MAD byte 224): OpenSM in
+ * the ibsim lab stores bytes 224..255 of a MAD it receives through
+ * umad2sim as something else (measured: 0x3001000000000000 where a zero was
+ * sent; tests/lab/lab_announce.sh), so the format does not depend on them.
  * The ServiceID base is 0x10 (an external organisation's range, IBA
  * Annex A3) followed by the OpenFabrics OUI 0x001405 and "IR": provisional
  * until the OUI's holder agrees.

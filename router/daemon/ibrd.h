@@ -210,6 +210,14 @@ struct ibrd {
 	uint64_t fib_publishes; /* FIBs published since start (version) */
 	/* the SA client of each port with one (ibrd_mad.c makes them), read by all */
 	struct sa_client *sa[ROUTER_MAX_PORTS];
+	/* route announcements through each SA (ibrd_announce.c): what was last handed over */
+	struct {
+		const struct sa_client *sa[ROUTER_MAX_PORTS]; /* the client it went to */
+		size_t n[ROUTER_MAX_PORTS];		      /* prefixes */
+		uint64_t gen;				      /* RIB generation */
+		unsigned lease;
+		bool on;
+	} ad;
 	uint64_t start_ns;
 	char pid_file[IBRD_PATH_MAX];
 	/*
@@ -485,6 +493,8 @@ int ibrd_client_take_fd(struct ibrd_client *c);
 void ibrd_plugin_feeders(struct ibrd *d);
 /* After: each plugin's prefix routes, when the published tables moved. */
 void ibrd_plugin_routes_sync(struct ibrd *d);
+/* ibrd_announce.c: each SA client's route announcements, after the tables changed */
+void ibrd_announce_sync(struct ibrd *d);
 /* ibrd_plugin_mcast.c: a plugin-fed port's groups and the router's joins there */
 /* The groups of the plugin feeding `port` (ours told apart); 0 without a feeder. */
 size_t ibrd_plugin_groups(struct ibrd *d, uint32_t port, const struct sa_group **v);

@@ -116,6 +116,8 @@ struct ibrd_conf {
 	bool sa_client;
 	bool osm_plugin;
 	unsigned resync_interval; /* s */
+	bool announce_routes;	  /* route exchange through the SA (ibrd_announce.c) */
+	unsigned announce_lease;  /* s */
 	uint64_t sm_key;
 	/* multicast policy */
 	uint16_t mcast_scopes; /* bit per scope nibble (1 << 5 site, 1 << 8 org, 1 << 0xE global) */

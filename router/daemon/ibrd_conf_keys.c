@@ -635,6 +635,9 @@ static const struct ibrd_conf_key ibrd_conf_k_learning[] = {
 	[IBRD_LK_SA_CLIENT] = KEY("sa-client", boolean, C, sa_client),
 	[IBRD_LK_OSM_PLUGIN] = KEY("osm-plugin", boolean, C, osm_plugin),
 	[IBRD_LK_RESYNC] = KEY("resync-interval", uint, C, resync_interval, NUM(0, 86400)),
+	[IBRD_LK_ANNOUNCE] = KEY("announce-routes", boolean, C, announce_routes),
+	/* OpenSM counts leases in seconds, checked at least every 20 s */
+	[IBRD_LK_ANNOUNCE_LEASE] = KEY("announce-lease", uint, C, announce_lease, NUM(10, 86400)),
 	[IBRD_LK_SM_KEY] = KEY_HEX("sm-key", C, sm_key, 0, UINT64_MAX, .flags = IBRD_KEY_SECRET),
 };
 

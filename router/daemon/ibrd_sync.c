@@ -49,6 +49,7 @@ int ibrd_sync_run(struct ibrd *d)
 	}
 	ibrd_sma_sync(d);
 	ibrd_plugin_routes_sync(d);
+	ibrd_announce_sync(d);
 	ibrd_client_flush_all(d);
 	return rc;
 }

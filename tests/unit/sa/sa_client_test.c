@@ -2468,14 +2468,17 @@ static void test_announce_records(void)
 	CU_ASSERT_EQUAL(r0->data8[4], 1); /* metrics */
 	CU_ASSERT_EQUAL(r0->data8[5], 2);
 	CU_ASSERT_EQUAL(r0->data64[0], 0xfec0000000000002ull);
-	CU_ASSERT_EQUAL(r0->data64[1], 0xfec0000000000300ull);
+	CU_ASSERT_EQUAL(r0->data32[2], 0xfec00000u); /* prefix 1, hi and lo */
+	CU_ASSERT_EQUAL(r0->data32[3], 0x00000300u);
+	CU_ASSERT_EQUAL(r0->data64[1], 0);
 	CU_ASSERT_EQUAL(r0->data16[0], 0);
 	CU_ASSERT_EQUAL(r0->data16[1], 2);
 	CU_ASSERT_EQUAL(r1->data8[1], 1);
 	CU_ASSERT_EQUAL(r1->data8[2], 48);
 	CU_ASSERT_EQUAL(r1->data8[4], 3);
 	CU_ASSERT_EQUAL(r1->data64[0], 0xfec0000000040000ull);
-	CU_ASSERT_EQUAL(r1->data64[1], 0);
+	CU_ASSERT_EQUAL(r1->data32[2], 0);
+	CU_ASSERT_EQUAL(r1->data32[3], 0);
 	CU_ASSERT_EQUAL(r1->data16[0], 1);
 	CU_ASSERT_EQUAL(r1->data32[0], r0->data32[0]); /* one generation */
 	CU_ASSERT_EQUAL(sa_client_stats(SC)->ad_sets, 2);
