@@ -95,7 +95,8 @@ EOC
 }
 
 # The two-subnet sim config: port a (LID 1) on fec0:0:0:1::/64, port b (LID 0x10)
-# on fec0:0:0:2::/64, one host known in each subnet; PORT_B_CONF adds keys to port b.
+# on fec0:0:0:2::/64, one host known in each subnet; PORT_B_CONF adds keys to port b,
+# PORT_A_ADDR replaces port a's LID and prefix (a port that learns them: its MAD keys).
 write_conf() {
 	cat > "$T/ibrouterd.conf" <<EOC
 router {
@@ -106,8 +107,8 @@ port "a" {
 	data = sim
 	sim-socket = "$T/a.sock"
 	sim-peer = "$T/a.peer"
-	lid = 1
-	subnet-prefix = "fec0:0:0:1::"
+	${PORT_A_ADDR:-lid = 1
+	subnet-prefix = "fec0:0:0:1::"}
 }
 port "b" {
 	data = sim

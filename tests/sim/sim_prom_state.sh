@@ -59,38 +59,11 @@ else
 	HAVE_SA=0
 fi
 
-cat > "$T/ibrouterd.conf" <<EOC
-router {
-	name = "sim"
-	node-guid = 0x0002c90300000100
-}
-port "a" {
-	data = sim
-	sim-socket = "$T/a.sock"
-	sim-peer = "$T/a.peer"
-	$PORT_A_MAD
-}
-port "b" {
-	data = sim
-	sim-socket = "$T/b.sock"
-	sim-peer = "$T/b.peer"
-	lid = 0x10
-	subnet-prefix = "fec0:0:0:2::"
-}
-learning {
+PORT_A_ADDR=$PORT_A_MAD
+EXTRA_CONF="learning {
 	osm-plugin = true
-}
-control {
-	socket = "$T/ctl.sock"
-}
-pid-file = "$T/ibrouterd.pid"
-EOC
-"$IBRD" -d -f "$T/ibrouterd.conf" > "$T/ibrouterd.log" 2>&1 &
-PIDS="$PIDS $!"
-for _ in $(seq 1 100); do
-	[ -S "$T/ctl.sock" ] && ctl version > /dev/null 2>&1 && break
-	sleep 0.05
-done
+}"
+start_router
 check "the daemon answers" ctl version
 
 # ---- the checker: python3-prometheus-client's parser, and the JSON form ----
