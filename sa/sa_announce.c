@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static unsigned int ad_records(size_t n)
 {
@@ -39,6 +40,7 @@ static void ad_record(const struct sa_client *c, unsigned int idx, struct ibr_sa
 	r->data16[0] = (uint16_t)idx;
 	r->data16[1] = (uint16_t)total;
 	r->data32[0] = c->ad.gen;
+	r->data32[1] = c->ad.beat;
 	for (unsigned int i = 0; i < SA_AD_PER_REC; i++) {
 		size_t k = (size_t)idx * SA_AD_PER_REC + i;
 
@@ -63,7 +65,8 @@ static void ad_record(const struct sa_client *c, unsigned int idx, struct ibr_sa
 	 IBR_SA_SR_COMP_DATA8(0) | IBR_SA_SR_COMP_DATA8(1) | IBR_SA_SR_COMP_DATA8(2) |    \
 	 IBR_SA_SR_COMP_DATA8(3) | IBR_SA_SR_COMP_DATA8(4) | IBR_SA_SR_COMP_DATA8(5) |    \
 	 IBR_SA_SR_COMP_DATA16(0) | IBR_SA_SR_COMP_DATA16(1) | IBR_SA_SR_COMP_DATA32(0) | \
-	 IBR_SA_SR_COMP_DATA32(2) | IBR_SA_SR_COMP_DATA32(3) | IBR_SA_SR_COMP_DATA64(0))
+	 IBR_SA_SR_COMP_DATA32(1) | IBR_SA_SR_COMP_DATA32(2) | IBR_SA_SR_COMP_DATA32(3) | \
+	 IBR_SA_SR_COMP_DATA64(0))
 
 static int ad_send(struct sa_client *c, unsigned int idx, bool set)
 {
@@ -90,6 +93,7 @@ static void ad_send_all(struct sa_client *c, uint64_t now)
 {
 	unsigned int total = ad_records(c->ad.n);
 
+	c->ad.beat++; /* every Set of the set: the readers' sign that we live */
 	for (unsigned int i = 0; i < total; i++)
 		ad_send(c, i, true);
 	for (unsigned int i = total; i < c->ad.regd; i++)
@@ -115,6 +119,19 @@ int sa_client_announce(struct sa_client *c, const struct sa_route_ad *v, size_t 
 		return -ENOMEM;
 	if (n)
 		memcpy(copy, v, n * sizeof(*copy));
+	if (!c->ad.gen) {
+		/*
+		 * The first set of this client: generation and refresh count
+		 * start from the wall clock (ms), so that a router that comes
+		 * back does not repeat the numbers its dead self left at the
+		 * SA (a reader would take it for the dead one: sa_peers.c).
+		 */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		c->ad.gen = c->ad.beat = (uint32_t)((uint64_t)ts.tv_sec * 1000 +
+						    ts.tv_nsec / 1000000);
+	}
 	free(c->ad.v);
 	c->ad.v = copy;
 	c->ad.n = n;
@@ -165,8 +182,12 @@ uint64_t sa_ad_deadline(const struct sa_client *c)
 
 void sa_ad_free(struct sa_client *c)
 {
-	/* withdrawn at once rather than left for the lease: no wait for the answers */
-	if (c->phase == SA_PHASE_READY)
+	/*
+	 * Withdrawn at once rather than left for the lease: no wait for the
+	 * answers.  In any phase that knows the SM (a resync in flight, a
+	 * backoff): the records are at the SA whatever the client is doing.
+	 */
+	if (c->phase != SA_PHASE_DOWN)
 		for (unsigned int i = 0; i < c->ad.regd; i++)
 			ad_send(c, i, false);
 	free(c->ad.v);

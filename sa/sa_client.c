@@ -277,6 +277,14 @@ static void sa_poll(struct sa_client *c, uint64_t now)
 
 /* ---- results and Reports ---- */
 
+void sa_changed(struct sa_client *c, bool neighs, bool groups)
+{
+	if (neighs)
+		sa_peers_routers(c);
+	if (c->ops.changed)
+		c->ops.changed(c->arg, neighs, groups);
+}
+
 static void sa_on_result(struct mad_chan *ch, const struct mad_chan_result *r, void *arg)
 {
 	struct sa_req *q = arg;
@@ -309,6 +317,9 @@ static void sa_on_result(struct mad_chan *ch, const struct mad_chan_result *r, v
 	case SA_REQ_AD_SET:
 	case SA_REQ_AD_DEL:
 		sa_ad_result(c, q, r);
+		break;
+	case SA_REQ_PEER_GET:
+		sa_peers_result(c, q, r);
 		break;
 	default:
 		sa_sync_result(c, q, r);
@@ -446,6 +457,7 @@ void sa_client_free(struct sa_client *c)
 		return;
 	sa_unsubscribe(c);
 	sa_ad_free(c);
+	sa_peers_free(c);
 	mad_chan_set_handler(c->chan, IBR_MGMT_CLASS_SUBN_ADM, NULL, NULL);
 	while ((q = LIST_FIRST(&c->reqs))) {
 		LIST_REMOVE(q, link);
@@ -470,6 +482,7 @@ void sa_client_tick(struct sa_client *c, uint64_t now)
 	else if (c->phase == SA_PHASE_BACKOFF && now >= c->next_retry)
 		sa_sync_start(c, "retry");
 	sa_ad_tick(c, now);
+	sa_peers_tick(c, now);
 }
 
 uint64_t sa_client_next_deadline(const struct sa_client *c)
@@ -482,6 +495,8 @@ uint64_t sa_client_next_deadline(const struct sa_client *c)
 		t = c->next_retry;
 	if (sa_ad_deadline(c) < t)
 		t = sa_ad_deadline(c);
+	if (sa_peers_deadline(c) < t)
+		t = sa_peers_deadline(c);
 	return t;
 }
 

@@ -78,6 +78,10 @@ struct sa_client_stats {
 		truncated_tables, port_polls, sm_changes, joins, leaves;
 	/* route announcements (sa_client_announce): Sets and Deletes sent, refused or lost */
 	uint64_t ad_sets, ad_deletes, ad_failures;
+	/* the other routers' announcements (sa_client_peers): records read, reads that failed
+	 * (lost, refused, or a set that changed while read), records refused (not version 1,
+	 * malformed), peers whose records stopped being refreshed (expired) */
+	uint64_t peer_records, peer_read_failures, peer_refused, peer_expired;
 	uint64_t last_sync_ns;	    /* duration of the last complete sync */
 	uint64_t last_sync_done_ns; /* when it completed (the config clock) */
 	bool subscribed;
@@ -92,6 +96,8 @@ struct sa_client_ops {
 	void (*changed)(void *arg, bool neighs, bool groups);
 	/* A trap was applied (for logs and the convergence benchmark). */
 	void (*report)(void *arg, uint16_t trap, const uint8_t gid[16]);
+	/* The other routers' announcements changed: read them with sa_client_peers(). */
+	void (*peers)(void *arg);
 };
 
 struct sa_client_config {
@@ -152,7 +158,11 @@ int sa_client_leave(struct sa_client *c, const uint8_t mgid[16], uint8_t join_st
  *                 [2 + i] prefix i's length (0..64), [4 + i] its metric
  *   ServiceData16 [0] this record's index, [1] the records of the set
  *   ServiceData32 [0] the set's generation (it grows with every change),
- *                 [2] and [3] prefix 1's upper and lower 32 bits
+ *                 [1] the refresh count (it grows with every Set of the set:
+ *                 the SA answers a record's lease as it was set, not what
+ *                 is left of it, so a reader tells a live announcer from
+ *                 a dead one by this count), [2] and [3] prefix 1's upper
+ *                 and lower 32 bits
  *   ServiceData64 [0] prefix 0 (the upper 64 bits of the GID, host order
  *                 here, big-endian on the wire as every SA field); [1] unused
  * Nothing past ServiceData64[0] (record byte 168, MAD byte 224): OpenSM in
@@ -187,5 +197,45 @@ int sa_client_announce(struct sa_client *c, const struct sa_route_ad *v, size_t 
 		       uint32_t lease_s);
 /* The records registered now (those Set at the last send). */
 unsigned int sa_client_announced(const struct sa_client *c);
+
+/*
+ * The other routers of the subnet and what they announce: every router
+ * port of the neighbour table (NodeType 3, not ours) whose records are read
+ * with Gets by RID (ServiceID, its port GID, P_Key 0xFFFF: a transport
+ * without RMPP cuts GetTables), record 0 first, the others after it as
+ * record 0 counts them, all of one generation or the read is dropped.  Read
+ * when a router port appears (a sync, a trap 64), every interval, and
+ * forgotten when it leaves (trap 65, a sync without it).  A peer whose
+ * refresh count has not moved for two thirds of its lease plus one interval
+ * (an announcer Sets every third: one refresh may be lost) is expired:
+ * its prefixes are dropped until the count moves again (it is dead but
+ * its records outlive it at the SA, up to their lease).
+ */
+struct sa_peer {
+	uint64_t guid; /* the router port's GUID */
+	uint16_t lid;
+	uint8_t lmc;
+	bool read;		/* its records were read whole once (or it has none) */
+	bool expired;		/* the refresh count stopped: ad dropped (n = 0) */
+	uint32_t lease_s;	/* of its record 0 */
+	uint32_t gen, beat;	/* ServiceData32[0] and [1] of its record 0 */
+	uint64_t beat_ns;	/* when beat was last seen to change */
+	uint64_t read_ns;	/* the last complete read */
+	uint64_t next_read_ns;	/* the next read (an interval after the last start) */
+	uint64_t since_ns;	/* first seen in the neighbour table */
+	size_t n;		/* prefixes announced */
+	struct sa_route_ad *ad; /* they, metric as announced (16: unreachable) */
+	/* the read in progress (the client's) */
+	struct sa_route_ad *rd;
+	size_t rd_n, rd_cap;
+	unsigned int rd_total, rd_next;
+	uint32_t rd_gen, rd_beat, rd_lease, rd_seq;
+	bool rd_busy;
+};
+
+/* The peers (valid until the next callback or tick). */
+size_t sa_client_peers(const struct sa_client *c, const struct sa_peer **v);
+/* Read the peers every interval_ms (0: never, and forget them). */
+void sa_client_peer_interval(struct sa_client *c, uint32_t interval_ms);
 
 #endif

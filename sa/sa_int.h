@@ -45,6 +45,7 @@ enum sa_req_kind {
 	SA_REQ_LEAVE,
 	SA_REQ_AD_SET, /* ServiceRecord Set: a route announcement (sa_announce.c) */
 	SA_REQ_AD_DEL,
+	SA_REQ_PEER_GET, /* ServiceRecord Get: a record of another router (sa_peers.c) */
 };
 
 /* One request in flight: its context, freed by its callback. */
@@ -57,6 +58,7 @@ struct sa_req {
 	uint16_t lid;
 	uint8_t port;
 	uint8_t gid[16];
+	uint32_t seq; /* SA_REQ_PEER_GET: the read it belongs to */
 };
 
 LIST_HEAD(sa_req_list, sa_req);
@@ -97,8 +99,15 @@ struct sa_client {
 		unsigned int regd;   /* records Set at the last send: Deletes past the new count */
 		uint64_t next;	     /* the next refresh (0: nothing to announce) */
 		uint64_t seen_syncs; /* st.syncs when last sent: a sync since means send again */
+		uint32_t beat;	     /* the refresh count (ServiceData32[1]) */
 		bool dirty;
 	} ad;
+	/* the other routers' records (sa_peers.c) */
+	struct {
+		struct sa_peer *v;
+		size_t n, cap;
+		uint32_t interval_ms, seq;
+	} peers;
 };
 
 uint64_t sa_now(const struct sa_client *c);
@@ -120,6 +129,16 @@ void sa_ad_tick(struct sa_client *c, uint64_t now);
 uint64_t sa_ad_deadline(const struct sa_client *c);
 void sa_ad_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r);
 void sa_ad_free(struct sa_client *c);
+
+/* sa_peers.c: the other routers' records */
+void sa_peers_tick(struct sa_client *c, uint64_t now);
+uint64_t sa_peers_deadline(const struct sa_client *c);
+void sa_peers_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r);
+/* The neighbour table changed: routers come and go (called before ops.changed). */
+void sa_peers_routers(struct sa_client *c);
+void sa_peers_free(struct sa_client *c);
+/* The neighbour table changed (neighs) or the groups: the peers, then the daemon. */
+void sa_changed(struct sa_client *c, bool neighs, bool groups);
 
 /* sa_sync.c */
 void sa_sync_start(struct sa_client *c, const char *why);

@@ -357,8 +357,7 @@ static void sa_sync_finish(struct sa_client *c)
 	log_info("sa: %s: synced: %zu end ports, %zu groups in %.1f ms%s", c->name, c->cur_n.n,
 		 c->cur_g.n, (double)c->st.last_sync_ns / 1e6,
 		 c->st.table_mode ? "" : " (per-LID: tables come back cut)");
-	if (c->ops.changed)
-		c->ops.changed(c->arg, true, true);
+	sa_changed(c, true, true);
 	if (c->sync_again)
 		sa_sync_start(c, "changed during the last sync");
 }
@@ -523,14 +522,14 @@ void sa_sync_trap(struct sa_client *c, uint16_t trap, const uint8_t gid[16])
 	case IBR_TRAP_MCG_DELETED:
 		changed = sa_group_del(&c->cur_g, gid);
 		sa_group_del(&c->new_g, gid);
-		if (changed && c->ops.changed)
-			c->ops.changed(c->arg, false, true);
+		if (changed)
+			sa_changed(c, false, true);
 		return;
 	default:
 		return;
 	}
-	if (changed && c->ops.changed)
-		c->ops.changed(c->arg, true, false);
+	if (changed)
+		sa_changed(c, true, false);
 }
 
 void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r)
@@ -549,8 +548,7 @@ void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 		c->sync_again = true;
 	if (q->kind == SA_REQ_NR_GUID && got) {
 		sa_nr_records(c, &c->cur_n, r->mad, r->len);
-		if (c->ops.changed)
-			c->ops.changed(c->arg, true, false);
+		sa_changed(c, true, false);
 	} else if ((q->kind == SA_REQ_MCM_MGID || q->kind == SA_REQ_JOIN) && got) {
 		struct sa_group *g = sa_group_find(&c->cur_g, q->gid);
 		struct sa_group_vec one = { .n = 0 };
@@ -568,16 +566,15 @@ void sa_trap_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 			*g = one.v[0];
 		}
 		free(one.v);
-		if (c->ops.changed)
-			c->ops.changed(c->arg, false, true);
+		sa_changed(c, false, true);
 	} else if (q->kind == SA_REQ_LEAVE && got) {
 		struct sa_group *g = sa_group_find(&c->cur_g, q->gid);
 
 		if (g)
 			g->ours = false;
 		/* the daemon feeds a group of ours as one with receivers: it must hear we left */
-		if (g && c->ops.changed)
-			c->ops.changed(c->arg, false, true);
+		if (g)
+			sa_changed(c, false, true);
 	} else if (!got && (q->kind == SA_REQ_JOIN || q->kind == SA_REQ_LEAVE)) {
 		log_info("sa: %s: %s refused: %s status 0x%04x", c->name,
 			 q->kind == SA_REQ_JOIN ? "join" : "leave",

@@ -42,6 +42,7 @@ struct ibrd_reload_job;
 struct ucred;
 struct mad_chan;
 struct sa_client;
+struct sa_peer;
 struct sma;
 
 /*
@@ -218,6 +219,17 @@ struct ibrd {
 		unsigned lease;
 		bool on;
 	} ad;
+	/* routes from the other routers' announcements (ibrd_peers.c): what is installed or held */
+	struct {
+		struct ibrd_peer_route *v; /* sorted by prefix, length */
+		size_t n;
+		uint64_t next; /* the first hold-down to end, UINT64_MAX for none */
+		uint64_t changes, holddowns;
+		const struct ibrd_conf *conf; /* the config it was computed under */
+		bool dirty;		      /* an SA client's peers changed */
+		/* the peers of a port: the SA clients' (NULL), a test's */
+		size_t (*src)(const struct ibrd *d, uint32_t port, const struct sa_peer **v);
+	} peer;
 	uint64_t start_ns;
 	char pid_file[IBRD_PATH_MAX];
 	/*
@@ -232,6 +244,16 @@ struct ibrd {
 	bool cap_on;
 	uint64_t cap_limit, cap_count;
 	char cap_file[IBRD_PATH_MAX];
+};
+
+/* A prefix another router announced: installed (source peer), or held down (ibrd_peers.c). */
+struct ibrd_peer_route {
+	uint64_t prefix;
+	uint64_t guid;	/* the announcing router's port */
+	uint64_t until; /* held: the hold-down's end (ns) */
+	uint16_t lid;	/* next hop: that port's LID */
+	uint8_t plen, metric, port, lmc;
+	bool held; /* not installed: lost, or worse than it was, within peer-holddown */
 };
 
 /* What the loop's tail has to do (ibrd_sync.c). */
@@ -495,6 +517,16 @@ void ibrd_plugin_feeders(struct ibrd *d);
 void ibrd_plugin_routes_sync(struct ibrd *d);
 /* ibrd_announce.c: each SA client's route announcements, after the tables changed */
 void ibrd_announce_sync(struct ibrd *d);
+/* ibrd_peers.c: the other routers' announcements as routes of source peer */
+/* An SA client's peers changed (its callback). */
+void ibrd_peers_changed(struct ibrd *d);
+/* Before the FIB is compiled: the settings to the SA clients, the peer routes anew when due. */
+void ibrd_peers_sync(struct ibrd *d);
+/* The same at time `now` (ns, the monotonic clock of ibr_now_ns()): for tests. */
+void ibrd_peers_sync_at(struct ibrd *d, uint64_t now);
+/* When ibrd_peers_sync() has work without an event (a hold-down ends), UINT64_MAX: never. */
+uint64_t ibrd_peers_deadline(const struct ibrd *d);
+void ibrd_peers_free(struct ibrd *d);
 /* ibrd_plugin_mcast.c: a plugin-fed port's groups and the router's joins there */
 /* The groups of the plugin feeding `port` (ours told apart); 0 without a feeder. */
 size_t ibrd_plugin_groups(struct ibrd *d, uint32_t port, const struct sa_group **v);

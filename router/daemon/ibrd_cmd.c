@@ -38,6 +38,7 @@ static const struct ibrd_cmd cmds[] = {
 	{ "show", "osm-prefix-routes", false, ibrd_cmd_show_osm_routes,
 	  "show osm-prefix-routes PORT" },
 	{ "show", "sa", false, ibrd_cmd_show_sa, "show sa [PORT]" },
+	{ "show", "peers", false, ibrd_cmd_show_peers, "show peers [PORT]" },
 	{ "show", "proxies", false, ibrd_cmd_show_proxies, "show proxies [PORT]" },
 	{ "show", "qps", false, ibrd_cmd_show_qps, "show qps [PORT]" },
 	{ "show", "verbs", false, ibrd_cmd_show_verbs, "show verbs [PORT]" },

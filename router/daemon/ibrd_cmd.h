@@ -27,7 +27,7 @@ ibrd_cmd_fn ibrd_cmd_route, ibrd_cmd_neigh, ibrd_cmd_mcast;
 ibrd_cmd_fn ibrd_cmd_trace;
 /* ibrd_cmd_osm.c: OpenSM's prefix_routes_file for a port's subnet */
 ibrd_cmd_fn ibrd_cmd_show_osm_routes;
-ibrd_cmd_fn ibrd_cmd_show_sa;
+ibrd_cmd_fn ibrd_cmd_show_sa, ibrd_cmd_show_peers;
 ibrd_cmd_fn ibrd_cmd_sa_resync;
 /* ibrd_plugin.c: OpenSM plugins */
 ibrd_cmd_fn ibrd_cmd_plugin_hello, ibrd_cmd_show_plugins;

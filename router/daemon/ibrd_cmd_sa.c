@@ -11,6 +11,7 @@
 #include "router/daemon/ibrd_prom.h"
 
 #include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
 #include "sa/mad_chan.h"
 #include "sa/sa_client.h"
 
@@ -37,6 +38,11 @@ enum sa_prom_id {
 	SA_PROM_MAD_RECV,
 	SA_PROM_LAST_REPORT,
 	SA_PROM_LAST_CHANGE,
+	SA_PROM_AD_SENT,
+	SA_PROM_AD_FAILED,
+	SA_PROM_PEERS,
+	SA_PROM_PEER_RECORDS,
+	SA_PROM_PEER_EXPIRED,
 	SA_PROM_MAX
 };
 
@@ -69,6 +75,17 @@ static const struct ibrd_prom_metric sa_prom_metrics[SA_PROM_MAX] = {
 	[SA_PROM_LAST_CHANGE] = { "ibrouter_sa_last_change_timestamp_seconds", "gauge",
 				  "When the SA client's tables last changed (Unix time; 0: never).",
 				  1000 },
+	[SA_PROM_AD_SENT] = { "ibrouter_sa_announcements_sent_total", "counter",
+			      "Route announcement records Set at the SA.", 1 },
+	[SA_PROM_AD_FAILED] = { "ibrouter_sa_announcement_failures_total", "counter",
+				"Route announcement Sets and Deletes refused or lost.", 1 },
+	[SA_PROM_PEERS] = { "ibrouter_sa_peers", "gauge",
+			    "Other routers of the subnet whose announcements are read.", 1 },
+	[SA_PROM_PEER_RECORDS] = { "ibrouter_sa_peer_records_received_total", "counter",
+				   "Route announcement records read from other routers.", 1 },
+	[SA_PROM_PEER_EXPIRED] = { "ibrouter_sa_peer_expired_total", "counter",
+				   "Other routers whose announcements stopped being refreshed.",
+				   1 },
 };
 
 /* Port i's values, as the text form shows them (last_sync_ms as ns, the times as ms). */
@@ -80,6 +97,7 @@ static void sa_prom_values(struct ibrd *d, uint32_t i, uint64_t v[SA_PROM_MAX])
 	const struct mad_chan_stats *ms = mad_chan_stats(ibrd_mad_chan(d, i));
 	const struct sa_neigh *nv;
 	const struct sa_group *gv;
+	const struct sa_peer *pv;
 
 	v[SA_PROM_LID] = ps->lid;
 	v[SA_PROM_SM_LID] = ps->sm_lid;
@@ -95,6 +113,11 @@ static void sa_prom_values(struct ibrd *d, uint32_t i, uint64_t v[SA_PROM_MAX])
 	v[SA_PROM_MAD_SENT] = ms->sent;
 	v[SA_PROM_MAD_RECV] = ms->recv;
 	ibrd_mad_times(d, i, &v[SA_PROM_LAST_REPORT], &v[SA_PROM_LAST_CHANGE]);
+	v[SA_PROM_AD_SENT] = st->ad_sets;
+	v[SA_PROM_AD_FAILED] = st->ad_failures;
+	v[SA_PROM_PEERS] = sa_client_peers(sa, &pv);
+	v[SA_PROM_PEER_RECORDS] = st->peer_records;
+	v[SA_PROM_PEER_EXPIRED] = st->peer_expired;
 }
 
 /*
@@ -161,9 +184,10 @@ static int sa_prom(struct ibrd *d, struct ibrd_out *o, int port)
 int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = {
-		"port",	  "phase",    "lid",	  "sm_lid",	  "prefix",	 "end_ports",
-		"groups", "syncs",    "failures", "last_sync_ms", "reports",	 "subscribed",
-		"tables", "timeouts", "mad_sent", "mad_recv",	  "last_report", "last_change",
+		"port",	   "phase",	"lid",	    "sm_lid",	    "prefix",	    "end_ports",
+		"groups",  "syncs",	"failures", "last_sync_ms", "reports",	    "subscribed",
+		"tables",  "timeouts",	"mad_sent", "mad_recv",	    "last_report",  "last_change",
+		"ad_sent", "ad_failed", "peers",    "peer_records", "peer_expired",
 	};
 	int port = -1;
 
@@ -181,6 +205,7 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		const struct sa_port_state *ps;
 		const struct sa_neigh *nv;
 		const struct sa_group *gv;
+		const struct sa_peer *pv;
 		uint64_t rep, chg;
 		char buf[24];
 
@@ -209,6 +234,11 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ibrd_mad_times(d, i, &rep, &chg);
 		ibrd_out_time_ms(o, rep);
 		ibrd_out_time_ms(o, chg);
+		ibrd_out_u64(o, st->ad_sets);
+		ibrd_out_u64(o, st->ad_failures);
+		ibrd_out_u64(o, sa_client_peers(sa, &pv));
+		ibrd_out_u64(o, st->peer_records);
+		ibrd_out_u64(o, st->peer_expired);
 	}
 	return ibrd_out_end(o);
 }
@@ -234,5 +264,70 @@ int ibrd_cmd_sa_resync(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 				      port >= 0 ? d->rib.port[port].name : "any port");
 	ibrd_out_object(o, (const char *const[]){ "resyncing" }, 1);
 	ibrd_out_u64(o, (uint64_t)n);
+	return ibrd_out_end(o);
+}
+
+/* "fec0:0:0:3::/64 m1, ..." of peer p into buf (cut with "..." when it does not fit). */
+static const char *peer_prefixes(const struct sa_peer *p, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < p->n; k++) {
+		union ibr_gid g = ibr_gid_make(p->ad[k].prefix, 0);
+		char gs[IBR_GID_STRLEN];
+		int w = snprintf(buf + at, len - at, "%s%s/%u m%u", k ? ", " : "",
+				 ibr_gid_ntop(&g, gs, sizeof(gs)), p->ad[k].plen, p->ad[k].metric);
+
+		if (w < 0 || (size_t)w >= len - at) {
+			at = at < len - 6 ? at : len - 6; /* len is 1024: room for ", ..." */
+			memcpy(buf + at, ", ...", 6);
+			break;
+		}
+		at += (size_t)w;
+	}
+	return buf;
+}
+
+int ibrd_cmd_show_peers(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = {
+		"port",	 "subnet", "router",	"lid",	    "state",
+		"lease", "age_s",  "refresh_s", "prefixes", "announced"
+	};
+	uint64_t now = ibr_now_ns();
+	int port = -1;
+
+	if (argc > 3)
+		return ibrd_out_usage(o, "usage: show peers [PORT]");
+	if (argc == 3 && (port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
+	for (uint32_t i = 0; i < d->rib.nports && i < ROUTER_MAX_PORTS; i++) {
+		const struct sa_peer *pv;
+		size_t n;
+
+		if (!d->sa[i] || (port >= 0 && (uint32_t)port != i))
+			continue;
+		n = sa_client_peers(d->sa[i], &pv);
+		for (size_t k = 0; k < n; k++) {
+			const struct sa_peer *p = &pv[k];
+			char buf[1024];
+
+			ibrd_out_str(o, d->rib.port[i].name);
+			ibrd_out_prefix(o, sa_client_port(d->sa[i])->prefix);
+			ibrd_out_hex64(o, p->guid);
+			ibrd_out_lid(o, p->lid);
+			ibrd_out_str(o, !p->read     ? "reading"
+					: p->expired ? "expired"
+					: p->n	     ? "announcing"
+						     : "none");
+			ibrd_out_u64(o, p->lease_s);
+			ibrd_out_u64(o, (now - p->since_ns) / 1000000000ull);
+			ibrd_out_u64(o, p->read ? (now - p->beat_ns) / 1000000000ull : 0);
+			ibrd_out_u64(o, p->n);
+			ibrd_out_str(o, peer_prefixes(p, buf, sizeof(buf)));
+		}
+	}
 	return ibrd_out_end(o);
 }

@@ -63,8 +63,45 @@ static int trace_port(const struct router_fib *fib, const struct trace_req *t)
 	return v ? router_nh_unpack(v).port : -1;
 }
 
+/*
+ * The RIB's route a unicast DGID takes: the longest prefix with a route,
+ * its best source (what the FIB compiled), into *plen and *src; -ENOENT.
+ */
+static int trace_route(const struct router_rib *rib, const union ibr_gid *dgid, uint8_t *plen,
+		       int *src)
+{
+	uint64_t pfx = ibr_gid_prefix(dgid);
+
+	for (int len = 64; len >= 0; len--) {
+		uint64_t masked = len ? pfx & ~0ull << (64 - len) : 0;
+
+		if ((*src = router_rib_best_source(rib, masked, (uint8_t)len)) >= 0) {
+			*plen = (uint8_t)len;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The route column: "fec0:0:0:3::/64 peer", empty for multicast or none. */
+static const char *trace_route_str(const struct ibrd *d, const union ibr_gid *dgid, char *buf,
+				   size_t len)
+{
+	struct ibr_gid_prefix pf;
+	char ps[IBR_GID_PREFIX_STRLEN];
+	uint8_t plen;
+	int src;
+
+	if (ibr_gid_is_mcast(dgid) || trace_route(&d->rib, dgid, &plen, &src))
+		return NULL;
+	pf.len = plen;
+	pf.addr = ibr_gid_make(plen ? ibr_gid_prefix(dgid) & ~0ull << (64 - plen) : 0, 0);
+	snprintf(buf, len, "%s %s", ibr_gid_prefix_ntop(&pf, ps, sizeof(ps)), router_src_name(src));
+	return buf;
+}
+
 static void trace_row(struct ibrd *d, struct ibrd_out *o, const char *verdict, int in,
-		      const struct router_tx *tx, int out, int reason)
+		      const struct router_tx *tx, int out, int reason, const char *route)
 {
 	const struct ibr_lrh *lrh = tx ? (const struct ibr_lrh *)tx->hdr : NULL;
 
@@ -78,16 +115,19 @@ static void trace_row(struct ibrd *d, struct ibrd_out *o, const char *verdict, i
 	ibrd_out_u64(o, tx ? tx->hdr[15] : 0); /* HopLmt after the rewrite */
 	ibrd_out_str(o, reason >= 0 ? router_drop_name(reason) : NULL);
 	ibrd_out_str(o, reason >= 0 ? router_drop_rule(reason) : NULL);
+	ibrd_out_str(o, route);
 }
 
 static int trace_run(struct ibrd *d, struct ibrd_out *o, const struct router_fib *fib, int in,
-		     struct router_mbuf *m)
+		     struct router_mbuf *m, const union ibr_gid *dgid)
 {
-	static const char *const cols[] = { "verdict", "in", "out",	 "dlid",   "slid",
-					    "sl",      "vl", "hoplimit", "reason", "rule" };
+	static const char *const cols[] = { "verdict", "in",	   "out",    "dlid", "slid", "sl",
+					    "vl",      "hoplimit", "reason", "rule", "route" };
 	struct router_out *out = malloc(sizeof(*out));
 	struct router_counters *c = calloc(1, sizeof(*c));
 	struct router_mbuf *v[1] = { m };
+	char rbuf[IBR_GID_PREFIX_STRLEN + 16];
+	const char *route = trace_route_str(d, dgid, rbuf, sizeof(rbuf));
 
 	if (!out || !c) {
 		free(out);
@@ -95,15 +135,15 @@ static int trace_run(struct ibrd *d, struct ibrd_out *o, const struct router_fib
 		return ibrd_out_error(o, ENOMEM, "out of memory");
 	}
 	router_engine_burst(fib, v, 1, out, c);
-	ibrd_out_table(o, cols, 10);
+	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (uint32_t p = 0; p < fib->nports; p++)
 		for (unsigned i = 0; i < out->ntx[p]; i++)
 			trace_row(d, o, out->ncopies > 1 ? "multicast" : "forward", in,
-				  &out->tx[p][i], (int)p, -1);
+				  &out->tx[p][i], (int)p, -1, route);
 	if (out->nlocal)
-		trace_row(d, o, "local", in, NULL, -1, -1);
+		trace_row(d, o, "local", in, NULL, -1, -1, route);
 	if (out->ndrop)
-		trace_row(d, o, "drop", in, NULL, -1, out->drop[0].reason);
+		trace_row(d, o, "drop", in, NULL, -1, out->drop[0].reason, route);
 	free(out);
 	free(c);
 	return ibrd_out_end(o);
@@ -147,5 +187,5 @@ int ibrd_cmd_trace(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	m.data = pkt;
 	m.len = (uint32_t)len;
 	m.port = (uint8_t)in;
-	return trace_run(d, o, fib, in, &m);
+	return trace_run(d, o, fib, in, &m, &t.dgid);
 }

@@ -647,6 +647,8 @@ static void ibrd_conf_defaults(struct ibrd_conf *c, const char *file)
 	c->sa_client = true;
 	c->resync_interval = 60;
 	c->announce_lease = 60;
+	c->peer_interval = 5;
+	c->peer_holddown = 15;
 	c->sm_key = 1; /* OpenSM's default sa_key: member lists need it (IBA 15.4.1) */
 	c->mcast_scopes = 1u << IBR_MCAST_SCOPE_SITE | 1u << IBR_MCAST_SCOPE_ORG |
 			  1u << IBR_MCAST_SCOPE_GLOBAL;

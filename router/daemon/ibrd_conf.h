@@ -118,6 +118,9 @@ struct ibrd_conf {
 	unsigned resync_interval; /* s */
 	bool announce_routes;	  /* route exchange through the SA (ibrd_announce.c) */
 	unsigned announce_lease;  /* s */
+	bool peer_routes;	  /* the other routers' announcements as routes (ibrd_peers.c) */
+	unsigned peer_interval;	  /* s */
+	unsigned peer_holddown;	  /* s */
 	uint64_t sm_key;
 	/* multicast policy */
 	uint16_t mcast_scopes; /* bit per scope nibble (1 << 5 site, 1 << 8 org, 1 << 0xE global) */

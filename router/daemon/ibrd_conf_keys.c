@@ -638,6 +638,9 @@ static const struct ibrd_conf_key ibrd_conf_k_learning[] = {
 	[IBRD_LK_ANNOUNCE] = KEY("announce-routes", boolean, C, announce_routes),
 	/* OpenSM counts leases in seconds, checked at least every 20 s */
 	[IBRD_LK_ANNOUNCE_LEASE] = KEY("announce-lease", uint, C, announce_lease, NUM(10, 86400)),
+	[IBRD_LK_PEER_ROUTES] = KEY("peer-routes", boolean, C, peer_routes),
+	[IBRD_LK_PEER_INTERVAL] = KEY("peer-interval", uint, C, peer_interval, NUM(1, 3600)),
+	[IBRD_LK_PEER_HOLDDOWN] = KEY("peer-holddown", uint, C, peer_holddown, NUM(0, 3600)),
 	[IBRD_LK_SM_KEY] = KEY_HEX("sm-key", C, sm_key, 0, UINT64_MAX, .flags = IBRD_KEY_SECRET),
 };
 

@@ -274,6 +274,14 @@ static void mad_sa_changed(void *arg, bool neighs, bool groups)
 	mp->d->sa_last_change_ns = ibr_now_ns();
 }
 
+static void mad_sa_peers(void *arg)
+{
+	struct ibrd_mad_port *mp = arg;
+
+	ibrd_peers_changed(mp->d);
+	mp->change_ms = mad_wall_ms();
+}
+
 static void mad_sa_report(void *arg, uint16_t trap, const uint8_t gid[16])
 {
 	struct ibrd_mad_port *mp = arg;
@@ -347,6 +355,7 @@ static int mad_port_open(struct ibrd *d, uint32_t idx)
 			.port = mad_sa_port,
 			.changed = mad_sa_changed,
 			.report = mad_sa_report,
+			.peers = mad_sa_peers,
 		};
 
 		if (!(mp->sa = sa_client_new(mp->chan, &sc, &ops, mp)))
@@ -436,6 +445,8 @@ int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now)
 		if (mp->sa && (x = sa_client_next_deadline(mp->sa)) < t)
 			t = x;
 	}
+	if (ibrd_peers_deadline(d) < t)
+		t = ibrd_peers_deadline(d);
 	if (t == UINT64_MAX)
 		return 1000;
 	if (t <= now)

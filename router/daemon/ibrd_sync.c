@@ -13,6 +13,8 @@
  *  2. the connected route of each port whose prefix or link changed;
  *  3. the multicast bridging policy, when groups changed: the router's
  *     joins and leaves, and the groups it joined marked as fed;
+ *  3a. the peer routes, when the other routers' announcements changed or
+ *     a hold-down ended (ibrd_peers.c);
  *  4. the FIB compiled and published, when the RIB changed: the only place
  *     that publishes;
  *  5. the SMA's view: what the ports forward with, and the vendor tables
@@ -40,6 +42,7 @@ int ibrd_sync_run(struct ibrd *d)
 		ibrd_mcast_policy(d);
 		ibrd_mcast_mark_joined(d);
 	}
+	ibrd_peers_sync(d);
 	if (d->dirty & IBRD_DIRTY_FIB) {
 		d->dirty &= ~IBRD_DIRTY_FIB;
 		if ((rc = ibrd_state_publish(d)))

@@ -225,6 +225,7 @@ static void stop(struct ibrd *d)
 	ibrd_capture_stop(d);
 	ibrd_mcast_stop(d);
 	ibrd_mad_stop(d);
+	ibrd_peers_free(d);
 	ibrd_sma_stop(d);
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
 		if (d->sim_open[i])

@@ -25,8 +25,12 @@
  *             the bytes, JoinState op>>4
  *          7  the SMA answers the port polls in flight with a sane port
  *             (no bytes)
+ * The client reads the other routers' route announcements every second
+ * (sa_peers.c): their ServiceRecord Gets are answered as any request.
  * Checks: the tables hold no entry of ours or without a GUID/LID (after each
- * step and in every changed callback), only traps 64-67 reach the report
+ * step and in every changed callback), no peer is ours or announces a
+ * prefix with bits past its length, a length past 64 or a metric outside
+ * 1..16 (after each step and in every peers callback), only traps 64-67 reach the report
  * callback, the channel bounds hold, and after sa_client_free() and mad_chan_destroy() every request
  * context is freed (LeakSanitizer).
  *
@@ -37,6 +41,7 @@
 #include "sa/sa_client.c"
 #include "sa/sa_sync.c"
 #include "sa/sa_announce.c"
+#include "sa/sa_peers.c"
 
 #define FZ_TP_MIN_SEND IBR_MAD_SIZE /* the client and the channel send whole MADs only */
 #include "tests/fuzz/fuzz_mad_tp.h"
@@ -91,6 +96,8 @@ static uint16_t fz_stride(uint16_t attr)
 		return (IBR_SA_MCM_REC_LEN + 7) / 8;
 	case IBR_ATTR_INFORM_INFO:
 		return (IBR_SA_INFORMINFO_LEN + 7) / 8;
+	case IBR_SA_ATTR_SERVICE_RECORD:
+		return IBR_SA_SERVICE_REC_LEN / 8;
 	default:
 		return IBR_SA_CLASSPORTINFO_LEN / 8;
 	}
@@ -199,6 +206,24 @@ static void fz_member(struct sa_client *c, uint8_t op, const uint8_t *p, size_t 
 		sa_client_join(c, mgid, (uint8_t)(op >> 4), op & 0x80 ? NULL : &tmpl);
 }
 
+static void fz_check_peers(const struct sa_client *c)
+{
+	const struct sa_peer *pv;
+	size_t np = sa_client_peers(c, &pv);
+
+	for (size_t i = 0; i < np; i++) {
+		if (pv[i].guid == c->ps.port_guid || (pv[i].n && !pv[i].ad))
+			abort();
+		for (size_t k = 0; k < pv[i].n; k++) {
+			const struct sa_route_ad *a = &pv[i].ad[k];
+
+			if (a->plen > 64 || (a->plen < 64 && (a->prefix << a->plen)) ||
+			    !a->metric || a->metric > 16)
+				abort();
+		}
+	}
+}
+
 static void fz_check(const struct sa_client *c, const struct mad_chan *ch)
 {
 	const struct sa_neigh *nv;
@@ -213,6 +238,7 @@ static void fz_check(const struct sa_client *c, const struct mad_chan *ch)
 			abort();
 	if ((unsigned)sa_client_phase(c) > SA_PHASE_BACKOFF)
 		abort();
+	fz_check_peers(c);
 	if (mad_chan_outstanding(ch) > FZ_MAX_OUT)
 		abort();
 }
@@ -232,7 +258,15 @@ static void fz_reported(void *arg, uint16_t trap, const uint8_t gid[16])
 		abort();
 }
 
-static const struct sa_client_ops fz_cb = { .changed = fz_changed, .report = fz_reported };
+static void fz_peers(void *arg)
+{
+	if (fz_client)
+		fz_check_peers(fz_client);
+}
+
+static const struct sa_client_ops fz_cb = { .changed = fz_changed,
+					    .report = fz_reported,
+					    .peers = fz_peers };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -277,6 +311,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fz_client = c;
+	sa_client_peer_interval(c, 1000);
 	fz_sma(ch); /* the first sync is in flight */
 	while (size >= 3) {
 		uint8_t op = data[0];

@@ -228,3 +228,83 @@ prefix_routes_a() {
 	ctl show osm-prefix-routes a > "$LAB/A/sm/prefix-routes.conf"
 	eval "kill -HUP \$LAB_SM_A"
 }
+
+# ---- several routers (lab_peers.sh: subnets A, B of netB2 and C; routers
+# R1 on A and B, R2 on B and C) ----
+
+# lab_port_guid NAME PATH: the port GUID of the port at the end of directed
+# route PATH from host HcaNAME2 (lab_rtr_guid for any path); empty if the
+# read failed.
+lab_port_guid() {
+	lab_run "$1" "Hca${1}2" smpquery -D nodeinfo "$2" 2>/dev/null |
+		awk -F. '/^PortGuid:/ { print $NF }'
+}
+
+# lab_dr_path NAME NODE: the directed route from host HcaNAME2 to node NODE
+# of subnet NAME: "0,1,P" where P is the port of the switch behind HcaNAME2
+# (that host's port 1) NODE is cabled to, as ibsim answers NodeDescription
+# (the node's name); switch ports 1..8 are tried in turn.  Empty and status 1
+# if no port leads there.
+lab_dr_path() {
+	for ldp_p in 1 2 3 4 5 6 7 8; do
+		if lab_run "$1" "Hca${1}2" smpquery -D nodedesc "0,1,$ldp_p" 2>/dev/null |
+			grep -q "^Node Description:\.*$2\$"; then
+			echo "0,1,$ldp_p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# lab_router_conf_ports FILE NAME NODE_GUID CTLSOCK PIDFILE LEARNING PORTSPEC...:
+# an ibrouterd config named NAME (router node-guid NODE_GUID, control socket
+# CTLSOCK, pid file PIDFILE; LEARNING, if not empty, the body of its
+# learning section), one port section a PORTSPEC, in order:
+#   port:SUBNET:NODE:SOCK:PEER[:PATH]
+# port name, ibsim subnet (lab_subnet's NAME), ibsim router node, sim data
+# socket and sim data peer path, and optionally the directed route from host
+# HcaSUBNET2 to NODE (default: lab_dr_path SUBNET NODE).  Each port the
+# native ibsim transport, the SA client on, its port GUID its router node's
+# as read over PATH (left out if the read failed: see lab_router_conf), no
+# LID, prefix or neighbour: all learned.  Status 1 (the file still written)
+# if a port's path or GUID could not be read; ibsim must be up.
+lab_router_conf_ports() {
+	lrcp_f=$1 lrcp_name=$2 lrcp_guid=$3 lrcp_ctl=$4 lrcp_pid=$5 lrcp_learn=$6
+	shift 6
+	lrcp_rc=0
+	{
+		printf 'router {\n\tname = "%s"\n\tnode-guid = %s\n}\n' "$lrcp_name" "$lrcp_guid"
+		for lrcp_spec in "$@"; do
+			lrcp_path=""
+			IFS=: read -r lrcp_p lrcp_s lrcp_n lrcp_sock lrcp_peer lrcp_path <<-LRCP
+				$lrcp_spec
+			LRCP
+			[ -n "$lrcp_path" ] || lrcp_path=$(lab_dr_path "$lrcp_s" "$lrcp_n") || lrcp_rc=1
+			lrcp_g=""
+			[ -z "$lrcp_path" ] || lrcp_g=$(lab_port_guid "$lrcp_s" "$lrcp_path")
+			[ -n "$lrcp_g" ] || lrcp_rc=1
+			printf 'port "%s" {\n\tdata = sim\n\tsim-socket = "%s"\n\tsim-peer = "%s"\n' \
+				"$lrcp_p" "$lrcp_sock" "$lrcp_peer"
+			[ -z "$lrcp_g" ] || printf '\tport-guid = %s\n' "$lrcp_g"
+			printf '\tmad = ibsim\n\tibsim-socket = "%s"\n\tibsim-node = "%s"\n}\n' \
+				"$(lab_sock "$lrcp_s")" "$lrcp_n"
+		done
+		[ -z "$lrcp_learn" ] || printf 'learning {\n\t%s\n}\n' "$lrcp_learn"
+		printf 'control {\n\tsocket = "%s"\n}\npid-file = "%s"\n' "$lrcp_ctl" "$lrcp_pid"
+	} > "$lrcp_f"
+	return $lrcp_rc
+}
+
+# lab_ibrouterd NAME CONF: start ibrouterd (-d) with CONF, its output in
+# $LAB/NAME.log, its PID in LAB_PIDS and LAB_RTR_NAME
+lab_ibrouterd() {
+	"$BUILD/ibrouterd" -d -f "$2" > "$LAB/$1.log" 2>&1 &
+	LAB_PIDS="$LAB_PIDS $!"
+	eval "LAB_RTR_$1=$!"
+}
+
+# ctl_at CTLSOCK cmd...: ibrouterctl on the daemon of control socket CTLSOCK
+ctl_at() { lcs=$1; shift; "$CTL" -s "$lcs" "$@"; }
+
+# lab_synced LOG PORT: the daemon of LOG has synced PORT's subnet at least once
+lab_synced() { grep -q "sa: $2: synced" "$1"; }

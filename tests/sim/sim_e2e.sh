@@ -60,6 +60,7 @@ check "text table has a header" sh -c "ctl() { \"$CTL\" -s \"$T/ctl.sock\" \"\$@
 # 5. trace agrees with what the engine did
 ctl -j trace $A_HOST $B_HOST > "$T/trace1.json"
 check "trace: forward to b, DLID 0x0005 (hex, as every LID)" grep -q '"verdict":"forward","in":"a","out":"b","dlid":"0x0005","slid":"0x0010"' "$T/trace1.json"
+check "trace: the route it takes, its prefix and source" grep -q '"route":"fec0:0:0:2::/64 connected"' "$T/trace1.json"
 ctl -j trace $A_HOST fec0::9:0:0:0:1 > "$T/trace2.json"
 check "trace: no route" grep -q '"verdict":"drop".*"reason":"no_route","rule":"IBA 8.2"' "$T/trace2.json"
 

@@ -87,6 +87,11 @@ SA = {  # metric: (type, JSON column, how a JSON value becomes the metric's)
     "ibrouter_sa_mads_received_total": ("counter", "mad_recv", int),
     "ibrouter_sa_last_report_timestamp_seconds": ("gauge", "last_report", "time"),
     "ibrouter_sa_last_change_timestamp_seconds": ("gauge", "last_change", "time"),
+    "ibrouter_sa_announcements_sent_total": ("counter", "ad_sent", int),
+    "ibrouter_sa_announcement_failures_total": ("counter", "ad_failed", int),
+    "ibrouter_sa_peers": ("gauge", "peers", int),
+    "ibrouter_sa_peer_records_received_total": ("counter", "peer_records", int),
+    "ibrouter_sa_peer_expired_total": ("counter", "peer_expired", int),
     "ibrouter_sa_phase": ("gauge", None, None),
     "ibrouter_sa_prefix_info": ("gauge", None, None),
 }
