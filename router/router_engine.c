@@ -405,48 +405,35 @@ static void eng_stage_validate(const struct router_fib *fib, struct router_mbuf 
 		i += eng_validate_run(fib, pkts + i, n - i, st + i, c);
 }
 
-static inline uint64_t eng_rotl(uint64_t x, unsigned r)
-{
-	return x << r | x >> (64 - r);
-}
-
 /*
  * The path of a flow among the 2^LMC LIDs of its destination (IBA 8.2.3):
- * one flow (SGID, DGID, FlowLabel) always takes the same path (o8-2), and
- * every byte of the three moves the choice.  The four GID halves, rotated
- * apart, and the FlowLabel are summed into one word; the path is the top
- * LMC bits of its product with an odd constant (2^64 / golden ratio), and
- * the top bits of a product depend on every bit of the factor.  Flows that
- * differ in one field by steps (hosts numbered one after the other) then
- * land on the paths in turn, as evenly as a Weyl sequence.  (The low bits
- * of a product depend only on the low bits of its factors: a path taken
- * from the middle of the word let the GUIDs' last bytes never count.)
+ * the top LMC bits of the flow's hash (router_flow_hash()), so one flow
+ * (SGID, DGID, FlowLabel) always takes the same path (o8-2), every byte of
+ * the three moves the choice, and flows that differ in one field by steps
+ * (hosts numbered one after the other) land on the paths in turn, as
+ * evenly as a Weyl sequence.
  */
 uint16_t router_engine_path_bits(const uint8_t *grh, uint8_t lmc)
 {
-	uint64_t s0, s1, d0, d1, h;
-
 	if (lmc == 0)
 		return 0;
-	memcpy(&s0, grh + 8, 8);
-	memcpy(&s1, grh + 16, 8);
-	memcpy(&d0, grh + 24, 8);
-	memcpy(&d1, grh + 32, 8);
-	h = s0 + eng_rotl(s1, 16) + eng_rotl(d0, 32) + eng_rotl(d1, 48) +
-	    ((uint64_t)ibr_grh_get_flowlabel((const struct ibr_grh *)grh) << 8);
-	h *= 0x9E3779B97F4A7C15ull;
-	return (uint16_t)(h >> (64 - (lmc & 7)));
+	return (uint16_t)(router_flow_hash(grh) >> (64 - (lmc & 7)));
 }
 
 /* 22. reverse path: IBA 8.2 wants every path usable both ways */
 static int eng_check_rpf(const struct router_fib *fib, const struct router_mbuf *m)
 {
 	uint64_t back = router_fib_route_get(fib, eng_ld64(m->data + SGID_OFF));
+	uint32_t ports;
 
-	if (!back || (fib->port[m->port].cfg.rpf == ROUTER_RPF_STRICT &&
-		      router_nh_unpack(back).port != m->port))
+	if (!back)
 		return ROUTER_DROP_RPF;
-	return ENG_PASS;
+	if (fib->port[m->port].cfg.rpf != ROUTER_RPF_STRICT)
+		return ENG_PASS;
+	/* strict: one of the route's next hops goes out of the port it came in by */
+	ports = back & ROUTER_VAL_ECMP ? router_fib_ecmp_of(fib, back)->ports
+				       : 1u << router_nh_unpack(back).port;
+	return ports & (1u << m->port) ? ENG_PASS : ROUTER_DROP_RPF;
 }
 
 /* Stage 2: the route for each unicast DGID; prefetch the neighbour it needs. */
@@ -465,6 +452,9 @@ static inline void eng_stage_route(const struct router_fib *fib, const struct ro
 		st->info = eng_info_drop(ROUTER_DROP_NO_ROUTE);
 		return;
 	}
+	/* several next routers: the flow's one (router_fib.h) */
+	if (unlikely(nh & ROUTER_VAL_ECMP))
+		nh = router_fib_ecmp_pick(fib, nh, m->data + GRH_OFF);
 	if (unlikely(st->flags & ENG_F_RPF) && (r = eng_check_rpf(fib, m)) >= 0) {
 		st->info = eng_info_drop(r);
 		return;

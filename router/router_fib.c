@@ -22,6 +22,8 @@ void router_fib_free(struct router_fib *fib)
 		router_hash_free(&fib->neigh[i]);
 	router_hash_free(&fib->mcast);
 	free(fib->groups);
+	free(fib->ecmp);
+	free(fib->ecmp_val);
 	free(fib);
 }
 
@@ -34,10 +36,10 @@ static struct router_fib_agg *fib_agg_slot(struct router_fib *fib, uint8_t plen)
 	return NULL;
 }
 
-/* A route's value: its next hop, whether the egress port is usable, whether it covers its prefix. */
-static uint64_t fib_route_val(const struct router_fib *fib, const struct router_route *r)
+/* A next hop's value: it, whether its egress port is usable, whether the route covers its prefix. */
+static uint64_t fib_nh_val(const struct router_fib *fib, const struct router_route *r,
+			   const struct router_nh *nh)
 {
-	const struct router_nh *nh = &r->nh;
 	uint64_t v = router_nh_pack(nh);
 	uint64_t mask = r->key.plen ? ~0ull << (64 - r->key.plen) : 0;
 
@@ -47,6 +49,87 @@ static uint64_t fib_route_val(const struct router_fib *fib, const struct router_
 	    ((fib->port[nh->port].cfg.prefix ^ r->key.prefix) & mask) == 0)
 		v |= ROUTER_VAL_OWN_PFX;
 	return v;
+}
+
+/* splitmix64's finaliser: every input bit moves every output bit. */
+static uint64_t fib_mix(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static int fib_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Next hop values val[0..n-1] (sorted) as buckets (router_fib.h): each
+ * bucket goes to the next hop that scores highest for it, the score a hash
+ * of the bucket and the next hop alone (not of the others, nor of their
+ * order), so a next hop that goes takes only its own buckets with it.
+ * Those through an unusable port take none while one is usable.
+ */
+static void fib_ecmp_fill(const uint64_t *val, unsigned n, struct router_fib_ecmp *g)
+{
+	unsigned nok = 0;
+
+	g->n = n;
+	for (unsigned i = 0; i < n; i++) {
+		g->ports |= 1u << (router_nh_unpack(val[i]).port & 31);
+		nok += (val[i] & ROUTER_VAL_PORT_OK) != 0;
+	}
+	for (uint32_t b = 0; b < ROUTER_ECMP_BUCKETS; b++) {
+		uint64_t best = 0, score;
+
+		g->bucket[b] = val[0];
+		for (unsigned i = 0; i < n; i++) {
+			if (nok && !(val[i] & ROUTER_VAL_PORT_OK))
+				continue;
+			/* the next hop's identity: its packed LID, port, kind and LMC */
+			score = fib_mix((uint64_t)b << 32 ^ (val[i] & 0x1FFFFFFF));
+			if (score >= best) {
+				best = score;
+				g->bucket[b] = val[i];
+			}
+		}
+	}
+}
+
+/*
+ * A route's value: its next hop's, or its group's (several next hops): the
+ * group of the same next hop values when one was made already (routes
+ * through the same routers share one), else a new one.
+ */
+static uint64_t fib_route_val(struct router_fib *fib, const struct router_route *r)
+{
+	uint64_t val[ROUTER_ECMP_MAX];
+	struct router_fib_ecmp *g;
+	uint32_t i;
+	unsigned n = 0;
+
+	if (r->nnh <= 1)
+		return fib_nh_val(fib, r, &r->nh);
+	while (n < r->nnh && n < ROUTER_ECMP_MAX) {
+		val[n] = fib_nh_val(fib, r, &r->nhs[n]);
+		n++;
+	}
+	qsort(val, n, sizeof(val[0]), fib_u64_cmp);
+	for (i = 0; i < fib->necmp; i++)
+		if (fib->ecmp_val[i].n == n && !memcmp(fib->ecmp_val[i].v, val, n * sizeof(val[0])))
+			break;
+	if (i == fib->necmp) {
+		g = &fib->ecmp[fib->necmp];
+		memset(g, 0, sizeof(*g));
+		fib_ecmp_fill(val, n, g);
+		fib->ecmp_val[i].n = n;
+		memcpy(fib->ecmp_val[i].v, val, n * sizeof(val[0]));
+		fib->necmp++;
+	}
+	return ROUTER_VAL_PRESENT | ROUTER_VAL_ECMP | (uint64_t)i << 32;
 }
 
 /*
@@ -60,8 +143,15 @@ static int fib_compile_routes(struct router_fib *fib, const struct router_rib *r
 	uint32_t pos = 0;
 	int rc;
 
-	while ((r = router_tab_next(&rib->routes, &pos)))
+	uint32_t necmp = 0;
+
+	while ((r = router_tab_next(&rib->routes, &pos))) {
 		count[r->key.plen]++;
+		necmp += r->nnh > 1;
+	}
+	if (necmp && (!(fib->ecmp = calloc(necmp, sizeof(*fib->ecmp))) ||
+		      !(fib->ecmp_val = calloc(necmp, sizeof(*fib->ecmp_val)))))
+		return -ENOMEM;
 	if ((rc = router_hash_init(&fib->exact, count[64])))
 		return rc;
 	for (int plen = 63; plen >= 0; plen--) {

@@ -14,6 +14,7 @@
 #include "router/router_hash.h"
 #include "router/router_port.h"
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -47,6 +48,17 @@ struct router_nh {
  * one of the router's own port GIDs (delivered locally, not forwarded).
  */
 #define ROUTER_VAL_OWN_PFX (1ull << 31)
+
+/*
+ * Set by the FIB compiler in the value of a route with several next hops
+ * (router_rib.h, ROUTER_ECMP_MAX): bits 62-32 are then the index of its
+ * group in fib->ecmp, and the low bits nothing; router_fib_ecmp_pick()
+ * turns it into the value of one next hop for a flow.
+ */
+#define ROUTER_VAL_ECMP (1ull << 29)
+
+/* Next hops a route may hold (equal cost: the engine spreads flows over them). */
+#define ROUTER_ECMP_MAX 8
 
 /* Bits 15-0 LID, 23-16 port, 25-24 kind, 28-26 LMC (all in the low 32: cheap tests). */
 static inline uint64_t router_nh_pack(const struct router_nh *nh)
@@ -107,6 +119,24 @@ struct router_fib_port {
 	uint64_t mlid_bits[16384 / 64]; /* multicast LIDs of groups known on this subnet */
 };
 
+/*
+ * The next hops of a route with several, as buckets: a flow's hash picks a
+ * bucket, the bucket a next hop (a value as a single route's: its own
+ * PORT_OK and OWN_PFX bits).  The compiler fills each bucket with the next
+ * hop that scores highest for it (rendezvous hashing), so when one next hop
+ * goes only the flows of its buckets move, and a new one takes about its
+ * share from each of the others.  Next hops through unusable ports get no
+ * bucket while one is usable.  1024 buckets: 2 to 8 next hops share them
+ * within +-20 % (router_fib_test); routes with the same next hops share one
+ * group (8 KiB).
+ */
+#define ROUTER_ECMP_BUCKETS 1024
+struct router_fib_ecmp {
+	uint32_t ports; /* the egress ports of its next hops, bit per port (reverse path) */
+	uint32_t n;	/* next hops */
+	uint64_t bucket[ROUTER_ECMP_BUCKETS];
+};
+
 struct router_fib_agg {
 	uint8_t plen; /* prefix length, < 64 */
 	uint64_t mask;
@@ -125,6 +155,12 @@ struct router_fib {
 	struct router_fib_mgroup *groups;
 	uint32_t ngroups;
 	uint64_t nroutes;
+	struct router_fib_ecmp *ecmp; /* routes with several next hops (ROUTER_VAL_ECMP) */
+	uint32_t necmp;
+	struct {
+		uint64_t v[ROUTER_ECMP_MAX]; /* each group's next hops, sorted: groups are shared */
+		unsigned n;
+	} * ecmp_val; /* the compiler's */
 };
 
 static inline bool router_bit_test(const uint64_t *bits, uint32_t i)
@@ -145,6 +181,56 @@ static inline uint64_t router_fib_route_get(const struct router_fib *fib, uint64
 	for (uint32_t i = 0; !v && i < fib->nagg; i++)
 		v = router_hash_get(&fib->agg[i].h, prefix & fib->agg[i].mask);
 	return v;
+}
+
+/*
+ * A flow's hash (IBA 8.2.3: one flow, SGID, DGID and FlowLabel, keeps one
+ * path, o8-2), from the GRH's first byte: the four GID halves, rotated
+ * apart, and the FlowLabel summed into one word, times an odd constant
+ * (2^64 / golden ratio).  The top bits of a product depend on every bit
+ * of the factor: the LMC path takes the top LMC bits (up to 7), the choice
+ * among equal-cost next hops the 10 bits below them, so the two are apart.
+ * (The low bits of a product depend only on the low bits of its factors: a
+ * choice taken from them would let the GUIDs' last bytes never count.)
+ */
+static inline uint64_t router_rotl(uint64_t x, unsigned r)
+{
+	return x << r | x >> (64 - r);
+}
+
+static inline uint64_t router_flow_hash(const uint8_t *grh)
+{
+	uint64_t s0, s1, d0, d1;
+	uint32_t w0;
+
+	memcpy(&w0, grh, 4);
+	memcpy(&s0, grh + 8, 8);
+	memcpy(&s1, grh + 16, 8);
+	memcpy(&d0, grh + 24, 8);
+	memcpy(&d1, grh + 32, 8);
+	return (s0 + router_rotl(s1, 16) + router_rotl(d0, 32) + router_rotl(d1, 48) +
+		((uint64_t)(be32toh(w0) & 0xFFFFF) << 8)) *
+	       0x9E3779B97F4A7C15ull;
+}
+
+/* The bucket of a flow of this hash among ROUTER_ECMP_BUCKETS (bits 56-47). */
+static inline uint32_t router_ecmp_bucket(uint64_t flow_hash)
+{
+	return (uint32_t)(flow_hash >> 47) & (ROUTER_ECMP_BUCKETS - 1);
+}
+
+/* The group of a route value with ROUTER_VAL_ECMP. */
+static inline const struct router_fib_ecmp *router_fib_ecmp_of(const struct router_fib *fib,
+							       uint64_t v)
+{
+	return &fib->ecmp[(uint32_t)(v >> 32) & 0x7FFFFFFF];
+}
+
+/* The next hop of the flow of this GRH on a route whose value has ROUTER_VAL_ECMP. */
+static inline uint64_t router_fib_ecmp_pick(const struct router_fib *fib, uint64_t v,
+					    const uint8_t *grh)
+{
+	return router_fib_ecmp_of(fib, v)->bucket[router_ecmp_bucket(router_flow_hash(grh))];
 }
 
 static inline uint64_t router_mgid_fold(const uint8_t *mgid)

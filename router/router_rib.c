@@ -75,22 +75,52 @@ static uint64_t prefix_mask(uint8_t plen)
 	return plen == 0 ? 0 : ~0ull << (64 - plen);
 }
 
+static bool nh_valid(const struct router_rib *rib, const struct router_nh *nh)
+{
+	if (nh->port >= rib->nports || nh->kind > ROUTER_NH_GID || nh->lmc > 7)
+		return false;
+	/* the next router needs a unicast LID */
+	return nh->kind != ROUTER_NH_ROUTER || (nh->lid != 0 && nh->lid < 0xC000);
+}
+
+static bool nh_same(const struct router_nh *a, const struct router_nh *b)
+{
+	return a->port == b->port && a->kind == b->kind && a->lid == b->lid && a->lmc == b->lmc;
+}
+
+bool router_route_via(const struct router_route *r, uint8_t port)
+{
+	for (unsigned i = 0; i < (r->nnh ? r->nnh : 1u); i++)
+		if (r->nhs[i].port == port)
+			return true;
+	return false;
+}
+
 int router_rib_route_add(struct router_rib *rib, const struct router_route *r)
 {
+	unsigned nnh = r->nnh ? r->nnh : 1;
 	struct router_route rec;
 
-	if (r->key.plen > 64 || r->key.source >= ROUTER_SRC_MAX || r->nh.port >= rib->nports ||
-	    r->nh.kind > ROUTER_NH_GID || r->nh.lmc > 7)
+	if (r->key.plen > 64 || r->key.source >= ROUTER_SRC_MAX || nnh > ROUTER_ECMP_MAX)
 		return -EINVAL;
 	if (r->key.prefix & ~prefix_mask(r->key.plen))
 		return -EINVAL; /* host bits set: say so rather than guess */
-	if (r->nh.kind == ROUTER_NH_ROUTER && (r->nh.lid == 0 || r->nh.lid >= 0xC000))
-		return -EINVAL; /* the next router needs a unicast LID */
+	for (unsigned i = 0; i < nnh; i++) {
+		if (!nh_valid(rib, &r->nhs[i]))
+			return -EINVAL;
+		/* several: next routers, each once (a flow's choice among routers) */
+		if (nnh > 1 && r->nhs[i].kind != ROUTER_NH_ROUTER)
+			return -EINVAL;
+		for (unsigned k = 0; k < i; k++)
+			if (nh_same(&r->nhs[k], &r->nhs[i]))
+				return -EINVAL;
+	}
 	memset(&rec, 0, sizeof(rec));
 	rec.key.prefix = r->key.prefix;
 	rec.key.plen = r->key.plen;
 	rec.key.source = r->key.source;
-	rec.nh = r->nh;
+	memcpy(rec.nhs, r->nhs, nnh * sizeof(rec.nhs[0]));
+	rec.nnh = (uint8_t)nnh;
 	rec.metric = r->metric;
 	if (rec.key.source == ROUTER_SRC_CONNECTED) {
 		const struct router_route *cur = router_tab_find(&rib->routes, &rec.key);
@@ -194,9 +224,23 @@ void router_rib_flush_routes(struct router_rib *rib, uint8_t source, int port)
 	struct router_route *r;
 
 	/* deleting the record at the cursor is safe: slots are only reused by puts */
-	while ((r = router_tab_next(&rib->routes, &pos)))
-		if (r->key.source == source && (port < 0 || r->nh.port == port))
+	while ((r = router_tab_next(&rib->routes, &pos))) {
+		struct router_route keep;
+		unsigned n = 0;
+
+		if (r->key.source != source || (port >= 0 && !router_route_via(r, (uint8_t)port)))
+			continue;
+		/* the next hops through other ports stay (a put of an existing key: in place) */
+		keep = *r;
+		for (unsigned i = 0; port >= 0 && i < r->nnh; i++)
+			if (r->nhs[i].port != port)
+				keep.nhs[n++] = r->nhs[i];
+		keep.nnh = (uint8_t)n;
+		if (n)
+			router_tab_put(&rib->routes, &keep);
+		else
 			router_tab_del(&rib->routes, &r->key);
+	}
 }
 
 void router_rib_flush_neighs(struct router_rib *rib, uint8_t source, int port)

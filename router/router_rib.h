@@ -13,6 +13,7 @@
 #include "router/router_port.h"
 #include "router/router_tab.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Where an entry came from; a lower value is preferred. */
@@ -38,8 +39,19 @@ struct router_route_key {
 
 struct router_route {
 	struct router_route_key key;
-	struct router_nh nh;
-	uint32_t metric; /* among routers (plugin prefix routes); informational here */
+	union {
+		struct router_nh nh;		       /* the next hop (the first of several) */
+		struct router_nh nhs[ROUTER_ECMP_MAX]; /* equal-cost next hops: nnh of them */
+	};
+	/*
+	 * Next hops in nhs[]; 0 is read as 1 by router_rib_route_add(), which
+	 * stores 1..ROUTER_ECMP_MAX.  Several must all be next routers
+	 * (ROUTER_NH_ROUTER), none twice: each flow (SGID, DGID, FlowLabel)
+	 * keeps one of them, and when one goes only its flows move
+	 * (router_fib.h, ROUTER_VAL_ECMP).
+	 */
+	uint8_t nnh;
+	uint32_t metric; /* among routers (plugin prefix routes, peers); informational here */
 };
 
 struct router_neigh_key {
@@ -114,7 +126,13 @@ int router_rib_mcast_add(struct router_rib *rib, const struct router_mcast *m);
 int router_rib_mcast_del(struct router_rib *rib, const uint8_t *mgid, uint8_t port);
 /* The preferred source among the routes for this prefix and length, or -ENOENT. */
 int router_rib_best_source(const struct router_rib *rib, uint64_t prefix, uint8_t plen);
-/* Drop every entry of `source` (on port `port`, or all ports when < 0). */
+/* Whether route r has a next hop through port `port`. */
+bool router_route_via(const struct router_route *r, uint8_t port);
+
+/*
+ * Drop every entry of `source` (on port `port`, or all ports when < 0; a
+ * route with next hops through other ports keeps those).
+ */
 void router_rib_flush(struct router_rib *rib, uint8_t source, int port);
 /* The same for one table (a learned source replaces its neighbours or its groups). */
 void router_rib_flush_routes(struct router_rib *rib, uint8_t source, int port);

@@ -246,14 +246,26 @@ struct ibrd {
 	char cap_file[IBRD_PATH_MAX];
 };
 
-/* A prefix another router announced: installed (source peer), or held down (ibrd_peers.c). */
+/* A router that announced a prefix, as a next hop: its port in our port's subnet. */
+struct ibrd_peer_nh {
+	uint64_t guid; /* the announcing router's port */
+	uint16_t lid;  /* its LID */
+	uint8_t port;  /* our port on that subnet */
+	uint8_t lmc;
+};
+
+/*
+ * A prefix other routers announced: installed (source peer) through the
+ * routers of its lowest metric, up to peer-ecmp of them, or held down
+ * (ibrd_peers.c).
+ */
 struct ibrd_peer_route {
 	uint64_t prefix;
-	uint64_t guid;	/* the announcing router's port */
 	uint64_t until; /* held: the hold-down's end (ns) */
-	uint16_t lid;	/* next hop: that port's LID */
-	uint8_t plen, metric, port, lmc;
+	uint8_t plen, metric;
+	uint8_t n; /* next hops in nh[], ordered by port then LID */
 	bool held; /* not installed: lost, or worse than it was, within peer-holddown */
+	struct ibrd_peer_nh nh[ROUTER_ECMP_MAX];
 };
 
 /* What the loop's tail has to do (ibrd_sync.c). */

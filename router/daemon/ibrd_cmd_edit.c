@@ -123,6 +123,28 @@ static int edit_done(struct ibrd *d, struct ibrd_out *o, int rc, const char *wha
 	return ibrd_cmd_ok(o);
 }
 
+/*
+ * The end of the next hop whose words start at argv[at]: before the second
+ * "port" key (a value is never a key: "port port" names a port "port").
+ */
+static int next_hop_end(int argc, char **argv, int at)
+{
+	static const char *const valued[] = { "port", "lid", "lmc", "metric" };
+	bool port = false;
+
+	for (int i = at; i < argc; i++) {
+		bool key = false;
+
+		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+			key |= !strcmp(argv[i], valued[k]);
+		if (!strcmp(argv[i], "port") && port)
+			return i;
+		port |= !strcmp(argv[i], "port");
+		i += key; /* its value */
+	}
+	return argc;
+}
+
 int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "route del" : "route add", *why;
@@ -147,26 +169,54 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 				 router_rib_route_del(&d->rib, prefix, plen, ROUTER_SRC_STATIC),
 				 "route del");
 	}
-	if ((rc = parse_kv(o, cmd, argc - 3, argv + 3, &kv)) ||
-	    (rc = kv_num(o, cmd, "lid", kv.lid, 1, 0xBFFF, "a unicast LID (1..0xbfff)", &lid)) ||
-	    (rc = kv_num(o, cmd, "lmc", kv.lmc, 0, 7, "an LMC (0..7)", &lmc)) ||
-	    (rc = kv_num(o, cmd, "metric", kv.metric, 0, UINT32_MAX, "a metric (0..4294967295)",
-			 &metric)) ||
-	    (rc = lid_aligned(o, cmd, kv.lid, lid, lmc)))
-		return rc;
-	if (!kv.port || kv.kind < 0)
-		return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] | direct | "
-					 "algorithmic [metric N]");
-	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
-		return -ENOENT;
 	memset(&r, 0, sizeof(r));
 	r.key.prefix = prefix;
 	r.key.plen = plen;
 	r.key.source = ROUTER_SRC_STATIC;
-	r.nh.port = (uint8_t)port;
-	r.nh.kind = (uint8_t)kv.kind;
-	r.nh.lid = (uint16_t)lid;
-	r.nh.lmc = (uint8_t)lmc;
+	/*
+	 * One next hop a "port" word: "port b lid 5 port b lid 7" is a route
+	 * through two next routers of equal cost (each flow keeps one).
+	 */
+	for (int at = 3, end; at < argc; at = end) {
+		end = next_hop_end(argc, argv, at);
+		if (r.nnh == ROUTER_ECMP_MAX)
+			return ibrd_out_usage(o, "%s: at most %u next hops", cmd, ROUTER_ECMP_MAX);
+		lid = lmc = 0;
+		if ((rc = parse_kv(o, cmd, end - at, argv + at, &kv)) ||
+		    (rc = kv_num(o, cmd, "lid", kv.lid, 1, 0xBFFF, "a unicast LID (1..0xbfff)",
+				 &lid)) ||
+		    (rc = kv_num(o, cmd, "lmc", kv.lmc, 0, 7, "an LMC (0..7)", &lmc)) ||
+		    (rc = kv_num(o, cmd, "metric", kv.metric, 0, UINT32_MAX,
+				 "a metric (0..4294967295)", &metric)) ||
+		    (rc = lid_aligned(o, cmd, kv.lid, lid, lmc)))
+			return rc;
+		if (!kv.port || kv.kind < 0)
+			return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] "
+						 "[port P lid L ...] | port P direct | port P "
+						 "algorithmic [metric N]");
+		if (r.nnh && kv.kind != ROUTER_NH_ROUTER)
+			return ibrd_out_usage(o,
+					      "%s: several next hops must all be next routers "
+					      "(lid L)",
+					      cmd);
+		if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
+			return -ENOENT;
+		for (unsigned i = 0; i < r.nnh; i++)
+			if (r.nhs[i].port == port && r.nhs[i].lid == lid)
+				return ibrd_out_usage(o, "%s: port %s lid %lu twice", cmd, kv.port,
+						      lid);
+		r.nhs[r.nnh++] = (struct router_nh){ .port = (uint8_t)port,
+						     .kind = (uint8_t)kv.kind,
+						     .lid = (uint16_t)lid,
+						     .lmc = (uint8_t)lmc };
+	}
+	if (r.nnh > 1 && r.nhs[0].kind != ROUTER_NH_ROUTER)
+		return ibrd_out_usage(o, "%s: several next hops must all be next routers (lid L)",
+				      cmd);
+	if (!r.nnh)
+		return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] "
+					 "[port P lid L ...] | port P direct | port P "
+					 "algorithmic [metric N]");
 	r.metric = (uint32_t)metric;
 	return edit_done(d, o, router_rib_route_add(&d->rib, &r), "route add");
 }

@@ -96,6 +96,47 @@ static int show_stream(struct ibrd *d, struct ibrd_out *o, enum ibrd_snap_kind k
 	return ibrd_out_stream(o, next, show_rows_done, s);
 }
 
+/* A route's egress ports: "b", or "a,b" for next hops through several (each once). */
+static const char *routes_ports(const struct ibrd_snap *snap, const struct router_route *r,
+				char *buf, size_t n)
+{
+	uint32_t seen = 0;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < r->nnh; i++) {
+		uint8_t p = r->nhs[i].port;
+
+		if (seen & (1u << (p & 31)))
+			continue;
+		seen |= 1u << (p & 31);
+		at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s%s", at ? "," : "",
+				       ibrd_snap_port(snap, p));
+	}
+	return buf;
+}
+
+/*
+ * A route's next hops: "lid 0x0005", or for several "lid 0x0005, lid
+ * 0x0007" (through one port) or "a lid 0x0005, b lid 0x0007" (several).
+ */
+static const char *routes_via(const struct ibrd_snap *snap, const struct router_route *r, char *buf,
+			      size_t n)
+{
+	bool ports = false;
+	size_t at = 0;
+	char one[16];
+
+	for (unsigned i = 1; i < r->nnh; i++)
+		ports |= r->nhs[i].port != r->nhs[0].port;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < r->nnh && at < n; i++)
+		at += (size_t)snprintf(buf + at, n - at, "%s%s%s%s", i ? ", " : "",
+				       ports ? ibrd_snap_port(snap, r->nhs[i].port) : "",
+				       ports ? " " : "", nh_str(&r->nhs[i], one, sizeof(one)));
+	return buf;
+}
+
 static int routes_next(struct ibrd_out *o, void *arg)
 {
 	struct show_rows *s = arg;
@@ -104,15 +145,16 @@ static int routes_next(struct ibrd_out *o, void *arg)
 		const struct router_route *r = ibrd_snap_rec(s->snap, s->i);
 		struct ibr_gid_prefix pf = { .addr = ibr_gid_make(r->key.prefix, 0),
 					     .len = r->key.plen };
-		char ps[IBR_GID_PREFIX_STRLEN], vs[16];
+		char ps[IBR_GID_PREFIX_STRLEN], vs[ROUTER_ECMP_MAX * 24],
+			ports[ROUTER_ECMP_MAX * 24];
 		bool best = s->snap->best[s->i++];
 
 		if (s->argc == 3 && !ibr_gid_prefix_contains(&s->want, &pf))
 			continue;
 		ibrd_out_str(o, ibr_gid_prefix_ntop(&pf, ps, sizeof(ps)));
 		ibrd_out_str(o, router_src_name(r->key.source));
-		ibrd_out_str(o, ibrd_snap_port(s->snap, r->nh.port));
-		ibrd_out_str(o, nh_str(&r->nh, vs, sizeof(vs)));
+		ibrd_out_str(o, routes_ports(s->snap, r, ports, sizeof(ports)));
+		ibrd_out_str(o, routes_via(s->snap, r, vs, sizeof(vs)));
 		ibrd_out_u64(o, r->metric);
 		/* best: the source the FIB uses for this prefix */
 		ibrd_out_bool(o, best);

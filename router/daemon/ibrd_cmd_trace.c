@@ -60,6 +60,8 @@ static int trace_port(const struct router_fib *fib, const struct trace_req *t)
 	if (t->port >= 0)
 		return t->port;
 	v = router_fib_route_get(fib, ibr_gid_prefix(&t->sgid));
+	if (v & ROUTER_VAL_ECMP) /* several next hops: one of their ports */
+		v = router_fib_ecmp_of(fib, v)->bucket[0];
 	return v ? router_nh_unpack(v).port : -1;
 }
 

@@ -475,7 +475,9 @@ static void ibrd_conf_close_route(struct ibrd_conf_ctx *ctx, void *obj, struct i
 		ibrd_conf_err(ctx, m->key_line[IBRD_TK_LMC], m->label, "lmc",
 			      "only with via = <LID of the next router>");
 	else if (r->kind == ROUTER_NH_ROUTER)
-		ibrd_conf_check_lids(ctx, m, m->key_line[IBRD_TK_VIA], "via", r->lid, r->lmc);
+		for (unsigned i = 0; i < r->nlid; i++)
+			ibrd_conf_check_lids(ctx, m, m->key_line[IBRD_TK_VIA], "via", r->lid[i],
+					     r->lmc);
 }
 
 static void ibrd_conf_close_neigh(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m)
@@ -649,6 +651,7 @@ static void ibrd_conf_defaults(struct ibrd_conf *c, const char *file)
 	c->announce_lease = 60;
 	c->peer_interval = 5;
 	c->peer_holddown = 15;
+	c->peer_ecmp = ROUTER_ECMP_MAX;
 	c->sm_key = 1; /* OpenSM's default sa_key: member lists need it (IBA 15.4.1) */
 	c->mcast_scopes = 1u << IBR_MCAST_SCOPE_SITE | 1u << IBR_MCAST_SCOPE_ORG |
 			  1u << IBR_MCAST_SCOPE_GLOBAL;

@@ -59,7 +59,8 @@ struct ibrd_conf_route {
 	uint8_t plen;
 	char port[ROUTER_PORT_NAME];
 	uint8_t kind; /* enum router_nh_kind */
-	uint16_t lid; /* ROUTER_NH_ROUTER */
+	uint8_t nlid; /* ROUTER_NH_ROUTER: the next routers, equal cost (1..ROUTER_ECMP_MAX) */
+	uint16_t lid[ROUTER_ECMP_MAX];
 	uint8_t lmc;
 	uint32_t metric;
 };
@@ -121,6 +122,7 @@ struct ibrd_conf {
 	bool peer_routes;	  /* the other routers' announcements as routes (ibrd_peers.c) */
 	unsigned peer_interval;	  /* s */
 	unsigned peer_holddown;	  /* s */
+	unsigned peer_ecmp;	  /* next hops a peer route may hold, 1..ROUTER_ECMP_MAX */
 	uint64_t sm_key;
 	/* multicast policy */
 	uint16_t mcast_scopes; /* bit per scope nibble (1 << 5 site, 1 << 8 org, 1 << 0xE global) */

@@ -424,25 +424,39 @@ static int ibrd_conf_p_sl_vl(struct ibrd_conf_val *v)
 	return 0;
 }
 
-/* via = direct | algorithmic | the next router's LID. */
+/*
+ * via = direct | algorithmic | the next router's LID | {LID, LID, ...}:
+ * up to ROUTER_ECMP_MAX next routers of equal cost, each once (a list of
+ * one is a LID alone; direct and algorithmic only alone).
+ */
 static int ibrd_conf_p_via(struct ibrd_conf_val *v)
 {
 	struct ibrd_conf_route *r = v->obj;
 	uint64_t lid;
 
-	r->lid = 0;
-	if (strcmp(v->text, "direct") == 0) {
-		r->kind = ROUTER_NH_DIRECT;
-	} else if (strcmp(v->text, "algorithmic") == 0) {
-		r->kind = ROUTER_NH_ALGO;
-	} else if (ibrd_conf_number(v->text, &lid) == 0 && lid <= 0xFFFF &&
-		   ibr_lid_is_unicast((uint16_t)lid)) {
-		r->kind = ROUTER_NH_ROUTER;
-		r->lid = (uint16_t)lid;
-	} else {
+	if (!v->text) { /* the list starts: n values */
+		memset(r->lid, 0, sizeof(r->lid));
+		r->nlid = 0;
+		if (v->n > ROUTER_ECMP_MAX)
+			return ibrd_conf_why(v, "%u next routers: at most %u", v->n,
+					     ROUTER_ECMP_MAX);
+		return 0;
+	}
+	if (strcmp(v->text, "direct") == 0 || strcmp(v->text, "algorithmic") == 0) {
+		if (v->n > 1)
+			return ibrd_conf_why(v, "\"%s\" only alone, not among next routers",
+					     v->text);
+		r->kind = strcmp(v->text, "direct") == 0 ? ROUTER_NH_DIRECT : ROUTER_NH_ALGO;
+		return 0;
+	}
+	if (ibrd_conf_number(v->text, &lid) || lid > 0xFFFF || !ibr_lid_is_unicast((uint16_t)lid))
 		return ibrd_conf_why(v, "\"%s\" is not direct, algorithmic or a unicast LID",
 				     v->text);
-	}
+	for (unsigned i = 0; i < r->nlid; i++)
+		if (r->lid[i] == lid)
+			return ibrd_conf_why(v, "LID %s twice", v->text);
+	r->kind = ROUTER_NH_ROUTER;
+	r->lid[r->nlid++] = (uint16_t)lid;
 	return 0;
 }
 
@@ -596,7 +610,7 @@ static const struct ibrd_conf_key ibrd_conf_k_port[] = {
 #define R struct ibrd_conf_route
 static const struct ibrd_conf_key ibrd_conf_k_route[] = {
 	[IBRD_TK_PORT] = KEY("port", str, R, port, .flags = IBRD_KEY_REQ | IBRD_KEY_NAME),
-	[IBRD_TK_VIA] = KEY("via", via, R, kind),
+	[IBRD_TK_VIA] = KEY("via", via, R, kind, .flags = IBRD_KEY_LIST),
 	[IBRD_TK_LMC] = KEY("lmc", uint, R, lmc, NUM(0, IBR_LMC_MAX)),
 	[IBRD_TK_METRIC] = KEY("metric", uint, R, metric, NUM(0, UINT32_MAX)),
 };
@@ -641,6 +655,7 @@ static const struct ibrd_conf_key ibrd_conf_k_learning[] = {
 	[IBRD_LK_PEER_ROUTES] = KEY("peer-routes", boolean, C, peer_routes),
 	[IBRD_LK_PEER_INTERVAL] = KEY("peer-interval", uint, C, peer_interval, NUM(1, 3600)),
 	[IBRD_LK_PEER_HOLDDOWN] = KEY("peer-holddown", uint, C, peer_holddown, NUM(0, 3600)),
+	[IBRD_LK_PEER_ECMP] = KEY("peer-ecmp", uint, C, peer_ecmp, NUM(1, ROUTER_ECMP_MAX)),
 	[IBRD_LK_SM_KEY] = KEY_HEX("sm-key", C, sm_key, 0, UINT64_MAX, .flags = IBRD_KEY_SECRET),
 };
 

@@ -177,9 +177,14 @@ void ibrd_conf_pr_via(const struct ibrd_conf_key *k, const void *obj, FILE *out)
 {
 	const struct ibrd_conf_route *r = obj;
 
-	if (r->kind == ROUTER_NH_ROUTER)
-		fprintf(out, "%u", r->lid);
-	else
+	if (r->kind == ROUTER_NH_ROUTER && r->nlid == 1) {
+		fprintf(out, "%u", r->lid[0]);
+	} else if (r->kind == ROUTER_NH_ROUTER) {
+		fputc('{', out);
+		for (unsigned i = 0; i < r->nlid; i++)
+			fprintf(out, "%s%u", i ? ", " : "", r->lid[i]);
+		fputc('}', out);
+	} else
 		fputs(r->kind == ROUTER_NH_ALGO ? "algorithmic" : "direct", out);
 }
 

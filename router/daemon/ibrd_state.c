@@ -31,10 +31,11 @@ static int state_route(struct ibrd *d, const struct ibrd_conf *at, const struct 
 	r.key.prefix = cr->prefix;
 	r.key.plen = cr->plen;
 	r.key.source = ROUTER_SRC_STATIC;
-	r.nh.port = (uint8_t)port;
-	r.nh.kind = cr->kind;
-	r.nh.lid = cr->lid;
-	r.nh.lmc = cr->lmc;
+	r.nnh = cr->kind == ROUTER_NH_ROUTER ? cr->nlid : 1;
+	for (unsigned i = 0; i < r.nnh; i++) /* every next router on the route's port */
+		r.nhs[i] = (struct router_nh){
+			.port = (uint8_t)port, .kind = cr->kind, .lid = cr->lid[i], .lmc = cr->lmc
+		};
 	r.metric = cr->metric;
 	return router_rib_route_add(&d->rib, &r);
 }
@@ -205,10 +206,16 @@ static int state_carry(struct ibrd *d, const struct router_rib *old, const int *
 	while ((r = router_tab_next(&old->routes, &pos))) {
 		struct router_route x = *r;
 
-		if (r->key.source == ROUTER_SRC_CONNECTED || to[r->nh.port] < 0)
+		if (r->key.source == ROUTER_SRC_CONNECTED)
 			continue;
-		x.nh.port = (uint8_t)to[r->nh.port];
-		if ((rc = router_rib_route_add(&d->rib, &x)))
+		/* each next hop to its port's new index; those through a port gone, gone */
+		x.nnh = 0;
+		for (unsigned i = 0; i < r->nnh; i++)
+			if (to[r->nhs[i].port] >= 0) {
+				x.nhs[x.nnh] = r->nhs[i];
+				x.nhs[x.nnh++].port = (uint8_t)to[r->nhs[i].port];
+			}
+		if (x.nnh && (rc = router_rib_route_add(&d->rib, &x)))
 			return rc;
 	}
 	pos = 0;

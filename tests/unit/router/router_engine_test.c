@@ -577,6 +577,123 @@ static void test_rpf(void)
 	expect_fwd(1, "rpf off");
 }
 
+/* ---- several next routers (ROUTER_VAL_ECMP) ---- */
+
+#define PFX_E 0xfec000000000000eull /* behind three routers in B */
+
+static void add_ecmp(uint64_t prefix, unsigned n, const uint8_t *ports, uint16_t lid0)
+{
+	struct router_route r;
+
+	memset(&r, 0, sizeof(r));
+	r.key.prefix = prefix;
+	r.key.plen = 64;
+	r.key.source = ROUTER_SRC_PEER;
+	r.nnh = (uint8_t)n;
+	for (unsigned i = 0; i < n; i++)
+		r.nhs[i] = (struct router_nh){ .port = ports[i],
+					       .kind = ROUTER_NH_ROUTER,
+					       .lid = (uint16_t)(lid0 + i) };
+	CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+}
+
+/* Flow i from A to E (SGID's GUID i), FlowLabel fl: its DLID out of b, 0 if not sent there. */
+static uint16_t ecmp_dlid(unsigned i, uint32_t fl)
+{
+	struct ibr_pkt_ud_params p;
+
+	params_default(&p, 64);
+	gid_set(p.sgid, PFX_A, 0x0002c90300001000ull + i);
+	gid_set(p.dgid, PFX_E, 0x0002c90300002000ull);
+	p.flowlabel = fl;
+	build(&p);
+	run();
+	if (out.ncopies != 1 || out.ntx[1] != 1)
+		return 0;
+	return ibr_lrh_get_dlid((const struct ibr_lrh *)out.tx[1][0].hdr);
+}
+
+/*
+ * A route through three next routers: each flow keeps one (the same at
+ * every packet, the one router_fib_ecmp_pick() says), 64 flows use all
+ * three; one router gone, only its flows move; the FlowLabel is part of
+ * the flow
+ */
+static void test_ecmp(void)
+{
+	static const uint8_t bbb[3] = { 1, 1, 1 };
+	uint16_t before[64], after[64];
+	unsigned n[3] = { 0 }, moved = 0, fl_moved = 0;
+
+	add_ecmp(PFX_E, 3, bbb, 0x50);
+	recompile();
+	for (unsigned i = 0; i < 64; i++) {
+		before[i] = ecmp_dlid(i, 0);
+		CU_ASSERT_FATAL(before[i] >= 0x50 && before[i] <= 0x52);
+		n[before[i] - 0x50]++;
+		CU_ASSERT_EQUAL(ecmp_dlid(i, 0), before[i]); /* one flow, one router */
+		CU_ASSERT_EQUAL(before[i], (uint16_t)router_fib_ecmp_pick(
+						   fib, router_fib_route_get(fib, PFX_E), pkt + 8));
+		fl_moved += ecmp_dlid(i, 0x777) != before[i];
+	}
+	for (unsigned k = 0; k < 3; k++)
+		CU_ASSERT(n[k] >= 10); /* 64 flows over three: each has some */
+	CU_ASSERT(fl_moved > 10);
+	/* the router of LID 0x51 goes: the route through 0x50 and 0x52 */
+	{
+		struct router_route r;
+
+		memset(&r, 0, sizeof(r));
+		r.key = (struct router_route_key){ .prefix = PFX_E,
+						   .plen = 64,
+						   .source = ROUTER_SRC_PEER };
+		r.nnh = 2;
+		r.nhs[0] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 0x52 };
+		r.nhs[1] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 0x50 };
+		CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+	}
+	recompile();
+	for (unsigned i = 0; i < 64; i++) {
+		after[i] = ecmp_dlid(i, 0);
+		CU_ASSERT(after[i] == 0x50 || after[i] == 0x52);
+		if (before[i] != 0x51)
+			CU_ASSERT_EQUAL(after[i], before[i]);
+		moved += after[i] != before[i];
+	}
+	CU_ASSERT_EQUAL(moved, n[1]);
+	router_rib_route_del(&rib, PFX_E, 64, ROUTER_SRC_PEER);
+	recompile();
+}
+
+/* Strict reverse path with an SGID behind several routers: any of their ports will do */
+static void test_ecmp_rpf(void)
+{
+	static const uint8_t bc[2] = { 1, 2 };
+	struct ibr_pkt_ud_params p;
+
+	add_ecmp(PFX_E, 2, bc, 0x60);
+	rib.port[0].rpf = ROUTER_RPF_STRICT;
+	rib.port[1].rpf = ROUTER_RPF_STRICT;
+	recompile();
+	params_default(&p, 64);
+	gid_set(p.sgid, PFX_E, 1); /* from behind b or c, arriving on a */
+	build(&p);
+	run();
+	expect_drop(ROUTER_DROP_RPF, "strict rpf, SGID behind routers of b and c, in by a");
+	params_default(&p, 64);
+	gid_set(p.sgid, PFX_E, 1);
+	gid_set(p.dgid, PFX_A, HOST_A);
+	p.dlid = 0x10;
+	build(&p);
+	mb.port = 1; /* in by b: one of them */
+	run();
+	expect_fwd(0, "strict rpf, SGID behind a router of b, in by b");
+	rib.port[0].rpf = ROUTER_RPF_OFF;
+	rib.port[1].rpf = ROUTER_RPF_OFF;
+	router_rib_route_del(&rib, PFX_E, 64, ROUTER_SRC_PEER);
+	recompile();
+}
+
 static void test_egress_rules(void)
 {
 	struct ibr_pkt_ud_params p;
@@ -1286,6 +1403,8 @@ static void test_roce_egress(void)
 
 static CU_TestInfo tests[] = {
 	{ "a good packet is forwarded", test_forward_ok },
+	{ "several next routers: one per flow, only a gone one's flows move", test_ecmp },
+	{ "several next routers: strict reverse path", test_ecmp_rpf },
 	{ "rules 1-6: link layer", test_link_rules },
 	{ "rule 4 over a burst", test_vcrc_burst },
 	{ "rules 7-13: GRH and transport headers", test_grh_rules },

@@ -360,7 +360,78 @@ static void test_port_pkeys(void)
 	CU_ASSERT_EQUAL(p.npkeys, ROUTER_MAX_PKEYS);
 }
 
+/* A route of `n` next routers: port ports[i], LID lids[i] (kind `kind` for all). */
+static int route_n(struct router_rib *rib, uint64_t prefix, unsigned n, const uint8_t *ports,
+		   const uint16_t *lids, int kind)
+{
+	struct router_route r;
+
+	memset(&r, 0, sizeof(r));
+	r.key.prefix = prefix;
+	r.key.plen = 64;
+	r.key.source = ROUTER_SRC_PEER;
+	r.nnh = (uint8_t)n;
+	for (unsigned i = 0; i < n && i < ROUTER_ECMP_MAX; i++)
+		r.nhs[i] = (struct router_nh){ .port = ports[i],
+					       .kind = (uint8_t)kind,
+					       .lid = lids[i] };
+	return router_rib_route_add(rib, &r);
+}
+
+static const struct router_route *find(const struct router_rib *rib, uint64_t prefix, int src)
+{
+	struct router_route_key k = { .prefix = prefix, .plen = 64, .source = (uint8_t)src };
+
+	return router_tab_find(&rib->routes, &k);
+}
+
+/*
+ * Several next hops: up to ROUTER_ECMP_MAX next routers, each once; a
+ * flush by port takes only the next hops through it
+ */
+static void test_ecmp_routes(void)
+{
+	static const uint8_t ports[9] = { 0, 1, 0, 1, 0, 1, 0, 1, 0 };
+	static const uint16_t lids[9] = { 5, 6, 7, 8, 9, 10, 11, 12, 13 };
+	static const uint16_t twice[2] = { 5, 5 };
+	uint64_t p = 0xfec0000000000003ull;
+	const struct router_route *r;
+	struct router_rib rib;
+
+	rib_two_ports(&rib);
+	CU_ASSERT_EQUAL(route_n(&rib, p, 9, ports, lids, ROUTER_NH_ROUTER), -EINVAL);
+	CU_ASSERT_EQUAL(route_n(&rib, p, 2, ports, twice, ROUTER_NH_ROUTER), 0); /* ports differ */
+	CU_ASSERT_EQUAL(route_n(&rib, p, 2, (const uint8_t[]){ 1, 1 }, twice, ROUTER_NH_ROUTER),
+			-EINVAL); /* the same next hop twice */
+	CU_ASSERT_EQUAL(route_n(&rib, p, 2, ports, lids, ROUTER_NH_DIRECT), -EINVAL);
+	CU_ASSERT_EQUAL(route_n(&rib, p, 3, (const uint8_t[]){ 0, 1, 2 }, lids, ROUTER_NH_ROUTER),
+			-EINVAL); /* no port 2 */
+	CU_ASSERT_EQUAL(route_n(&rib, p, 2, ports, (const uint16_t[]){ 5, 0 }, ROUTER_NH_ROUTER),
+			-EINVAL);
+	CU_ASSERT_EQUAL(route_n(&rib, p, 8, ports, lids, ROUTER_NH_ROUTER), 0);
+	r = find(&rib, p, ROUTER_SRC_PEER);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->nnh, 8);
+	CU_ASSERT_EQUAL(r->nhs[7].lid, 12);
+	CU_ASSERT(router_route_via(r, 0) && router_route_via(r, 1));
+	/* port b's next hops go, a's stay */
+	router_rib_flush_routes(&rib, ROUTER_SRC_PEER, 1);
+	r = find(&rib, p, ROUTER_SRC_PEER);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->nnh, 4);
+	for (unsigned i = 0; i < r->nnh; i++)
+		CU_ASSERT_EQUAL(r->nhs[i].port, 0);
+	CU_ASSERT(!router_route_via(r, 1));
+	router_rib_flush_routes(&rib, ROUTER_SRC_PEER, 0);
+	CU_ASSERT_PTR_NULL(find(&rib, p, ROUTER_SRC_PEER));
+	/* nnh 0 (a route built with .nh alone) is one next hop */
+	CU_ASSERT_EQUAL(route(&rib, p, 64, ROUTER_SRC_STATIC, 1, ROUTER_NH_ROUTER, 7), 0);
+	CU_ASSERT_EQUAL(find(&rib, p, ROUTER_SRC_STATIC)->nnh, 1);
+	router_rib_free(&rib);
+}
+
 static CU_TestInfo tests[] = {
+	{ "several next hops: limits, each once, a flush by port", test_ecmp_routes },
 	{ "a port's P_Key table", test_port_pkeys },
 	{ "longest prefix match and default route", test_longest_prefix },
 	{ "invalid routes rejected", test_bad_routes },

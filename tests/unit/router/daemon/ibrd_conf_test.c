@@ -363,10 +363,11 @@ static void test_tables(void)
 	r = c->routes;
 	CU_ASSERT(r[0].prefix == 0 && r[0].plen == 0 && r[0].kind == ROUTER_NH_DIRECT);
 	CU_ASSERT(r[1].prefix == 0xfec0000000000002ull && r[1].plen == 64);
-	CU_ASSERT(r[1].kind == ROUTER_NH_ROUTER && r[1].lid == 0x1c && r[1].lmc == 2);
+	CU_ASSERT(r[1].kind == ROUTER_NH_ROUTER && r[1].nlid == 1 && r[1].lid[0] == 0x1c &&
+		  r[1].lmc == 2);
 	CU_ASSERT(r[1].metric == 4000000000u && strcmp(r[1].port, "b") == 0);
 	CU_ASSERT(r[2].prefix == 0xfec0000000000000ull && r[2].plen == 16);
-	CU_ASSERT(r[2].kind == ROUTER_NH_ALGO && r[2].lid == 0);
+	CU_ASSERT(r[2].kind == ROUTER_NH_ALGO && r[2].nlid == 0);
 	CU_ASSERT_EQUAL_FATAL(c->nneighs, 1);
 	CU_ASSERT(c->neighs[0].guid == 0x2c90300001234ull && c->neighs[0].lid == 8);
 	CU_ASSERT(c->neighs[0].lmc == 3 && strcmp(c->neighs[0].port, "b") == 0);

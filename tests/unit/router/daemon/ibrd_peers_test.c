@@ -2,8 +2,9 @@
 /*
  * Tests for router/daemon/ibrd_peers.c, the routes of source peer: over a
  * fake view of what the other routers of two subnets announce (ports a and
- * b), which routes the RIB gets: the lowest metric, the same choice between
- * equals at every run, nothing for our own prefixes, our own ports or an
+ * b), which routes the RIB gets: the lowest metric, the routers of equal
+ * metric all next hops in one order at every run (up to peer-ecmp), nothing
+ * for our own prefixes, our own ports or an
  * unreachable metric, and the hold-down of a prefix that lost its route or
  * whose metric grew (a worse route waits, an equal one does not).
  */
@@ -115,15 +116,33 @@ static unsigned peer_routes(void)
 	return n;
 }
 
+/* The RIB's peer route to prefix/plen: metric, and one next hop, port and LID */
 static void check_route(uint64_t prefix, uint8_t plen, uint8_t port, uint16_t lid, uint32_t metric)
 {
 	const struct router_route *r = route(prefix, plen);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->nnh, 1);
 	CU_ASSERT_EQUAL(r->nh.port, port);
 	CU_ASSERT_EQUAL(r->nh.kind, ROUTER_NH_ROUTER);
 	CU_ASSERT_EQUAL(r->nh.lid, lid);
 	CU_ASSERT_EQUAL(r->metric, metric);
+}
+
+/* The same with n next hops, "port:lid" in order (ports[i], lids[i]) */
+static void check_routes(uint64_t prefix, uint32_t metric, unsigned n, const uint8_t *ports,
+			 const uint16_t *lids)
+{
+	const struct router_route *r = route(prefix, 64);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL_FATAL(r->nnh, n);
+	CU_ASSERT_EQUAL(r->metric, metric);
+	for (unsigned i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL(r->nhs[i].port, ports[i]);
+		CU_ASSERT_EQUAL(r->nhs[i].lid, lids[i]);
+		CU_ASSERT_EQUAL(r->nhs[i].kind, ROUTER_NH_ROUTER);
+	}
 }
 
 static void log_quiet(int pri, const char *msg)
@@ -193,7 +212,11 @@ static void test_learned(void)
 	CU_ASSERT_EQUAL(d.dirty & IBRD_DIRTY_FIB, 0);
 }
 
-/* The lowest metric wins; between equals the lower port, then the lower LID, at every run */
+/*
+ * The lowest metric wins; the routers of equal metric are all next hops,
+ * the lower port then the lower LID first, whatever the order read; up to
+ * peer-ecmp of them
+ */
 static void test_best(void)
 {
 	struct sa_peer *r2, *r3, *r4;
@@ -212,10 +235,19 @@ static void test_best(void)
 	announce(r3, PFX_D, 64, 2);
 	announce(r2, PFX_D, 64, 2);
 	sync_now();
-	check_route(PFX_D, 64, 1, 12, 2); /* the lower LID, whatever the order read */
+	check_routes(PFX_D, 2, 2, (const uint8_t[]){ 1, 1 }, (const uint16_t[]){ 12, 14 });
 	announce(r4, PFX_D, 64, 2);
 	sync_now();
-	check_route(PFX_D, 64, 0, 30, 2); /* the lower port */
+	check_routes(PFX_D, 2, 3, (const uint8_t[]){ 0, 1, 1 }, (const uint16_t[]){ 30, 12, 14 });
+	/* one of them goes: the others at once, no hold-down (the metric stays) */
+	withdraw(r2, PFX_D);
+	sync_now();
+	check_routes(PFX_D, 2, 2, (const uint8_t[]){ 0, 1 }, (const uint16_t[]){ 30, 14 });
+	/* peer-ecmp 1: the first alone */
+	d.conf->peer_ecmp = 1;
+	sync_now();
+	check_route(PFX_D, 64, 0, 30, 2);
+	d.conf->peer_ecmp = ROUTER_ECMP_MAX;
 }
 
 /* Nothing for our own prefixes, our own ports, metric 16 and more, a peer without a LID */
@@ -277,9 +309,10 @@ static void test_holddown(void)
 	now += SEC;
 	sync_now();
 	check_route(PFX_C, 64, 1, 12, 1);
-	/* an equal route taken at once: R3 at 1 too, R2 gone */
+	/* an equal route taken at once: R3 at 1 too (both), R2 gone */
 	announce(r3, PFX_C, 64, 1);
 	sync_now();
+	check_routes(PFX_C, 1, 2, (const uint8_t[]){ 1, 1 }, (const uint16_t[]){ 12, 14 });
 	withdraw(r2, PFX_C);
 	now += SEC;
 	sync_now();
@@ -315,7 +348,7 @@ static void test_off(void)
 
 static CU_TestInfo tests[] = {
 	{ "what the routers announce: routes through them", test_learned },
-	{ "the lowest metric; the same choice between equals", test_best },
+	{ "the lowest metric; equals all next hops, up to peer-ecmp", test_best },
 	{ "own prefixes, own ports, metric 16, no LID: nothing", test_refused },
 	{ "hold-down: a worse route waits, an equal one not", test_holddown },
 	{ "peer-routes off: the routes go", test_off },
