@@ -51,7 +51,7 @@ done
 lab_check "1: show sa: both ports ready, subscribed, every column in each row" sh -c "'$CTL' -s '$LAB/ctl.sock' -j show sa | python3 -c '
 import json, sys
 rows = json.load(sys.stdin)[\"data\"]
-assert len(rows) == 2 and all(r[\"phase\"] == \"ready\" and r[\"subscribed\"] is True and len(r) == 18 for r in rows), rows'"
+assert len(rows) == 2 and all(r[\"phase\"] == \"ready\" and r[\"subscribed\"] is True and len(r) == 23 for r in rows), rows'"
 lab_check "1: show sa's text fits 100 columns (wrapped), every port in each block" sh -c \
 	"'$CTL' -s '$LAB/ctl.sock' show sa | awk 'length > 100 { bad = 1 } /^port / { h++ } /^[ab] / { r++ } END { exit !(!bad && h >= 2 && r == 2 * h) }'"
 lab_check "1: show sa: LIDs in hex, the prefix as a GID, the last change in ISO 8601" sh -c \
