@@ -122,6 +122,12 @@ struct posm_route {
 	uint64_t guid;	 /* router port */
 	uint32_t metric;
 	bool any;
+	/*
+	 * Of a daemon that went away, kept for hold=S: a fallback only,
+	 * installed for a prefix no connected daemon offers (a restart keeps
+	 * its paths), never over one that does (another router takes over).
+	 */
+	bool held;
 };
 
 /* Counters of the last apply. */

@@ -57,7 +57,7 @@ static bool conn_routes_same(const struct posm_route *a, size_t na, const struct
 		return false;
 	for (size_t i = 0; i < na; i++)
 		if (a[i].prefix != b[i].prefix || a[i].guid != b[i].guid ||
-		    a[i].metric != b[i].metric || a[i].any != b[i].any)
+		    a[i].metric != b[i].metric || a[i].any != b[i].any || a[i].held != b[i].held)
 			return false;
 	return true;
 }
@@ -78,6 +78,9 @@ static void conn_routes_merge(struct posm *p)
 		if (!p->conn[i].nroutes)
 			continue;
 		memcpy(v + n, p->conn[i].routes, p->conn[i].nroutes * sizeof(*v));
+		/* a daemon away: its routes only where no connected one has the prefix */
+		for (size_t k = 0; k < p->conn[i].nroutes; k++)
+			v[n + k].held = p->conn[i].state != POSM_UP;
 		n += p->conn[i].nroutes;
 	}
 	pthread_mutex_lock(&p->route_lock);
@@ -99,6 +102,7 @@ static void conn_routes_merge(struct posm *p)
 static void conn_down(struct posm *p, struct posm_conn *c, const char *why, int err)
 {
 	uint64_t now = posm_now_ns();
+	bool was_up;
 
 	if (c->state == POSM_UP)
 		posm_log(p, 0,
@@ -114,6 +118,7 @@ static void conn_down(struct posm *p, struct posm_conn *c, const char *why, int 
 	c->fd = -1;
 	if (c->state == POSM_UP)
 		c->down_ns = now ? now : 1;
+	was_up = c->state == POSM_UP;
 	c->state = POSM_DOWN;
 	posm_queue_clear(&c->q);
 	c->off = 0;
@@ -122,6 +127,9 @@ static void conn_down(struct posm *p, struct posm_conn *c, const char *why, int 
 	c->nstaging = 0;
 	c->retry_ns = now + (uint64_t)c->backoff_ms * 1000000u;
 	c->backoff_ms = c->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : c->backoff_ms * 2;
+	/* its routes now held: another daemon's for the same prefixes take over at once */
+	if (was_up && c->nroutes)
+		conn_routes_merge(p);
 }
 
 static void conn_try(struct posm *p, struct posm_conn *c)
@@ -188,6 +196,8 @@ static void conn_up(struct posm *p, struct posm_conn *c, const struct ibr_ctl_re
 		conn_push_own(p, c, &b);
 	posm_bbuf_free(&b);
 	posm_log(p, 1, "connected to ibrouterd \"%s\" at %s", c->router, c->path);
+	if (c->nroutes) /* what it had, back from held until its next set */
+		conn_routes_merge(p);
 }
 
 /* The daemon's answer to "plugin hello". */

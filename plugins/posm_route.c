@@ -65,7 +65,11 @@ static int route_u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Candidates grouped by prefix ("*" last), best first within a prefix. */
+/*
+ * Candidates grouped by prefix ("*" last), best first within a prefix: a
+ * connected daemon's before a held one's, then the lowest metric, then the
+ * lowest port GUID (the same order in every plugin: one router a prefix).
+ */
 static int route_cand_cmp(const void *a, const void *b)
 {
 	const struct posm_route *x = a, *y = b;
@@ -74,6 +78,8 @@ static int route_cand_cmp(const void *a, const void *b)
 		return x->any ? 1 : -1;
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix ? -1 : 1;
+	if (x->held != y->held)
+		return x->held ? 1 : -1;
 	if (x->metric != y->metric)
 		return x->metric < y->metric ? -1 : 1;
 	return x->guid < y->guid ? -1 : x->guid > y->guid;

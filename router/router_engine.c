@@ -454,7 +454,7 @@ static inline void eng_stage_route(const struct router_fib *fib, const struct ro
 	}
 	/* several next routers: the flow's one (router_fib.h) */
 	if (unlikely(nh & ROUTER_VAL_ECMP))
-		nh = router_fib_ecmp_pick(fib, nh, m->data + GRH_OFF);
+		nh = router_fib_ecmp_pick(fib, nh, m->data + GRH_OFF, m->port);
 	if (unlikely(st->flags & ENG_F_RPF) && (r = eng_check_rpf(fib, m)) >= 0) {
 		st->info = eng_info_drop(r);
 		return;

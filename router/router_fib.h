@@ -226,11 +226,28 @@ static inline const struct router_fib_ecmp *router_fib_ecmp_of(const struct rout
 	return &fib->ecmp[(uint32_t)(v >> 32) & 0x7FFFFFFF];
 }
 
-/* The next hop of the flow of this GRH on a route whose value has ROUTER_VAL_ECMP. */
+/*
+ * The next hop of the flow of this GRH, come in by port `in`, on a route
+ * whose value has ROUTER_VAL_ECMP: its bucket's; when that one leads back
+ * out of `in` (a drop: never back into the subnet it came from) and
+ * another next hop does not, the first bucket after it that does not (the
+ * same for every packet of the flow).
+ */
 static inline uint64_t router_fib_ecmp_pick(const struct router_fib *fib, uint64_t v,
-					    const uint8_t *grh)
+					    const uint8_t *grh, uint8_t in)
 {
-	return router_fib_ecmp_of(fib, v)->bucket[router_ecmp_bucket(router_flow_hash(grh))];
+	const struct router_fib_ecmp *g = router_fib_ecmp_of(fib, v);
+	uint32_t b = router_ecmp_bucket(router_flow_hash(grh));
+	uint64_t nh = g->bucket[b];
+
+	if (__builtin_expect((uint8_t)(nh >> 16) == in && (g->ports & ~(1u << (in & 31))), 0))
+		for (uint32_t k = 1; k < ROUTER_ECMP_BUCKETS; k++) {
+			uint64_t x = g->bucket[(b + k) & (ROUTER_ECMP_BUCKETS - 1)];
+
+			if ((uint8_t)(x >> 16) != in)
+				return x;
+		}
+	return nh;
 }
 
 static inline uint64_t router_mgid_fold(const uint8_t *mgid)

@@ -308,3 +308,30 @@ ctl_at() { lcs=$1; shift; "$CTL" -s "$lcs" "$@"; }
 
 # lab_synced LOG PORT: the daemon of LOG has synced PORT's subnet at least once
 lab_synced() { grep -q "sa: $2: synced" "$1"; }
+
+# lab_peer_learning LEASE: the learning section's body of a router that
+# exchanges routes (announce-routes with LEASE, peer-routes read every second,
+# a 2 s hold-down)
+lab_peer_learning() {
+	printf 'announce-routes = true\n\tannounce-lease = %s\n\tpeer-routes = true\n\tpeer-interval = 1\n\tpeer-holddown = 2' "$1"
+}
+
+# ms_now: milliseconds of the wall clock (date; nothing in a lab changes it)
+ms_now() { date +%s%3N; }
+
+# wait_ms MS cmd...: poll cmd until it succeeds, for at most MS milliseconds
+# of the clock (wait_for counts tries, and a try that runs ibrouterctl and
+# python takes a while)
+wait_ms() {
+	wm_end=$(($(ms_now) + $1))
+	shift
+	until "$@" > /dev/null 2>&1; do
+		[ "$(ms_now)" -lt "$wm_end" ] || return 1
+		sleep 0.02
+	done
+}
+
+# lab_median: the median of the numbers on stdin, one a line
+lab_median() {
+	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}

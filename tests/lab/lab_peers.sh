@@ -16,18 +16,14 @@
 #   4. R2 stopped cleanly (SIGTERM: its records deleted): R1 withdraws C
 #      within a peer-interval and a read.
 # LEASE (default 10 s, the smallest announce-lease) and the measured times are
-# printed; with ROUNDS=N (`make bench`: 5) step 3 runs N times and BENCH lines
+# printed; with ROUNDS=N (`make bench`: 3) step 3 runs N times and BENCH lines
 # give the medians: peer_converge (SIGKILL -> route gone), peer_restore (R2
 # started -> route back), peer_withdraw (SIGTERM -> route gone) and a
 # baseline of the same run, saquery_sr (one saquery SR in B, whole process).
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 LEASE=${LEASE:-10}
-LEARN="announce-routes = true
-	announce-lease = $LEASE
-	peer-routes = true
-	peer-interval = 1
-	peer-holddown = 2"
+LEARN=$(lab_peer_learning "$LEASE")
 
 lab_subnet A "$HERE/netA"
 lab_subnet B "$HERE/netB2"
@@ -115,21 +111,8 @@ tx_b() { r1 -j show counters b | python3 -c 'import json, sys; print(json.load(s
 lab_check "2: R1 sent the 10 packets to C out of b, to R2 in B ($(tx_b))" test "$(tx_b)" -ge 10
 
 # ---- 3. R2 killed, R2 back (ROUNDS times: `make bench` asks for several) ----
-# ms_now: milliseconds of the wall clock (date; nothing here changes it)
-ms_now() { date +%s%3N; }
 no_route() { [ -z "$(peer_route "$1" "$2")" ]; }
-# wait_ms MS cmd...: poll cmd until it succeeds, for at most MS milliseconds
-# of the clock (wait_for counts tries, and each try here takes a while)
-wait_ms() {
-	wm_end=$(($(ms_now) + $1))
-	shift
-	until "$@" > /dev/null 2>&1; do
-		[ "$(ms_now)" -lt "$wm_end" ] || return 1
-		sleep 0.05
-	done
-}
 r2_expired() { r1 show peers b | grep -q expired; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 ROUNDS=${ROUNDS:-1}
 : > "$LAB/converge.txt"
 : > "$LAB/restore.txt"
@@ -164,9 +147,9 @@ lab_check "3: R1 logged the expiry" grep -q "expired" "$LAB/r1.log"
 if [ "$ROUNDS" -gt 1 ]; then
 	# the bound: R2 refreshes each third of the lease, R1 gives up on a count
 	# still after two thirds and one peer-interval, then reads once (1 s)
-	echo "BENCH peer_converge $(median < "$LAB/converge.txt") ms"
+	echo "BENCH peer_converge $(lab_median < "$LAB/converge.txt") ms"
 	echo "# peer_converge: median of $ROUNDS SIGKILLs, min $(sort -n "$LAB/converge.txt" | head -1) max $(sort -n "$LAB/converge.txt" | tail -1); lease $LEASE s: target <= $((2 * LEASE * 1000)) ms, bound 2/3 lease + 2 peer-intervals = $((2 * LEASE * 1000 / 3 + 2000)) ms"
-	echo "BENCH peer_restore $(median < "$LAB/restore.txt") ms"
+	echo "BENCH peer_restore $(lab_median < "$LAB/restore.txt") ms"
 fi
 
 # ---- 4. R2 stopped cleanly: its records deleted, withdrawn at the next read ----

@@ -189,7 +189,43 @@ static void test_order_is_checked(void)
 	reread(&l);
 }
 
+/*
+ * A daemon that went away: its routes (held) are a fallback only: another
+ * connected daemon's for the prefix take over at once, whatever their
+ * metrics; where none has the prefix, the held one stays (a restart)
+ */
+static void test_held_fallback(void)
+{
+	cl_qlist_t l;
+	struct posm_route want[] = {
+		{ .prefix = 0xfec0000000000002, .guid = 0xa1, .metric = 0 },
+		{ .prefix = 0xfec0000000000002, .guid = 0xb1, .metric = 0 },
+		{ .prefix = 0xfec0000000000003, .guid = 0xa1, .metric = 1 },
+		{ .prefix = 0xfec0000000000003, .guid = 0xb1, .metric = 7 },
+		{ .prefix = 0xfec0000000000004, .guid = 0xa1, .metric = 1 },
+	};
+	struct posm_route_stats st = { 0 };
+
+	cl_qlist_init(&l);
+	CU_ASSERT_EQUAL(posm_route_apply(&l, want, 5, NULL, NULL, owner, &st), 1);
+	CU_ASSERT_STRING_EQUAL(dump(&l),
+			       "fec0000000000002/a1/o fec0000000000003/a1/o fec0000000000004/a1/o");
+	/* the daemon of port a1 goes */
+	want[0].held = want[2].held = want[4].held = true;
+	CU_ASSERT_EQUAL(posm_route_apply(&l, want, 5, NULL, NULL, owner, &st), 1);
+	CU_ASSERT_STRING_EQUAL(dump(&l),
+			       "fec0000000000002/b1/o fec0000000000003/b1/o fec0000000000004/a1/o");
+	/* back */
+	want[0].held = want[2].held = want[4].held = false;
+	CU_ASSERT_EQUAL(posm_route_apply(&l, want, 5, NULL, NULL, owner, &st), 1);
+	CU_ASSERT_STRING_EQUAL(dump(&l),
+			       "fec0000000000002/a1/o fec0000000000003/a1/o fec0000000000004/a1/o");
+	posm_route_remove(&l, owner);
+	reread(&l);
+}
+
 static CU_TestInfo tests[] = {
+	{ "a held route is a fallback only", test_held_fallback },
 	{ "best metric per prefix, known ports only", test_best_metric },
 	{ "administrator's lines kept, across re-reads", test_admin_lines },
 	{ "our items told from others", test_tell_ours },

@@ -632,8 +632,9 @@ static void test_ecmp(void)
 		CU_ASSERT_FATAL(before[i] >= 0x50 && before[i] <= 0x52);
 		n[before[i] - 0x50]++;
 		CU_ASSERT_EQUAL(ecmp_dlid(i, 0), before[i]); /* one flow, one router */
-		CU_ASSERT_EQUAL(before[i], (uint16_t)router_fib_ecmp_pick(
-						   fib, router_fib_route_get(fib, PFX_E), pkt + 8));
+		CU_ASSERT_EQUAL(before[i],
+				(uint16_t)router_fib_ecmp_pick(
+					fib, router_fib_route_get(fib, PFX_E), pkt + 8, 0));
 		fl_moved += ecmp_dlid(i, 0x777) != before[i];
 	}
 	for (unsigned k = 0; k < 3; k++)
@@ -661,6 +662,50 @@ static void test_ecmp(void)
 		moved += after[i] != before[i];
 	}
 	CU_ASSERT_EQUAL(moved, n[1]);
+	router_rib_route_del(&rib, PFX_E, 64, ROUTER_SRC_PEER);
+	recompile();
+}
+
+/*
+ * Next routers through several ports: a flow whose bucket leads back out
+ * of its ingress port takes one that does not (a drop otherwise), the same
+ * at every packet; through the ingress port alone, the drop stays
+ */
+static void test_ecmp_not_back(void)
+{
+	static const uint8_t ab[2] = { 0, 1 };
+	struct ibr_pkt_ud_params p;
+	unsigned out_a = 0;
+
+	add_ecmp(PFX_E, 2, ab, 0x70); /* 0x70 through a, 0x71 through b */
+	recompile();
+	for (unsigned i = 0; i < 64; i++) {
+		uint16_t first;
+
+		/* in by a: every flow leaves by b, to 0x71 */
+		CU_ASSERT_EQUAL(ecmp_dlid(i, 0), 0x71);
+		/* in by b (a SGID of A's, as a host of B would not send it): by a, to 0x70 */
+		params_default(&p, 64);
+		gid_set(p.sgid, PFX_A, 0x0002c90300001000ull + i);
+		gid_set(p.dgid, PFX_E, 0x0002c90300002000ull);
+		p.dlid = 0x10;
+		build(&p);
+		mb.port = 1;
+		run();
+		out_a += out.ncopies == 1 && out.ntx[0] == 1;
+		first = out.ncopies ? ibr_lrh_get_dlid((const struct ibr_lrh *)out.tx[0][0].hdr)
+				    : 0;
+		CU_ASSERT_EQUAL(first, 0x70);
+	}
+	CU_ASSERT_EQUAL(out_a, 64);
+	/* one next router, through a: in by a, dropped as before */
+	add_ecmp(PFX_E, 2, (const uint8_t[]){ 0, 0 }, 0x70);
+	recompile();
+	params_default(&p, 64);
+	gid_set(p.dgid, PFX_E, 0x0002c90300002000ull);
+	build(&p);
+	run();
+	expect_drop(ROUTER_DROP_SAME_PORT, "both next routers through the ingress port");
 	router_rib_route_del(&rib, PFX_E, 64, ROUTER_SRC_PEER);
 	recompile();
 }
@@ -1405,6 +1450,7 @@ static CU_TestInfo tests[] = {
 	{ "a good packet is forwarded", test_forward_ok },
 	{ "several next routers: one per flow, only a gone one's flows move", test_ecmp },
 	{ "several next routers: strict reverse path", test_ecmp_rpf },
+	{ "several next routers: not back out of the ingress port", test_ecmp_not_back },
 	{ "rules 1-6: link layer", test_link_rules },
 	{ "rule 4 over a burst", test_vcrc_burst },
 	{ "rules 7-13: GRH and transport headers", test_grh_rules },
