@@ -16,7 +16,9 @@
 #      2 s (failover_ms, measured); R2 drops R3 within its lease; the flows
 #      again: all through R1, and those that crossed R1 before still do
 #      (only R3's moved);
-#   4. R3 back: the PathRecords to B name R3 again, R2 routes through both.
+#   4. R3 back: the PathRecords to B name R3 again, R2 routes through both;
+#   5. R3's port in A unlinked (ibsim): OpenSM's PathRecords to B name R1
+#      within 2 s; relinked: R3 again.
 # ROUNDS=N (`make bench`: 3; ibsim keeps a killed client's slot, 10 in all): steps 3 and 4 N times, and BENCH failover_ms
 # (the median: R3 killed -> OpenSM A's PathRecord to B through R1).
 . "$(dirname "$0")/lab.sh"
@@ -172,6 +174,14 @@ while [ "$round" -le "$ROUNDS" ]; do
 		wait_ms 20000 via_is "$LAB/r2.ctl" fec0:0:0:1::/64 "$BOTH"
 	round=$((round + 1))
 done
+# ---- 5. R3's port in A unlinked: OpenSM drops the port, the prefix moves ----
+t0=$(ms_now)
+lab_console A 'Unlink "RtrA3"[1]'
+lab_check "5: R3's port in A unlinked: the PathRecord to B names R1 within 2 s" \
+	wait_ms 2000 pr_is $B2 "$R1A"
+echo "failover_unlink_ms $(($(ms_now) - t0)) (Unlink of R3's port in A -> PathRecord through R1)"
+lab_console A 'ReLink "RtrA3"[1]'
+lab_check "5: relinked: the PathRecord to B names R3 again" wait_ms 20000 pr_is $B2 "$R3A"
 if [ "$ROUNDS" -gt 1 ]; then
 	echo "BENCH failover_ms $(lab_median < "$LAB/failover.txt") ms"
 	echo "# failover_ms: median of $ROUNDS SIGKILLs of R3, min $(sort -n "$LAB/failover.txt" | head -1) max $(sort -n "$LAB/failover.txt" | tail -1); target 2000 ms; plugin resweep 1 s"
