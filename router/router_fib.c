@@ -23,7 +23,6 @@ void router_fib_free(struct router_fib *fib)
 	router_hash_free(&fib->mcast);
 	free(fib->groups);
 	free(fib->ecmp);
-	free(fib->ecmp_val);
 	free(fib);
 }
 
@@ -100,16 +99,66 @@ static void fib_ecmp_fill(const uint64_t *val, unsigned n, struct router_fib_ecm
 }
 
 /*
- * A route's value: its next hop's, or its group's (several next hops): the
- * group of the same next hop values when one was made already (routes
- * through the same routers share one), else a new one.
+ * The compiler's index of the groups made so far, by their sorted next hop
+ * values (routes through the same routers share one group): open
+ * addressing, at most half full, so a lookup is O(1) however many routes
+ * have several next hops and however few distinct groups they make.
  */
-static uint64_t fib_route_val(struct router_fib *fib, const struct router_route *r)
+struct fib_ecmp_index {
+	uint32_t *slot; /* group index + 1, 0 empty */
+	uint32_t mask;
+	struct fib_ecmp_key {
+		uint64_t v[ROUTER_ECMP_MAX];
+		unsigned n;
+	} * key;      /* by group index */
+	uint32_t cap; /* groups fib->ecmp and key have room for */
+};
+
+static uint64_t fib_ecmp_key_hash(const uint64_t *val, unsigned n)
+{
+	uint64_t h = n;
+
+	for (unsigned i = 0; i < n; i++)
+		h = fib_mix(h ^ val[i]);
+	return h;
+}
+
+/* A new group for val[0..n-1] (sorted) at index fib->necmp; -ENOMEM. */
+static int fib_ecmp_add(struct router_fib *fib, struct fib_ecmp_index *x, const uint64_t *val,
+			unsigned n)
+{
+	if (fib->necmp == x->cap) {
+		uint32_t nc = x->cap ? x->cap * 2 : 4;
+		struct router_fib_ecmp *ng = realloc(fib->ecmp, nc * sizeof(*ng));
+		struct fib_ecmp_key *nk;
+
+		if (!ng)
+			return -ENOMEM;
+		fib->ecmp = ng;
+		if (!(nk = realloc(x->key, nc * sizeof(*nk))))
+			return -ENOMEM;
+		x->key = nk;
+		x->cap = nc;
+	}
+	memset(&fib->ecmp[fib->necmp], 0, sizeof(fib->ecmp[0]));
+	fib_ecmp_fill(val, n, &fib->ecmp[fib->necmp]);
+	x->key[fib->necmp].n = n;
+	memcpy(x->key[fib->necmp].v, val, n * sizeof(val[0]));
+	fib->necmp++;
+	return 0;
+}
+
+/*
+ * A route's value: its next hop's, or its group's (several next hops): the
+ * group of the same next hop values when one was made already, else a new
+ * one.  0 when out of memory.
+ */
+static uint64_t fib_route_val(struct router_fib *fib, struct fib_ecmp_index *x,
+			      const struct router_route *r)
 {
 	uint64_t val[ROUTER_ECMP_MAX];
-	struct router_fib_ecmp *g;
-	uint32_t i;
 	unsigned n = 0;
+	uint32_t s;
 
 	if (r->nnh <= 1)
 		return fib_nh_val(fib, r, &r->nh);
@@ -118,40 +167,28 @@ static uint64_t fib_route_val(struct router_fib *fib, const struct router_route 
 		n++;
 	}
 	qsort(val, n, sizeof(val[0]), fib_u64_cmp);
-	for (i = 0; i < fib->necmp; i++)
-		if (fib->ecmp_val[i].n == n && !memcmp(fib->ecmp_val[i].v, val, n * sizeof(val[0])))
-			break;
-	if (i == fib->necmp) {
-		g = &fib->ecmp[fib->necmp];
-		memset(g, 0, sizeof(*g));
-		fib_ecmp_fill(val, n, g);
-		fib->ecmp_val[i].n = n;
-		memcpy(fib->ecmp_val[i].v, val, n * sizeof(val[0]));
-		fib->necmp++;
+	for (s = (uint32_t)fib_ecmp_key_hash(val, n) & x->mask; x->slot[s]; s = (s + 1) & x->mask) {
+		const struct fib_ecmp_key *k = &x->key[x->slot[s] - 1];
+
+		if (k->n == n && !memcmp(k->v, val, n * sizeof(val[0])))
+			return ROUTER_VAL_PRESENT | ROUTER_VAL_ECMP |
+			       (uint64_t)(x->slot[s] - 1) << 32;
 	}
-	return ROUTER_VAL_PRESENT | ROUTER_VAL_ECMP | (uint64_t)i << 32;
+	if (fib_ecmp_add(fib, x, val, n))
+		return 0;
+	x->slot[s] = fib->necmp;
+	return ROUTER_VAL_PRESENT | ROUTER_VAL_ECMP | (uint64_t)(fib->necmp - 1) << 32;
 }
 
-/*
- * Routes: the preferred source wins.  Inserting sources from the least to the
- * most preferred lets each put replace what a worse source left.
- */
-static int fib_compile_routes(struct router_fib *fib, const struct router_rib *rib)
+/* fib_compile_routes() with the route counts by length and the groups' index. */
+static int fib_compile_routes_in(struct router_fib *fib, const struct router_rib *rib,
+				 const uint64_t *count, struct fib_ecmp_index *x)
 {
-	uint64_t count[65] = { 0 };
 	const struct router_route *r;
 	uint32_t pos = 0;
+	uint64_t v;
 	int rc;
 
-	uint32_t necmp = 0;
-
-	while ((r = router_tab_next(&rib->routes, &pos))) {
-		count[r->key.plen]++;
-		necmp += r->nnh > 1;
-	}
-	if (necmp && (!(fib->ecmp = calloc(necmp, sizeof(*fib->ecmp))) ||
-		      !(fib->ecmp_val = calloc(necmp, sizeof(*fib->ecmp_val)))))
-		return -ENOMEM;
 	if ((rc = router_hash_init(&fib->exact, count[64])))
 		return rc;
 	for (int plen = 63; plen >= 0; plen--) {
@@ -174,12 +211,42 @@ static int fib_compile_routes(struct router_fib *fib, const struct router_rib *r
 				continue;
 			if (r->key.plen < 64)
 				h = &fib_agg_slot(fib, r->key.plen)->h;
-			if ((rc = router_hash_put(h, r->key.prefix, fib_route_val(fib, r))))
+			if (!(v = fib_route_val(fib, x, r)))
+				return -ENOMEM;
+			if ((rc = router_hash_put(h, r->key.prefix, v)))
 				return rc;
 		}
 	}
 	fib->nroutes = rib->routes.count;
 	return 0;
+}
+
+/*
+ * Routes: the preferred source wins.  Inserting sources from the least to the
+ * most preferred lets each put replace what a worse source left.
+ */
+static int fib_compile_routes(struct router_fib *fib, const struct router_rib *rib)
+{
+	uint64_t count[65] = { 0 }, necmp = 0;
+	struct fib_ecmp_index x = { 0 };
+	const struct router_route *r;
+	uint32_t pos = 0;
+	int rc;
+
+	while ((r = router_tab_next(&rib->routes, &pos))) {
+		count[r->key.plen]++;
+		necmp += r->nnh > 1;
+	}
+	/* the index: room for every route with several next hops, at most half full */
+	for (x.mask = 1; x.mask < 2 * necmp; x.mask <<= 1)
+		;
+	if (necmp && !(x.slot = calloc(x.mask, sizeof(*x.slot))))
+		return -ENOMEM;
+	x.mask--;
+	rc = fib_compile_routes_in(fib, rib, count, &x);
+	free(x.slot);
+	free(x.key);
+	return rc;
 }
 
 static int fib_compile_neighs(struct router_fib *fib, const struct router_rib *rib)

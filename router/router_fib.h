@@ -157,10 +157,6 @@ struct router_fib {
 	uint64_t nroutes;
 	struct router_fib_ecmp *ecmp; /* routes with several next hops (ROUTER_VAL_ECMP) */
 	uint32_t necmp;
-	struct {
-		uint64_t v[ROUTER_ECMP_MAX]; /* each group's next hops, sorted: groups are shared */
-		unsigned n;
-	} * ecmp_val; /* the compiler's */
 };
 
 static inline bool router_bit_test(const uint64_t *bits, uint32_t i)

@@ -2,6 +2,8 @@
 /*
  * bench_fwd.c - forwarding benchmarks (make bench).  Prints
  *   BENCH fwd_256_r1e3_nocrc / fwd_256_r1e4_nocrc   ns/pkt, no CRC work
+ *   BENCH fwd_256_r1e4_ecmp4_nocrc                  the same, every route through 4
+ *                                                   next routers (a bucket a flow)
  *   BENCH fwd_256_r1e6 / fwd_4k_r1e6                ns/pkt, incremental VCRC upkeep
  *   BENCH fwd_256_r1e6_verify / fwd_4k_r1e6_verify  ns/pkt, with ingress VCRC verification
  *   BENCH mcast4_256                                ns per copy, fan-out to 4 ports
@@ -68,6 +70,9 @@ static void gid_set(uint8_t *g, uint64_t prefix, uint64_t guid)
 }
 
 /* `nports` ports up with LIDs 1.., `nroutes` /64 routes to port 1 via next-router LIDs. */
+/* Routes through `nnh` next routers each (equal cost: the flow's one), or one. */
+static unsigned bench_nnh = 1;
+
 static struct router_rib *bench_rib(unsigned nports, uint64_t nroutes, uint8_t flags)
 {
 	struct router_rib *rib = calloc(1, sizeof(*rib));
@@ -93,9 +98,15 @@ static struct router_rib *bench_rib(unsigned nports, uint64_t nroutes, uint8_t f
 		r.key.prefix = route_prefix(i);
 		r.key.plen = 64;
 		r.key.source = ROUTER_SRC_SA;
-		r.nh.port = 1;
-		r.nh.kind = ROUTER_NH_ROUTER;
-		r.nh.lid = (uint16_t)(0x100 + i % 0x1000);
+		r.nnh = (uint8_t)bench_nnh;
+		r.nh = (struct router_nh){ .port = 1,
+					   .kind = ROUTER_NH_ROUTER,
+					   .lid = (uint16_t)(0x100 + i % 0x1000) };
+		/* several: the same routers for every route (a site's few routers) */
+		for (unsigned k = 0; bench_nnh > 1 && k < bench_nnh; k++)
+			r.nhs[k] = (struct router_nh){ .port = 1,
+						       .kind = ROUTER_NH_ROUTER,
+						       .lid = (uint16_t)(0x100 + k) };
 		router_rib_route_add(rib, &r);
 	}
 	return rib;
@@ -559,6 +570,10 @@ int main(int argc, char **argv)
 	       getenv("IBR_CRC_IMPL") ? "IBR_CRC_IMPL" : "auto-selected");
 	bench_case("fwd_256_r1e3_nocrc", 256, 1000, ROUTER_PORT_CRC_OFFLOAD);
 	bench_case("fwd_256_r1e4_nocrc", 256, 10000, ROUTER_PORT_CRC_OFFLOAD);
+	/* every route through 4 next routers (each flow its one: router_fib.h) */
+	bench_nnh = 4;
+	bench_case("fwd_256_r1e4_ecmp4_nocrc", 256, 10000, ROUTER_PORT_CRC_OFFLOAD);
+	bench_nnh = 1;
 	bench_case("fwd_256_r1e6", 256, 1000000, 0);
 	bench_case("fwd_4k_r1e6", 4096, 1000000, 0);
 	bench_case("fwd_256_r1e6_verify", 256, 1000000, ROUTER_PORT_VCRC_CHECK);

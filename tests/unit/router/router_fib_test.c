@@ -700,6 +700,54 @@ static void test_ecmp_shared(void)
 	router_rib_free(&rib);
 }
 
+/*
+ * Many routes with several next hops: 10^5 through the same three make one
+ * group; 1000 through sets of their own make 1000 (the compiler finds a
+ * set's group by hashing, not by comparing with every group so far)
+ */
+static void test_ecmp_many(void)
+{
+	struct router_rib rib;
+	struct router_fib *fib;
+	struct router_route r;
+
+	rib_two_ports(&rib);
+	memset(&r, 0, sizeof(r));
+	r.key.plen = 64;
+	r.key.source = ROUTER_SRC_PEER;
+	r.nnh = 3;
+	for (uint32_t i = 0; i < 100000; i++) {
+		r.key.prefix = 0x2001000000000000ull + i;
+		for (unsigned k = 0; k < 3; k++)
+			r.nhs[k] = (struct router_nh){ .port = 1,
+						       .kind = ROUTER_NH_ROUTER,
+						       .lid = (uint16_t)(200 + k) };
+		CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+	}
+	fib = compile(&rib);
+	CU_ASSERT_EQUAL(fib->necmp, 1);
+	router_fib_free(fib);
+	for (uint32_t i = 0; i < 1000; i++) {
+		r.key.prefix = 0x2001000000000000ull + i;
+		for (unsigned k = 0; k < 3; k++)
+			r.nhs[k] = (struct router_nh){ .port = 1,
+						       .kind = ROUTER_NH_ROUTER,
+						       .lid = (uint16_t)(300 + i * 3 + k) };
+		CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+	}
+	fib = compile(&rib);
+	CU_ASSERT_EQUAL(fib->necmp, 1001);
+	CU_ASSERT_EQUAL(
+		router_nh_unpack(
+			router_fib_ecmp_of(fib, router_fib_route_get(fib, 0x2001000000000005ull))
+				->bucket[0])
+				.lid /
+			3,
+		(300 + 15) / 3);
+	router_fib_free(fib);
+	router_rib_free(&rib);
+}
+
 /* Next hops through an unusable port get no bucket while one is usable; all down: all kept */
 static void test_ecmp_port_down(void)
 {
@@ -735,6 +783,7 @@ static CU_TestInfo tests[] = {
 	{ "several next hops: one that goes moves only its buckets", test_ecmp_stable },
 	{ "several next hops: those through a down port get none", test_ecmp_port_down },
 	{ "several next hops: routes through the same share a group", test_ecmp_shared },
+	{ "several next hops: 10^5 routes, 1000 distinct groups", test_ecmp_many },
 	{ "an empty RIB", test_empty },
 	{ "the port snapshot and what derives from it", test_ports },
 	{ "a RoCE port: usable without a LID", test_roce_port },
