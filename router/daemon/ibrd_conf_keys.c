@@ -437,9 +437,9 @@ static int ibrd_conf_p_via(struct ibrd_conf_val *v)
 	if (!v->text) { /* the list starts: n values */
 		memset(r->lid, 0, sizeof(r->lid));
 		r->nlid = 0;
-		if (v->n > ROUTER_ECMP_MAX)
-			return ibrd_conf_why(v, "%u next routers: at most %u", v->n,
-					     ROUTER_ECMP_MAX);
+		if (v->n > ROUTER_ECMP_MAX) /* its values are not looked at */
+			return ibrd_conf_stop(v, "%u next routers: at most %u", v->n,
+					      ROUTER_ECMP_MAX);
 		return 0;
 	}
 	if (strcmp(v->text, "direct") == 0 || strcmp(v->text, "algorithmic") == 0) {
@@ -455,6 +455,8 @@ static int ibrd_conf_p_via(struct ibrd_conf_val *v)
 	for (unsigned i = 0; i < r->nlid; i++)
 		if (r->lid[i] == lid)
 			return ibrd_conf_why(v, "LID %s twice", v->text);
+	if (r->nlid == ROUTER_ECMP_MAX) /* the list's start said so */
+		return -E2BIG;
 	r->kind = ROUTER_NH_ROUTER;
 	r->lid[r->nlid++] = (uint16_t)lid;
 	return 0;
