@@ -154,18 +154,20 @@ static int fib_ecmp_add(struct router_fib *fib, struct fib_ecmp_index *x, const 
  * one.  0 when out of memory.
  */
 static uint64_t fib_route_val(struct router_fib *fib, struct fib_ecmp_index *x,
-			      const struct router_route *r)
+			      const struct router_rib *rib, const struct router_route *r)
 {
+	struct router_nh nhs[ROUTER_ECMP_MAX];
 	uint64_t val[ROUTER_ECMP_MAX];
-	unsigned n = 0;
+	unsigned n;
 	uint32_t s;
 
 	if (r->nnh <= 1)
 		return fib_nh_val(fib, r, &r->nh);
-	while (n < r->nnh && n < ROUTER_ECMP_MAX) {
-		val[n] = fib_nh_val(fib, r, &r->nhs[n]);
-		n++;
-	}
+	n = router_rib_route_nhs(rib, r, nhs);
+	for (unsigned i = 0; i < n; i++)
+		val[i] = fib_nh_val(fib, r, &nhs[i]);
+	if (n == 1)
+		return val[0];
 	qsort(val, n, sizeof(val[0]), fib_u64_cmp);
 	for (s = (uint32_t)fib_ecmp_key_hash(val, n) & x->mask; x->slot[s]; s = (s + 1) & x->mask) {
 		const struct fib_ecmp_key *k = &x->key[x->slot[s] - 1];
@@ -211,7 +213,7 @@ static int fib_compile_routes_in(struct router_fib *fib, const struct router_rib
 				continue;
 			if (r->key.plen < 64)
 				h = &fib_agg_slot(fib, r->key.plen)->h;
-			if (!(v = fib_route_val(fib, x, r)))
+			if (!(v = fib_route_val(fib, x, rib, r)))
 				return -ENOMEM;
 			if ((rc = router_hash_put(h, r->key.prefix, v)))
 				return rc;

@@ -42,6 +42,11 @@ void router_rib_free(struct router_rib *rib)
 	router_tab_free(&rib->routes);
 	router_tab_free(&rib->neighs);
 	router_tab_free(&rib->mcasts);
+	free(rib->more);
+	free(rib->free_more);
+	rib->more = NULL;
+	rib->free_more = NULL;
+	rib->nmore = rib->cap_more = rib->nfree_more = 0;
 }
 
 int router_rib_port_add(struct router_rib *rib, const struct router_port *p)
@@ -88,48 +93,119 @@ static bool nh_same(const struct router_nh *a, const struct router_nh *b)
 	return a->port == b->port && a->kind == b->kind && a->lid == b->lid && a->lmc == b->lmc;
 }
 
-bool router_route_via(const struct router_route *r, uint8_t port)
+unsigned router_route_nhs_in(const struct router_nh_more *more, const struct router_route *r,
+			     struct router_nh *out)
 {
-	for (unsigned i = 0; i < (r->nnh ? r->nnh : 1u); i++)
-		if (r->nhs[i].port == port)
+	unsigned n = r->nnh ? r->nnh : 1;
+
+	out[0] = r->nh;
+	if (n > 1 && r->more)
+		memcpy(out + 1, more[r->more - 1].nh, (n - 1) * sizeof(*out));
+	return r->more || n == 1 ? n : 1;
+}
+
+unsigned router_rib_route_nhs(const struct router_rib *rib, const struct router_route *r,
+			      struct router_nh *out)
+{
+	return router_route_nhs_in(rib->more, r, out);
+}
+
+bool router_route_via(const struct router_rib *rib, const struct router_route *r, uint8_t port)
+{
+	struct router_nh v[ROUTER_ECMP_MAX];
+	unsigned n = router_rib_route_nhs(rib, r, v);
+
+	for (unsigned i = 0; i < n; i++)
+		if (v[i].port == port)
 			return true;
 	return false;
 }
 
-int router_rib_route_add(struct router_rib *rib, const struct router_route *r)
+/* A slot of the side store: its index + 1, or 0 (out of memory). */
+static uint32_t more_get(struct router_rib *rib)
 {
-	unsigned nnh = r->nnh ? r->nnh : 1;
-	struct router_route rec;
+	if (rib->nfree_more)
+		return rib->free_more[--rib->nfree_more] + 1;
+	if (rib->nmore == rib->cap_more) {
+		uint32_t nc = rib->cap_more ? rib->cap_more * 2 : 16;
+		struct router_nh_more *nm = realloc(rib->more, nc * sizeof(*nm));
+		uint32_t *nf;
 
-	if (r->key.plen > 64 || r->key.source >= ROUTER_SRC_MAX || nnh > ROUTER_ECMP_MAX)
+		if (!nm)
+			return 0;
+		rib->more = nm;
+		if (!(nf = realloc(rib->free_more, nc * sizeof(*nf))))
+			return 0;
+		rib->free_more = nf;
+		rib->cap_more = nc;
+	}
+	return ++rib->nmore;
+}
+
+static void more_put(struct router_rib *rib, uint32_t slot)
+{
+	if (slot)
+		rib->free_more[rib->nfree_more++] = slot - 1;
+}
+
+int router_rib_route_add_nhs(struct router_rib *rib, const struct router_route *r,
+			     const struct router_nh *nhs, unsigned n)
+{
+	const struct router_route *cur;
+	struct router_route rec;
+	uint32_t old_more;
+
+	if (r->key.plen > 64 || r->key.source >= ROUTER_SRC_MAX || n < 1 || n > ROUTER_ECMP_MAX)
 		return -EINVAL;
 	if (r->key.prefix & ~prefix_mask(r->key.plen))
 		return -EINVAL; /* host bits set: say so rather than guess */
-	for (unsigned i = 0; i < nnh; i++) {
-		if (!nh_valid(rib, &r->nhs[i]))
+	for (unsigned i = 0; i < n; i++) {
+		if (!nh_valid(rib, &nhs[i]))
 			return -EINVAL;
 		/* several: next routers, each once (a flow's choice among routers) */
-		if (nnh > 1 && r->nhs[i].kind != ROUTER_NH_ROUTER)
+		if (n > 1 && nhs[i].kind != ROUTER_NH_ROUTER)
 			return -EINVAL;
 		for (unsigned k = 0; k < i; k++)
-			if (nh_same(&r->nhs[k], &r->nhs[i]))
+			if (nh_same(&nhs[k], &nhs[i]))
 				return -EINVAL;
 	}
 	memset(&rec, 0, sizeof(rec));
 	rec.key.prefix = r->key.prefix;
 	rec.key.plen = r->key.plen;
 	rec.key.source = r->key.source;
-	memcpy(rec.nhs, r->nhs, nnh * sizeof(rec.nhs[0]));
-	rec.nnh = (uint8_t)nnh;
+	rec.nh = nhs[0];
+	rec.nnh = (uint8_t)n;
 	rec.metric = r->metric;
-	if (rec.key.source == ROUTER_SRC_CONNECTED) {
-		const struct router_route *cur = router_tab_find(&rib->routes, &rec.key);
-
-		/* one subnet prefix, one port: never take another port's */
-		if (cur && cur->nh.port != rec.nh.port)
-			return -EEXIST;
+	/*
+	 * The route it replaces: its port (connected), its side-store slot.
+	 * Not looked for while no route has one and this one needs none: the
+	 * usual add (10^5 of them in a reload) is one hash walk, the put's.
+	 */
+	cur = rec.key.source == ROUTER_SRC_CONNECTED || n > 1 || rib->nmore > rib->nfree_more
+		      ? router_tab_find(&rib->routes, &rec.key)
+		      : NULL;
+	/* one subnet prefix, one port: never take another port's */
+	if (cur && rec.key.source == ROUTER_SRC_CONNECTED && cur->nh.port != rec.nh.port)
+		return -EEXIST;
+	old_more = cur ? cur->more : 0; /* cur is not read past the put (it may move) */
+	/* the other next hops: the replaced route's slot, or a new one */
+	if (n > 1 && !(rec.more = old_more ? old_more : more_get(rib)))
+		return -ENOMEM;
+	if (n > 1)
+		memcpy(rib->more[rec.more - 1].nh, nhs + 1, (n - 1) * sizeof(*nhs));
+	if (router_tab_put(&rib->routes, &rec) < 0) {
+		if (n > 1 && !old_more)
+			more_put(rib, rec.more);
+		return -ENOMEM;
 	}
-	return router_tab_put(&rib->routes, &rec) < 0 ? -ENOMEM : 0;
+	if (n == 1)
+		more_put(rib, old_more);
+	return 0;
+}
+
+int router_rib_route_add(struct router_rib *rib, const struct router_route *r)
+{
+	return router_rib_route_add_nhs(rib, r, &r->nh, 1);
 }
 
 uint64_t router_rib_connected_prefix(const struct router_rib *rib, uint8_t port)
@@ -146,11 +222,14 @@ uint64_t router_rib_connected_prefix(const struct router_rib *rib, uint8_t port)
 int router_rib_route_del(struct router_rib *rib, uint64_t prefix, uint8_t plen, uint8_t source)
 {
 	struct router_route_key k;
+	const struct router_route *r;
 
 	memset(&k, 0, sizeof(k));
 	k.prefix = prefix;
 	k.plen = plen;
 	k.source = source;
+	if ((r = router_tab_find(&rib->routes, &k)))
+		more_put(rib, r->more);
 	return router_tab_del(&rib->routes, &k);
 }
 
@@ -225,21 +304,23 @@ void router_rib_flush_routes(struct router_rib *rib, uint8_t source, int port)
 
 	/* deleting the record at the cursor is safe: slots are only reused by puts */
 	while ((r = router_tab_next(&rib->routes, &pos))) {
-		struct router_route keep;
-		unsigned n = 0;
+		struct router_nh v[ROUTER_ECMP_MAX];
+		unsigned n, keep = 0;
 
-		if (r->key.source != source || (port >= 0 && !router_route_via(r, (uint8_t)port)))
+		if (r->key.source != source ||
+		    (port >= 0 && !router_route_via(rib, r, (uint8_t)port)))
 			continue;
 		/* the next hops through other ports stay (a put of an existing key: in place) */
-		keep = *r;
-		for (unsigned i = 0; port >= 0 && i < r->nnh; i++)
-			if (r->nhs[i].port != port)
-				keep.nhs[n++] = r->nhs[i];
-		keep.nnh = (uint8_t)n;
-		if (n)
-			router_tab_put(&rib->routes, &keep);
-		else
+		n = router_rib_route_nhs(rib, r, v);
+		for (unsigned i = 0; port >= 0 && i < n; i++)
+			if (v[i].port != port)
+				v[keep++] = v[i];
+		if (keep) {
+			router_rib_route_add_nhs(rib, r, v, keep);
+		} else {
+			more_put(rib, r->more);
 			router_tab_del(&rib->routes, &r->key);
+		}
 	}
 }
 

@@ -39,19 +39,25 @@ struct router_route_key {
 
 struct router_route {
 	struct router_route_key key;
-	union {
-		struct router_nh nh;		       /* the next hop (the first of several) */
-		struct router_nh nhs[ROUTER_ECMP_MAX]; /* equal-cost next hops: nnh of them */
-	};
+	struct router_nh nh; /* the next hop, the first of several */
 	/*
-	 * Next hops in nhs[]; 0 is read as 1 by router_rib_route_add(), which
-	 * stores 1..ROUTER_ECMP_MAX.  Several must all be next routers
-	 * (ROUTER_NH_ROUTER), none twice: each flow (SGID, DGID, FlowLabel)
-	 * keeps one of them, and when one goes only its flows move
-	 * (router_fib.h, ROUTER_VAL_ECMP).
+	 * Next hops, 1..ROUTER_ECMP_MAX (0 is read as 1): several are next
+	 * routers of equal cost, each once, and each flow (SGID, DGID,
+	 * FlowLabel) keeps one of them; when one goes only its flows move
+	 * (router_fib.h, ROUTER_VAL_ECMP).  The others than nh are the RIB's,
+	 * out of the record (router_rib_route_nhs()): most routes have one,
+	 * and a record of 32 bytes is what 10^6 routes, their snapshots and
+	 * their reloads copy.
 	 */
 	uint8_t nnh;
 	uint32_t metric; /* among routers (plugin prefix routes, peers); informational here */
+	uint32_t more;	 /* the RIB's: the slot of the other next hops + 1 (0: none) */
+};
+_Static_assert(sizeof(struct router_route) == 32, "a route record stays small");
+
+/* The next hops of a route past its first (the RIB's side store). */
+struct router_nh_more {
+	struct router_nh nh[ROUTER_ECMP_MAX - 1];
 };
 
 struct router_neigh_key {
@@ -96,9 +102,13 @@ struct router_rib {
 	uint32_t nports;
 	struct router_port port[ROUTER_MAX_PORTS];
 	struct router_tab routes; /* struct router_route */
-	struct router_tab neighs; /* struct router_neigh */
-	struct router_tab mcasts; /* struct router_mcast */
-	uint64_t generation;	  /* bumped by every compile */
+	/* the routes' other next hops: slots, a free list through free_more[] */
+	struct router_nh_more *more;
+	uint32_t *free_more;
+	uint32_t nmore, cap_more, nfree_more; /* slots handed out, room, free ones */
+	struct router_tab neighs;	      /* struct router_neigh */
+	struct router_tab mcasts;	      /* struct router_mcast */
+	uint64_t generation;		      /* bumped by every compile */
 };
 
 void router_rib_init(struct router_rib *rib);
@@ -114,9 +124,20 @@ int router_rib_port_find(const struct router_rib *rib, const char *name);
  * Routes: add replaces the route with the same prefix, length and source,
  * except that a connected route never replaces another port's: -EEXIST
  * (a subnet prefix belongs to one port; the daemon decides what the
- * refused port keeps).
+ * refused port keeps).  router_rib_route_add() takes r->nh alone;
+ * router_rib_route_add_nhs() the route's key and metric from r and its n
+ * next hops from nhs[] (1..ROUTER_ECMP_MAX; several: next routers, each
+ * once).
  */
 int router_rib_route_add(struct router_rib *rib, const struct router_route *r);
+int router_rib_route_add_nhs(struct router_rib *rib, const struct router_route *r,
+			     const struct router_nh *nhs, unsigned n);
+/* Route r's next hops into out[ROUTER_ECMP_MAX]: their count. */
+unsigned router_rib_route_nhs(const struct router_rib *rib, const struct router_route *r,
+			      struct router_nh *out);
+/* The same from a copy of the side store (a snapshot's): `more` as rib->more. */
+unsigned router_route_nhs_in(const struct router_nh_more *more, const struct router_route *r,
+			     struct router_nh *out);
 /* The prefix of port `port`'s connected route, or 0 when it has none. */
 uint64_t router_rib_connected_prefix(const struct router_rib *rib, uint8_t port);
 int router_rib_route_del(struct router_rib *rib, uint64_t prefix, uint8_t plen, uint8_t source);
@@ -127,7 +148,7 @@ int router_rib_mcast_del(struct router_rib *rib, const uint8_t *mgid, uint8_t po
 /* The preferred source among the routes for this prefix and length, or -ENOENT. */
 int router_rib_best_source(const struct router_rib *rib, uint64_t prefix, uint8_t plen);
 /* Whether route r has a next hop through port `port`. */
-bool router_route_via(const struct router_route *r, uint8_t port);
+bool router_route_via(const struct router_rib *rib, const struct router_route *r, uint8_t port);
 
 /*
  * Drop every entry of `source` (on port `port`, or all ports when < 0; a

@@ -148,8 +148,10 @@ static int next_hop_end(int argc, char **argv, int at)
 int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "route del" : "route add", *why;
+	struct router_nh nhs[ROUTER_ECMP_MAX];
 	struct router_route r;
 	unsigned long lid = 0, lmc = 0, metric = 0;
+	unsigned n = 0;
 	uint64_t prefix;
 	uint8_t plen;
 	struct kv kv;
@@ -179,7 +181,7 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	 */
 	for (int at = 3, end; at < argc; at = end) {
 		end = next_hop_end(argc, argv, at);
-		if (r.nnh == ROUTER_ECMP_MAX)
+		if (n == ROUTER_ECMP_MAX)
 			return ibrd_out_usage(o, "%s: at most %u next hops", cmd, ROUTER_ECMP_MAX);
 		lid = lmc = 0;
 		if ((rc = parse_kv(o, cmd, end - at, argv + at, &kv)) ||
@@ -194,31 +196,31 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 			return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] "
 						 "[port P lid L ...] | port P direct | port P "
 						 "algorithmic [metric N]");
-		if (r.nnh && kv.kind != ROUTER_NH_ROUTER)
+		if (n && kv.kind != ROUTER_NH_ROUTER)
 			return ibrd_out_usage(o,
 					      "%s: several next hops must all be next routers "
 					      "(lid L)",
 					      cmd);
 		if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
 			return -ENOENT;
-		for (unsigned i = 0; i < r.nnh; i++)
-			if (r.nhs[i].port == port && r.nhs[i].lid == lid)
+		for (unsigned i = 0; i < n; i++)
+			if (nhs[i].port == port && nhs[i].lid == lid)
 				return ibrd_out_usage(o, "%s: port %s lid %lu twice", cmd, kv.port,
 						      lid);
-		r.nhs[r.nnh++] = (struct router_nh){ .port = (uint8_t)port,
-						     .kind = (uint8_t)kv.kind,
-						     .lid = (uint16_t)lid,
-						     .lmc = (uint8_t)lmc };
+		nhs[n++] = (struct router_nh){ .port = (uint8_t)port,
+					       .kind = (uint8_t)kv.kind,
+					       .lid = (uint16_t)lid,
+					       .lmc = (uint8_t)lmc };
 	}
-	if (r.nnh > 1 && r.nhs[0].kind != ROUTER_NH_ROUTER)
+	if (n > 1 && nhs[0].kind != ROUTER_NH_ROUTER)
 		return ibrd_out_usage(o, "%s: several next hops must all be next routers (lid L)",
 				      cmd);
-	if (!r.nnh)
+	if (!n)
 		return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] "
 					 "[port P lid L ...] | port P direct | port P "
 					 "algorithmic [metric N]");
 	r.metric = (uint32_t)metric;
-	return edit_done(d, o, router_rib_route_add(&d->rib, &r), "route add");
+	return edit_done(d, o, router_rib_route_add_nhs(&d->rib, &r, nhs, n), "route add");
 }
 
 int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)

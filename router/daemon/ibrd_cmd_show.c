@@ -97,20 +97,20 @@ static int show_stream(struct ibrd *d, struct ibrd_out *o, enum ibrd_snap_kind k
 }
 
 /* A route's egress ports: "b", or "a,b" for next hops through several (each once). */
-static const char *routes_ports(const struct ibrd_snap *snap, const struct router_route *r,
-				char *buf, size_t n)
+static const char *routes_ports(const struct router_nh *v, unsigned n, const struct ibrd_snap *snap,
+				char *buf, size_t len)
 {
 	uint32_t seen = 0;
 	size_t at = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < r->nnh; i++) {
-		uint8_t p = r->nhs[i].port;
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t p = v[i].port;
 
 		if (seen & (1u << (p & 31)))
 			continue;
 		seen |= 1u << (p & 31);
-		at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s%s", at ? "," : "",
+		at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s", at ? "," : "",
 				       ibrd_snap_port(snap, p));
 	}
 	return buf;
@@ -120,20 +120,20 @@ static const char *routes_ports(const struct ibrd_snap *snap, const struct route
  * A route's next hops: "lid 0x0005", or for several "lid 0x0005, lid
  * 0x0007" (through one port) or "a lid 0x0005, b lid 0x0007" (several).
  */
-static const char *routes_via(const struct ibrd_snap *snap, const struct router_route *r, char *buf,
-			      size_t n)
+static const char *routes_via(const struct router_nh *v, unsigned n, const struct ibrd_snap *snap,
+			      char *buf, size_t len)
 {
 	bool ports = false;
 	size_t at = 0;
 	char one[16];
 
-	for (unsigned i = 1; i < r->nnh; i++)
-		ports |= r->nhs[i].port != r->nhs[0].port;
+	for (unsigned i = 1; i < n; i++)
+		ports |= v[i].port != v[0].port;
 	buf[0] = '\0';
-	for (unsigned i = 0; i < r->nnh && at < n; i++)
-		at += (size_t)snprintf(buf + at, n - at, "%s%s%s%s", i ? ", " : "",
-				       ports ? ibrd_snap_port(snap, r->nhs[i].port) : "",
-				       ports ? " " : "", nh_str(&r->nhs[i], one, sizeof(one)));
+	for (unsigned i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s%s%s", i ? ", " : "",
+				       ports ? ibrd_snap_port(snap, v[i].port) : "",
+				       ports ? " " : "", nh_str(&v[i], one, sizeof(one)));
 	return buf;
 }
 
@@ -148,13 +148,16 @@ static int routes_next(struct ibrd_out *o, void *arg)
 		char ps[IBR_GID_PREFIX_STRLEN], vs[ROUTER_ECMP_MAX * 24],
 			ports[ROUTER_ECMP_MAX * 24];
 		bool best = s->snap->best[s->i++];
+		struct router_nh v[ROUTER_ECMP_MAX];
+		unsigned nv;
 
 		if (s->argc == 3 && !ibr_gid_prefix_contains(&s->want, &pf))
 			continue;
+		nv = ibrd_snap_route_nhs(s->snap, r, v);
 		ibrd_out_str(o, ibr_gid_prefix_ntop(&pf, ps, sizeof(ps)));
 		ibrd_out_str(o, router_src_name(r->key.source));
-		ibrd_out_str(o, routes_ports(s->snap, r, ports, sizeof(ports)));
-		ibrd_out_str(o, routes_via(s->snap, r, vs, sizeof(vs)));
+		ibrd_out_str(o, routes_ports(v, nv, s->snap, ports, sizeof(ports)));
+		ibrd_out_str(o, routes_via(v, nv, s->snap, vs, sizeof(vs)));
 		ibrd_out_u64(o, r->metric);
 		/* best: the source the FIB uses for this prefix */
 		ibrd_out_bool(o, best);

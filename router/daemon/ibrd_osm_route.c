@@ -23,7 +23,7 @@ enum ibrd_osm_kind ibrd_osm_route_kind(const struct ibrd *d, uint32_t port,
 	const struct router_port *me = &d->rib.port[port], *via = &d->rib.port[r->nh.port];
 	union ibr_gid g = ibr_gid_make(r->key.prefix, 0);
 
-	if (router_route_via(r, (uint8_t)port) ||
+	if (router_route_via(&d->rib, r, (uint8_t)port) ||
 	    router_rib_best_source(&d->rib, r->key.prefix, r->key.plen) != r->key.source)
 		return IBRD_OSM_NONE;
 	/* the SA never asks for its own prefix or a link-local one */

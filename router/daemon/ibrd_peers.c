@@ -219,18 +219,18 @@ static void peer_install(struct ibrd *d)
 		const struct ibrd_peer_route *p = &d->peer.v[i];
 		struct router_route r = {
 			.key = { .prefix = p->prefix, .plen = p->plen, .source = ROUTER_SRC_PEER },
-			.nnh = p->n,
 			.metric = p->metric,
 		};
+		struct router_nh nhs[ROUTER_ECMP_MAX];
 
 		if (p->held)
 			continue;
 		for (unsigned k = 0; k < p->n; k++)
-			r.nhs[k] = (struct router_nh){ .kind = ROUTER_NH_ROUTER,
-						       .port = p->nh[k].port,
-						       .lid = p->nh[k].lid,
-						       .lmc = p->nh[k].lmc };
-		if ((rc = router_rib_route_add(&d->rib, &r)))
+			nhs[k] = (struct router_nh){ .kind = ROUTER_NH_ROUTER,
+						     .port = p->nh[k].port,
+						     .lid = p->nh[k].lid,
+						     .lmc = p->nh[k].lmc };
+		if ((rc = router_rib_route_add_nhs(&d->rib, &r, nhs, p->n)))
 			log_warnx("peer: cannot add a route: %s", strerror(-rc));
 	}
 }

@@ -34,11 +34,16 @@ static void snap_free(struct ibrd *d, struct ibrd_snap *s)
 	free(s);
 }
 
-/* One allocation: the header, the records, then (routes) the best flags. */
+/*
+ * One allocation: the header, the records, then (routes) the side store of
+ * their other next hops (the RIB's as it is: the records' slots stay
+ * valid) and the best flags.
+ */
 static struct ibrd_snap *snap_take(struct ibrd *d, enum ibrd_snap_kind kind, int *err)
 {
 	const struct router_tab *t = snap_tab(&d->rib, kind);
-	size_t bytes = sizeof(struct ibrd_snap) + (size_t)t->count * t->recsz +
+	size_t more = kind == IBRD_SNAP_ROUTES ? d->rib.nmore * sizeof(struct router_nh_more) : 0;
+	size_t bytes = sizeof(struct ibrd_snap) + (size_t)t->count * t->recsz + more +
 		       (kind == IBRD_SNAP_ROUTES ? t->count : 0);
 	struct ibrd_snap *s;
 	const uint8_t *rec;
@@ -58,7 +63,10 @@ static struct ibrd_snap *snap_take(struct ibrd *d, enum ibrd_snap_kind kind, int
 	s->bytes = bytes;
 	s->recsz = t->recsz;
 	s->recs = (uint8_t *)(s + 1);
-	s->best = s->recs + (size_t)t->count * t->recsz;
+	s->more = (struct router_nh_more *)(s->recs + (size_t)t->count * t->recsz);
+	if (more)
+		memcpy(s->more, d->rib.more, more);
+	s->best = (uint8_t *)s->more + more;
 	s->nports = d->rib.nports;
 	for (uint32_t i = 0; i < d->rib.nports; i++)
 		memcpy(s->port[i], d->rib.port[i].name, ROUTER_PORT_NAME);

@@ -27,6 +27,8 @@ struct ibrd_snap {
 	char port[ROUTER_MAX_PORTS][ROUTER_PORT_NAME]; /* the port names then */
 	uint8_t *best; /* routes: 1 when the route is the one the FIB uses for its prefix */
 	uint8_t *recs;
+	/* routes: the other next hops of those with several, as the RIB's side store */
+	struct router_nh_more *more;
 };
 
 /*
@@ -40,6 +42,13 @@ void ibrd_snap_put(struct ibrd *d, struct ibrd_snap *s);
 static inline const void *ibrd_snap_rec(const struct ibrd_snap *s, uint32_t i)
 {
 	return s->recs + (size_t)i * s->recsz;
+}
+
+/* Route r's next hops (r a record of the copy s) into out[ROUTER_ECMP_MAX]: their count. */
+static inline unsigned ibrd_snap_route_nhs(const struct ibrd_snap *s, const struct router_route *r,
+					   struct router_nh *out)
+{
+	return router_route_nhs_in(s->more, r, out);
 }
 
 /* The name port `idx` had when the copy was taken. */

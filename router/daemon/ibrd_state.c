@@ -20,8 +20,10 @@
 static int state_route(struct ibrd *d, const struct ibrd_conf *at, const struct ibrd_conf_route *cr,
 		       bool add)
 {
+	struct router_nh nhs[ROUTER_ECMP_MAX];
 	struct router_route r;
 	int port = ibrd_conf_port_index(at, cr->port);
+	unsigned n;
 
 	if (!add) /* a route's key has no port */
 		return router_rib_route_del(&d->rib, cr->prefix, cr->plen, ROUTER_SRC_STATIC);
@@ -31,13 +33,13 @@ static int state_route(struct ibrd *d, const struct ibrd_conf *at, const struct 
 	r.key.prefix = cr->prefix;
 	r.key.plen = cr->plen;
 	r.key.source = ROUTER_SRC_STATIC;
-	r.nnh = cr->kind == ROUTER_NH_ROUTER ? cr->nlid : 1;
-	for (unsigned i = 0; i < r.nnh; i++) /* every next router on the route's port */
-		r.nhs[i] = (struct router_nh){
+	n = cr->kind == ROUTER_NH_ROUTER ? cr->nlid : 1;
+	for (unsigned i = 0; i < n; i++) /* every next router on the route's port */
+		nhs[i] = (struct router_nh){
 			.port = (uint8_t)port, .kind = cr->kind, .lid = cr->lid[i], .lmc = cr->lmc
 		};
 	r.metric = cr->metric;
-	return router_rib_route_add(&d->rib, &r);
+	return router_rib_route_add_nhs(&d->rib, &r, nhs, n);
 }
 
 static int state_neigh(struct ibrd *d, const struct ibrd_conf *at, const struct ibrd_conf_neigh *cn,
@@ -204,18 +206,19 @@ static int state_carry(struct ibrd *d, const struct router_rib *old, const int *
 	int rc;
 
 	while ((r = router_tab_next(&old->routes, &pos))) {
-		struct router_route x = *r;
+		struct router_nh v[ROUTER_ECMP_MAX];
+		unsigned nv, keep = 0;
 
 		if (r->key.source == ROUTER_SRC_CONNECTED)
 			continue;
 		/* each next hop to its port's new index; those through a port gone, gone */
-		x.nnh = 0;
-		for (unsigned i = 0; i < r->nnh; i++)
-			if (to[r->nhs[i].port] >= 0) {
-				x.nhs[x.nnh] = r->nhs[i];
-				x.nhs[x.nnh++].port = (uint8_t)to[r->nhs[i].port];
+		nv = router_rib_route_nhs(old, r, v);
+		for (unsigned i = 0; i < nv; i++)
+			if (to[v[i].port] >= 0) {
+				v[keep] = v[i];
+				v[keep++].port = (uint8_t)to[v[i].port];
 			}
-		if (x.nnh && (rc = router_rib_route_add(&d->rib, &x)))
+		if (keep && (rc = router_rib_route_add_nhs(&d->rib, r, v, keep)))
 			return rc;
 	}
 	pos = 0;

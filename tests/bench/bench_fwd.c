@@ -92,22 +92,22 @@ static struct router_rib *bench_rib(unsigned nports, uint64_t nroutes, uint8_t f
 		router_rib_port_add(rib, &p);
 	}
 	for (uint64_t i = 0; i < nroutes; i++) {
+		struct router_nh nhs[ROUTER_ECMP_MAX];
 		struct router_route r;
 
 		memset(&r, 0, sizeof(r));
 		r.key.prefix = route_prefix(i);
 		r.key.plen = 64;
 		r.key.source = ROUTER_SRC_SA;
-		r.nnh = (uint8_t)bench_nnh;
-		r.nh = (struct router_nh){ .port = 1,
-					   .kind = ROUTER_NH_ROUTER,
-					   .lid = (uint16_t)(0x100 + i % 0x1000) };
+		nhs[0] = (struct router_nh){ .port = 1,
+					     .kind = ROUTER_NH_ROUTER,
+					     .lid = (uint16_t)(0x100 + i % 0x1000) };
 		/* several: the same routers for every route (a site's few routers) */
 		for (unsigned k = 0; bench_nnh > 1 && k < bench_nnh; k++)
-			r.nhs[k] = (struct router_nh){ .port = 1,
-						       .kind = ROUTER_NH_ROUTER,
-						       .lid = (uint16_t)(0x100 + k) };
-		router_rib_route_add(rib, &r);
+			nhs[k] = (struct router_nh){ .port = 1,
+						     .kind = ROUTER_NH_ROUTER,
+						     .lid = (uint16_t)(0x100 + k) };
+		router_rib_route_add_nhs(rib, &r, nhs, bench_nnh);
 	}
 	return rib;
 }

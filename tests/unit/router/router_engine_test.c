@@ -584,17 +584,19 @@ static void test_rpf(void)
 static void add_ecmp(uint64_t prefix, unsigned n, const uint8_t *ports, uint16_t lid0)
 {
 	struct router_route r;
+	struct router_nh nhs[ROUTER_ECMP_MAX];
+	unsigned nnh = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.key.prefix = prefix;
 	r.key.plen = 64;
 	r.key.source = ROUTER_SRC_PEER;
-	r.nnh = (uint8_t)n;
+	nnh = (uint8_t)n;
 	for (unsigned i = 0; i < n; i++)
-		r.nhs[i] = (struct router_nh){ .port = ports[i],
-					       .kind = ROUTER_NH_ROUTER,
-					       .lid = (uint16_t)(lid0 + i) };
-	CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+		nhs[i] = (struct router_nh){ .port = ports[i],
+					     .kind = ROUTER_NH_ROUTER,
+					     .lid = (uint16_t)(lid0 + i) };
+	CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(&rib, &r, nhs, nnh), 0);
 }
 
 /* Flow i from A to E (SGID's GUID i), FlowLabel fl: its DLID out of b, 0 if not sent there. */
@@ -643,15 +645,17 @@ static void test_ecmp(void)
 	/* the router of LID 0x51 goes: the route through 0x50 and 0x52 */
 	{
 		struct router_route r;
+		struct router_nh nhs[ROUTER_ECMP_MAX];
+		unsigned nnh = 0;
 
 		memset(&r, 0, sizeof(r));
 		r.key = (struct router_route_key){ .prefix = PFX_E,
 						   .plen = 64,
 						   .source = ROUTER_SRC_PEER };
-		r.nnh = 2;
-		r.nhs[0] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 0x52 };
-		r.nhs[1] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 0x50 };
-		CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+		nnh = 2;
+		nhs[0] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 0x52 };
+		nhs[1] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 0x50 };
+		CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(&rib, &r, nhs, nnh), 0);
 	}
 	recompile();
 	for (unsigned i = 0; i < 64; i++) {

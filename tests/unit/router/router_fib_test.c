@@ -545,17 +545,19 @@ static void test_immutable(void)
 static void ecmp_add(struct router_rib *rib, unsigned n, const uint8_t *ports)
 {
 	struct router_route r;
+	struct router_nh nhs[ROUTER_ECMP_MAX];
+	unsigned nnh = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.key.prefix = PFX_E;
 	r.key.plen = 64;
 	r.key.source = ROUTER_SRC_STATIC;
-	r.nnh = (uint8_t)n;
+	nnh = (uint8_t)n;
 	for (unsigned i = 0; i < n; i++)
-		r.nhs[i] = (struct router_nh){ .port = ports[i],
-					       .kind = ROUTER_NH_ROUTER,
-					       .lid = (uint16_t)(100 + i) };
-	CU_ASSERT_EQUAL_FATAL(router_rib_route_add(rib, &r), 0);
+		nhs[i] = (struct router_nh){ .port = ports[i],
+					     .kind = ROUTER_NH_ROUTER,
+					     .lid = (uint16_t)(100 + i) };
+	CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(rib, &r, nhs, nnh), 0);
 }
 
 /* Each bucket's next hop LID (0: not a next hop of ours) into lids[]. */
@@ -629,6 +631,8 @@ static void test_ecmp_stable(void)
 	struct router_rib rib;
 	struct router_fib *fib;
 	struct router_route r;
+	struct router_nh nhs[ROUTER_ECMP_MAX];
+	unsigned nnh = 0;
 	unsigned moved = 0;
 
 	rib_two_ports(&rib);
@@ -641,11 +645,11 @@ static void test_ecmp_stable(void)
 	r.key = (struct router_route_key){ .prefix = PFX_E,
 					   .plen = 64,
 					   .source = ROUTER_SRC_STATIC };
-	r.nnh = 3;
-	r.nhs[0] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 103 };
-	r.nhs[1] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 101 };
-	r.nhs[2] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 100 };
-	CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+	nnh = 3;
+	nhs[0] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 103 };
+	nhs[1] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 101 };
+	nhs[2] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 100 };
+	CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(&rib, &r, nhs, nnh), 0);
 	fib = compile(&rib);
 	ecmp_of(fib, three);
 	router_fib_free(fib);
@@ -657,9 +661,9 @@ static void test_ecmp_stable(void)
 	}
 	CU_ASSERT(moved > 0 && moved < ROUTER_ECMP_BUCKETS / 2);
 	/* the four again, in another order: the same buckets */
-	r.nnh = 4;
-	r.nhs[3] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 102 };
-	CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+	nnh = 4;
+	nhs[3] = (struct router_nh){ .port = 1, .kind = ROUTER_NH_ROUTER, .lid = 102 };
+	CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(&rib, &r, nhs, nnh), 0);
 	fib = compile(&rib);
 	ecmp_of(fib, rev);
 	router_fib_free(fib);
@@ -674,6 +678,8 @@ static void test_ecmp_shared(void)
 	struct router_rib rib;
 	struct router_fib *fib;
 	struct router_route r;
+	struct router_nh nhs[ROUTER_ECMP_MAX];
+	unsigned nnh = 0;
 
 	rib_two_ports(&rib);
 	ecmp_add(&rib, 3, ports);
@@ -681,15 +687,15 @@ static void test_ecmp_shared(void)
 	r.key = (struct router_route_key){ .prefix = 0xfec0000000000f00ull,
 					   .plen = 64,
 					   .source = ROUTER_SRC_PEER };
-	r.nnh = 3; /* the same three in another order */
+	nnh = 3; /* the same three in another order */
 	for (unsigned i = 0; i < 3; i++)
-		r.nhs[i] = (struct router_nh){ .port = ports[2 - i],
-					       .kind = ROUTER_NH_ROUTER,
-					       .lid = (uint16_t)(102 - i) };
-	CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+		nhs[i] = (struct router_nh){ .port = ports[2 - i],
+					     .kind = ROUTER_NH_ROUTER,
+					     .lid = (uint16_t)(102 - i) };
+	CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(&rib, &r, nhs, nnh), 0);
 	r.key.prefix = 0xfec0000000001000ull; /* two of them */
-	r.nnh = 2;
-	CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+	nnh = 2;
+	CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(&rib, &r, nhs, nnh), 0);
 	fib = compile(&rib);
 	CU_ASSERT_EQUAL(fib->necmp, 2);
 	CU_ASSERT_EQUAL(router_fib_route_get(fib, PFX_E),
@@ -710,19 +716,21 @@ static void test_ecmp_many(void)
 	struct router_rib rib;
 	struct router_fib *fib;
 	struct router_route r;
+	struct router_nh nhs[ROUTER_ECMP_MAX];
+	unsigned nnh = 0;
 
 	rib_two_ports(&rib);
 	memset(&r, 0, sizeof(r));
 	r.key.plen = 64;
 	r.key.source = ROUTER_SRC_PEER;
-	r.nnh = 3;
+	nnh = 3;
 	for (uint32_t i = 0; i < 100000; i++) {
 		r.key.prefix = 0x2001000000000000ull + i;
 		for (unsigned k = 0; k < 3; k++)
-			r.nhs[k] = (struct router_nh){ .port = 1,
-						       .kind = ROUTER_NH_ROUTER,
-						       .lid = (uint16_t)(200 + k) };
-		CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+			nhs[k] = (struct router_nh){ .port = 1,
+						     .kind = ROUTER_NH_ROUTER,
+						     .lid = (uint16_t)(200 + k) };
+		CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(&rib, &r, nhs, nnh), 0);
 	}
 	fib = compile(&rib);
 	CU_ASSERT_EQUAL(fib->necmp, 1);
@@ -730,10 +738,10 @@ static void test_ecmp_many(void)
 	for (uint32_t i = 0; i < 1000; i++) {
 		r.key.prefix = 0x2001000000000000ull + i;
 		for (unsigned k = 0; k < 3; k++)
-			r.nhs[k] = (struct router_nh){ .port = 1,
-						       .kind = ROUTER_NH_ROUTER,
-						       .lid = (uint16_t)(300 + i * 3 + k) };
-		CU_ASSERT_EQUAL_FATAL(router_rib_route_add(&rib, &r), 0);
+			nhs[k] = (struct router_nh){ .port = 1,
+						     .kind = ROUTER_NH_ROUTER,
+						     .lid = (uint16_t)(300 + i * 3 + k) };
+		CU_ASSERT_EQUAL_FATAL(router_rib_route_add_nhs(&rib, &r, nhs, nnh), 0);
 	}
 	fib = compile(&rib);
 	CU_ASSERT_EQUAL(fib->necmp, 1001);

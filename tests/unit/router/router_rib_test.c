@@ -364,18 +364,18 @@ static void test_port_pkeys(void)
 static int route_n(struct router_rib *rib, uint64_t prefix, unsigned n, const uint8_t *ports,
 		   const uint16_t *lids, int kind)
 {
+	struct router_nh nhs[ROUTER_ECMP_MAX + 1];
 	struct router_route r;
 
 	memset(&r, 0, sizeof(r));
 	r.key.prefix = prefix;
 	r.key.plen = 64;
 	r.key.source = ROUTER_SRC_PEER;
-	r.nnh = (uint8_t)n;
-	for (unsigned i = 0; i < n && i < ROUTER_ECMP_MAX; i++)
-		r.nhs[i] = (struct router_nh){ .port = ports[i],
-					       .kind = (uint8_t)kind,
-					       .lid = lids[i] };
-	return router_rib_route_add(rib, &r);
+	for (unsigned i = 0; i < n && i <= ROUTER_ECMP_MAX; i++)
+		nhs[i] = (struct router_nh){ .port = ports[i],
+					     .kind = (uint8_t)kind,
+					     .lid = lids[i] };
+	return router_rib_route_add_nhs(rib, &r, nhs, n);
 }
 
 static const struct router_route *find(const struct router_rib *rib, uint64_t prefix, int src)
@@ -395,6 +395,7 @@ static void test_ecmp_routes(void)
 	static const uint16_t lids[9] = { 5, 6, 7, 8, 9, 10, 11, 12, 13 };
 	static const uint16_t twice[2] = { 5, 5 };
 	uint64_t p = 0xfec0000000000003ull;
+	struct router_nh v[ROUTER_ECMP_MAX];
 	const struct router_route *r;
 	struct router_rib rib;
 
@@ -412,18 +413,37 @@ static void test_ecmp_routes(void)
 	r = find(&rib, p, ROUTER_SRC_PEER);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(r->nnh, 8);
-	CU_ASSERT_EQUAL(r->nhs[7].lid, 12);
-	CU_ASSERT(router_route_via(r, 0) && router_route_via(r, 1));
+	CU_ASSERT_EQUAL(router_rib_route_nhs(&rib, r, v), 8);
+	CU_ASSERT_EQUAL(v[0].lid, 5);
+	CU_ASSERT_EQUAL(v[7].lid, 12);
+	CU_ASSERT_EQUAL(sizeof(*r), 32); /* the other 7 out of the record */
+	CU_ASSERT(router_route_via(&rib, r, 0) && router_route_via(&rib, r, 1));
+	CU_ASSERT_EQUAL(rib.nmore - rib.nfree_more, 1);
 	/* port b's next hops go, a's stay */
 	router_rib_flush_routes(&rib, ROUTER_SRC_PEER, 1);
 	r = find(&rib, p, ROUTER_SRC_PEER);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT_EQUAL(r->nnh, 4);
-	for (unsigned i = 0; i < r->nnh; i++)
-		CU_ASSERT_EQUAL(r->nhs[i].port, 0);
-	CU_ASSERT(!router_route_via(r, 1));
+	CU_ASSERT_EQUAL(router_rib_route_nhs(&rib, r, v), 4);
+	for (unsigned i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(v[i].port, 0);
+	CU_ASSERT(!router_route_via(&rib, r, 1));
 	router_rib_flush_routes(&rib, ROUTER_SRC_PEER, 0);
 	CU_ASSERT_PTR_NULL(find(&rib, p, ROUTER_SRC_PEER));
+	CU_ASSERT_EQUAL(rib.nmore - rib.nfree_more, 0); /* its slot back */
+	/* a route of one next hop replacing one of several gives its slot back */
+	CU_ASSERT_EQUAL(route_n(&rib, p, 3, ports, lids, ROUTER_NH_ROUTER), 0);
+	CU_ASSERT_EQUAL(rib.nmore - rib.nfree_more, 1);
+	CU_ASSERT_EQUAL(route(&rib, p, 64, ROUTER_SRC_PEER, 1, ROUTER_NH_ROUTER, 7), 0);
+	CU_ASSERT_EQUAL(rib.nmore - rib.nfree_more, 0);
+	CU_ASSERT_EQUAL(router_rib_route_nhs(&rib, find(&rib, p, ROUTER_SRC_PEER), v), 1);
+	/* one of several replaced by another of several: the same slot, new next hops */
+	CU_ASSERT_EQUAL(route_n(&rib, p, 3, ports, lids, ROUTER_NH_ROUTER), 0);
+	CU_ASSERT_EQUAL(route_n(&rib, p, 2, ports + 1, lids + 1, ROUTER_NH_ROUTER), 0);
+	CU_ASSERT_EQUAL(rib.nmore - rib.nfree_more, 1);
+	CU_ASSERT_EQUAL(router_rib_route_nhs(&rib, find(&rib, p, ROUTER_SRC_PEER), v), 2);
+	CU_ASSERT_EQUAL(v[1].lid, 7);
+	CU_ASSERT_EQUAL(router_rib_route_del(&rib, p, 64, ROUTER_SRC_PEER), 0);
+	CU_ASSERT_EQUAL(rib.nmore - rib.nfree_more, 0);
 	/* nnh 0 (a route built with .nh alone) is one next hop */
 	CU_ASSERT_EQUAL(route(&rib, p, 64, ROUTER_SRC_STATIC, 1, ROUTER_NH_ROUTER, 7), 0);
 	CU_ASSERT_EQUAL(find(&rib, p, ROUTER_SRC_STATIC)->nnh, 1);
