@@ -177,9 +177,10 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	r.key.source = ROUTER_SRC_STATIC;
 	/*
 	 * One next hop a "port" word: "port b lid 5 port b lid 7" is a route
-	 * through two next routers of equal cost (each flow keeps one).
+	 * through two next routers of equal cost (each flow keeps one).  No
+	 * words at all: the first next hop has no port (usage).
 	 */
-	for (int at = 3, end; at < argc; at = end) {
+	for (int at = 3, end = 3; at == 3 || at < argc; at = end) {
 		end = next_hop_end(argc, argv, at);
 		if (n == ROUTER_ECMP_MAX)
 			return ibrd_out_usage(o, "%s: at most %u next hops", cmd, ROUTER_ECMP_MAX);
@@ -196,7 +197,8 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 			return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] "
 						 "[port P lid L ...] | port P direct | port P "
 						 "algorithmic [metric N]");
-		if (n && kv.kind != ROUTER_NH_ROUTER)
+		/* one of several (before it, or after it): a next router */
+		if ((n || end < argc) && kv.kind != ROUTER_NH_ROUTER)
 			return ibrd_out_usage(o,
 					      "%s: several next hops must all be next routers "
 					      "(lid L)",
@@ -212,13 +214,6 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 					       .lid = (uint16_t)lid,
 					       .lmc = (uint8_t)lmc };
 	}
-	if (n > 1 && nhs[0].kind != ROUTER_NH_ROUTER)
-		return ibrd_out_usage(o, "%s: several next hops must all be next routers (lid L)",
-				      cmd);
-	if (!n)
-		return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] "
-					 "[port P lid L ...] | port P direct | port P "
-					 "algorithmic [metric N]");
 	r.metric = (uint32_t)metric;
 	return edit_done(d, o, router_rib_route_add_nhs(&d->rib, &r, nhs, n), "route add");
 }

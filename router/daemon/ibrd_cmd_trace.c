@@ -66,38 +66,28 @@ static int trace_port(const struct router_fib *fib, const struct trace_req *t)
 }
 
 /*
- * The RIB's route a unicast DGID takes: the longest prefix with a route,
- * its best source (what the FIB compiled), into *plen and *src; -ENOENT.
+ * The route column, "fec0:0:0:3::/64 peer": the longest prefix of the
+ * DGID's with a route in the RIB, and its best source (what the FIB
+ * compiled); NULL for a multicast DGID or none.
  */
-static int trace_route(const struct router_rib *rib, const union ibr_gid *dgid, uint8_t *plen,
-		       int *src)
-{
-	uint64_t pfx = ibr_gid_prefix(dgid);
-
-	for (int len = 64; len >= 0; len--) {
-		uint64_t masked = len ? pfx & ~0ull << (64 - len) : 0;
-
-		if ((*src = router_rib_best_source(rib, masked, (uint8_t)len)) >= 0) {
-			*plen = (uint8_t)len;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* The route column: "fec0:0:0:3::/64 peer", empty for multicast or none. */
 static const char *trace_route_str(const struct ibrd *d, const union ibr_gid *dgid, char *buf,
 				   size_t len)
 {
-	struct ibr_gid_prefix pf;
+	uint64_t pfx = ibr_gid_prefix(dgid), masked = 0;
 	char ps[IBR_GID_PREFIX_STRLEN];
-	uint8_t plen;
-	int src;
+	struct ibr_gid_prefix pf;
+	int src, plen;
 
-	if (ibr_gid_is_mcast(dgid) || trace_route(&d->rib, dgid, &plen, &src))
+	if (ibr_gid_is_mcast(dgid))
 		return NULL;
-	pf.len = plen;
-	pf.addr = ibr_gid_make(plen ? ibr_gid_prefix(dgid) & ~0ull << (64 - plen) : 0, 0);
+	for (plen = 64; plen >= 0; plen--) {
+		masked = plen ? pfx & ~0ull << (64 - plen) : 0;
+		if ((src = router_rib_best_source(&d->rib, masked, (uint8_t)plen)) >= 0)
+			break;
+	}
+	if (plen < 0)
+		return NULL;
+	pf = (struct ibr_gid_prefix){ .addr = ibr_gid_make(masked, 0), .len = (uint8_t)plen };
 	snprintf(buf, len, "%s %s", ibr_gid_prefix_ntop(&pf, ps, sizeof(ps)), router_src_name(src));
 	return buf;
 }
