@@ -5,8 +5,13 @@
  *
  *   ctl_flood hold SOCKET N MS [REQUEST]
  *	N clients connect (each retried for up to 5 s while the backlog is
- *	full) and send REQUEST, if any, and never read; "ready connected=C"
- *	is printed, then they are held MS milliseconds and closed.
+ *	full) and send REQUEST, if any, and never read.  Each waits (up to
+ *	5 s) until its answer has begun before the next asks, so that the
+ *	daemon meets the requests one at a time whatever the machine's load:
+ *	many in one turn would be held whole before any reaches its socket,
+ *	and how many the bound admits would depend on the scheduler.  "ready
+ *	connected=C answered=A" is printed, then they are held MS
+ *	milliseconds and closed.
  *   ctl_flood close SOCKET N REQUEST
  *	N clients, one after the other, send REQUEST, read the first part of
  *	the answer and close.  Exit 0 when each got a first part.
@@ -74,16 +79,21 @@ static ssize_t recv_within(int fd, int ms)
 static int flood_hold(const char *path, int n, int ms, const char *req)
 {
 	long long deadline = now_ms() + 5000;
-	int *fd = calloc((size_t)n, sizeof(*fd)), connected = 0;
+	int *fd = calloc((size_t)n, sizeof(*fd)), connected = 0, answered = 0;
 
 	for (int i = 0; i < n && fd; i++) {
+		struct pollfd p;
+
 		if ((fd[i] = dial(path, deadline)) < 0)
 			continue;
 		connected++;
-		if (req)
-			send(fd[i], req, strlen(req), MSG_NOSIGNAL);
+		if (!req || send(fd[i], req, strlen(req), MSG_NOSIGNAL) < 0)
+			continue;
+		p = (struct pollfd){ .fd = fd[i], .events = POLLIN };
+		if (poll(&p, 1, 5000) > 0) /* its answer's first part, left unread */
+			answered++;
 	}
-	printf("ready connected=%d\n", connected);
+	printf("ready connected=%d answered=%d\n", connected, answered);
 	fflush(stdout);
 	usleep((useconds_t)ms * 1000);
 	for (int i = 0; i < n && fd; i++)

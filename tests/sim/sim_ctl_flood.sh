@@ -65,6 +65,7 @@ nobody "$FLOOD" hold "$T/ctl.sock" 100 30000 "show routes" > "$T/lazy.out" &
 HPID=$!
 PIDS="$PIDS $HPID"
 check "100 clients asked" wait_ready "$T/lazy.out"
+check "each was answered" grep -q 'answered=100' "$T/lazy.out"
 check "the daemon is done with them" wait_idle
 memory_check "memory growth for 100 clients that do not read" $((($(rss) - rss0) / 1024)) 30
 "$FLOOD" probe "$T/ctl.sock" 5000 "show routes" > "$T/probe3.out"
@@ -85,16 +86,22 @@ nobody "$FLOOD" hold "$T/ctl.sock" 40 30000 "-o text show config" > "$T/lazy2.ou
 HPID=$!
 PIDS="$PIDS $HPID"
 check "40 clients asked for the config" wait_ready "$T/lazy2.out"
+check "each was answered or refused" grep -q 'answered=40' "$T/lazy2.out"
+# at once: the 5 s rule may make room 5 s after the first of them asked (past
+# t0), and a loaded machine (CI, ASan) is slow to come back from a sleep.
+# The clients asked one at a time (ctl_flood), so the bound is as full as
+# one more answer finds it, not as full as the scheduler happened to batch.
+"$FLOOD" probe "$T/ctl.sock" 5000 "-o text show config" > "$T/probe5.out"
+ms=$(($(date +%s%N) / 1000000 - t0ms))
+if [ "$ms" -lt 4900 ]; then
+	check "one more show config is ENOBUFS ($ms ms after the first asked)" grep -q 'ok=0 error=ENOBUFS' "$T/probe5.out"
+else # the 5 s rule may have made room: then the log says it dropped some
+	check "one more show config, $ms ms after the first asked, is ENOBUFS or made room" \
+		sh -c "grep -q 'ok=0 error=ENOBUFS' '$T/probe5.out' ||
+			{ grep -q 'ok=1' '$T/probe5.out' && grep -q 'control: dropped' '$T/ibrouterd.log'; }"
+fi
 check "the daemon is done with them" wait_idle
 memory_check "memory growth for them" $((($(rss) - rss0) / 1024)) 24
-"$FLOOD" probe "$T/ctl.sock" 5000 "-o text show config" > "$T/probe5.out"
-# in milliseconds: with whole seconds "under 4" was up to 4.99 s, and a loaded
-# machine (CI, ASan) then saw the 5 s rule make room before the probe's answer
-if [ $(($(date +%s%N) / 1000000 - t0ms)) -lt 3500 ]; then
-	check "one more show config is ENOBUFS" grep -q 'ok=0 error=ENOBUFS' "$T/probe5.out"
-else
-	echo "# too slow here to see ENOBUFS before the 5 s are up ($(($(date +%s%N) / 1000000 - t0ms)) ms)"
-fi
 "$FLOOD" probe "$T/ctl.sock" 1000 version > "$T/probe6.out"
 check "version is answered" grep -q 'ok=1' "$T/probe6.out"
 "$FLOOD" probe "$T/ctl.sock" 5000 "show routes" > "$T/probe7.out"
