@@ -3,11 +3,15 @@
  * bench_crc.c - ICRC and VCRC throughput against memcpy of the same sizes (same run, same
  * buffers, L1/L2-hot, as the data path sees them), and the cost of the incremental VCRC update.
  * Prints `BENCH <case> <value> <unit>`; each case is the best of 40 runs of ~5 ms, memcpy and
- * the CRCs taking turns (see bench_all()), so the whole program takes about 4 s.
+ * the CRCs taking turns (see bench_all()), so the whole program takes about 4 s.  Then the
+ * carry-less multiply of this CPU (tests/bench/bench_fold.c), and each folding engine's
+ * vcrc_2k as a share of what that multiply allows it.
  */
 #include "lib/ibr_cpu.h"
 #include "lib/ibr_crc.h"
+#include "tests/bench/bench_fold.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +242,98 @@ static void bench_all(struct job *j)
 	fflush(stdout);
 }
 
+/* The width of the folding engines named so (lib/ibr_crc16_*.c, lib/ibr_crc32_avx2.c). */
+static const struct bench_fold *fold_width(const struct bench_fold *f, int n, const char *engine)
+{
+	static const char *const width[][2] = { { "pclmul", "xmm" },
+						{ "avx2", "ymm" },
+						{ "avx512", "zmm" } };
+
+	for (unsigned w = 0; w < sizeof(width) / sizeof(width[0]); w++)
+		for (int i = 0; strcmp(engine, width[w][0]) == 0 && i < n; i++)
+			if (strcmp(f[i].width, width[w][1]) == 0)
+				return &f[i];
+	return NULL;
+}
+
+/* GB/s of a 2 KiB CRC by engine i of the VCRC (icrc false) or the ICRC; < 0: not here. */
+static double fold_engine_gbs(struct job *j, bool icrc, int i)
+{
+	double gbs;
+
+	if (icrc ? ibr_icrc_impl_set((enum ibr_icrc_impl)i)
+		 : ibr_vcrc_impl_set((enum ibr_vcrc_impl)i))
+		return -1;
+	j->size = 2048;
+	gbs = (double)j->size / per_iter(icrc ? run_icrc : run_vcrc, j) / 1e9;
+	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
+	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
+	return gbs;
+}
+
+/*
+ * BENCH clmul_<width>_tp and _lat, and a line for each folding engine this CPU runs: its
+ * vcrc_2k (icrc_2k) against the bound of its multiply.  An engine near 100 % is as fast as
+ * the CPU multiplies; one well under it has something else to gain.  The probe and the
+ * engines take turns, FOLD_ROUNDS rounds, each keeping its best: this VM's speed changes
+ * from one second to the next.
+ */
+#define FOLD_ROUNDS 7
+static void fold_report(struct job *j)
+{
+	enum { NV = IBR_VCRC_IMPL_COUNT, NI = IBR_ICRC_IMPL_LAST + 1 };
+	struct bench_fold f[BENCH_FOLD_WIDTHS], r[BENCH_FOLD_WIDTHS];
+	double vgbs[NV] = { 0 }, igbs[NI] = { 0 };
+	int n = bench_fold_probe(f);
+
+	if (n == 0) {
+		printf("crc: fold: no carry-less multiply probe for this CPU\n");
+		return;
+	}
+	for (int round = 1; round < FOLD_ROUNDS; round++) {
+		bench_fold_probe(r);
+		for (int w = 0; w < n; w++) {
+			f[w].tp_ns = r[w].tp_ns < f[w].tp_ns ? r[w].tp_ns : f[w].tp_ns;
+			f[w].lat_ns = r[w].lat_ns < f[w].lat_ns ? r[w].lat_ns : f[w].lat_ns;
+		}
+		for (int i = IBR_VCRC_IMPL_SLICE16; i < NV; i++)
+			if (fold_width(f, n, ibr_vcrc_impl_name((enum ibr_vcrc_impl)i))) {
+				double g = fold_engine_gbs(j, false, i);
+
+				vgbs[i] = g > vgbs[i] ? g : vgbs[i];
+			}
+		for (int i = IBR_ICRC_IMPL_LIB; i < NI; i++)
+			if (fold_width(f, n, ibr_icrc_impl_name((enum ibr_icrc_impl)i))) {
+				double g = fold_engine_gbs(j, true, i);
+
+				igbs[i] = g > igbs[i] ? g : igbs[i];
+			}
+	}
+	for (int i = 0; i < n; i++)
+		printf("BENCH clmul_%s_tp %.3f ns\nBENCH clmul_%s_lat %.3f ns\n", f[i].width,
+		       f[i].tp_ns, f[i].width, f[i].lat_ns);
+	for (int i = IBR_VCRC_IMPL_SLICE16; i < NV; i++) {
+		const char *name = ibr_vcrc_impl_name((enum ibr_vcrc_impl)i);
+		const struct bench_fold *w = fold_width(f, n, name);
+
+		if (w && vgbs[i] > 0)
+			printf("crc: fold: %s vcrc_2k %.2f GB/s, %.0f %% of the %s multiply's "
+			       "bound "
+			       "(%.2f GB/s: 8 B a lane a multiply, one each %.3f ns)\n",
+			       name, vgbs[i], 100 * vgbs[i] / bench_fold_bound_gbs(w), w->width,
+			       bench_fold_bound_gbs(w), w->tp_ns);
+	}
+	for (int i = IBR_ICRC_IMPL_LIB; i < NI; i++) {
+		const char *name = ibr_icrc_impl_name((enum ibr_icrc_impl)i);
+		const struct bench_fold *w = fold_width(f, n, name);
+
+		if (w && igbs[i] > 0)
+			printf("crc: fold: icrc %s icrc_2k %.2f GB/s, %.0f %% of the %s multiply's "
+			       "bound\n",
+			       name, igbs[i], 100 * igbs[i] / bench_fold_bound_gbs(w), w->width);
+	}
+}
+
 int main(void)
 {
 	static struct job j;
@@ -281,6 +377,7 @@ int main(void)
 		       (double)j.size / per_iter(run_icrc, &j) / 1e9);
 	}
 	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
+	fold_report(&j);
 	free(j.src);
 	free(j.dst);
 	return 0;
