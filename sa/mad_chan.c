@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,6 +445,28 @@ int mad_chan_timeout_ms(const struct mad_chan *c, uint64_t now_ns)
 		return 0;
 	ms = (d - now_ns + NS_PER_MS - 1) / NS_PER_MS;
 	return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+unsigned int mad_chan_drain(struct mad_chan *c, uint64_t until_ns)
+{
+	for (;;) {
+		uint64_t now = chan_now(c), next;
+		struct pollfd p = { .fd = mad_chan_fd(c), .events = POLLIN };
+
+		mad_chan_tick(c, now); /* retries, including a send that failed (EAGAIN) */
+		if (!c->n_flight && !c->n_queue)
+			return 0;
+		if (now >= until_ns)
+			return c->n_flight + c->n_queue;
+		next = mad_chan_next_deadline(c);
+		next = next < until_ns ? next : until_ns;
+		if (next > now &&
+		    poll(&p, 1, (int)((next - now + NS_PER_MS - 1) / NS_PER_MS)) < 0 &&
+		    errno != EINTR)
+			return c->n_flight + c->n_queue;
+		if (mad_chan_process(c, 0) < 0)
+			return c->n_flight + c->n_queue;
+	}
 }
 
 /* ---- sending ---- */

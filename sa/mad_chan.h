@@ -246,6 +246,16 @@ uint64_t mad_chan_next_deadline(const struct mad_chan *c);
 /* Milliseconds from now_ns to the next deadline for epoll_wait(): -1 none, 0 due. */
 int mad_chan_timeout_ms(const struct mad_chan *c, uint64_t now_ns);
 
+/*
+ * Wait for the answers of the requests still pending (retrying on the usual
+ * timeouts) until none is left or the config's clock reaches until_ns; the
+ * handlers still run for what comes meanwhile.  For parting requests, before
+ * mad_chan_destroy(): sent once and left, one that was lost (a full ibsim
+ * queue refuses a datagram with EAGAIN; a busy SA) would leave its record at
+ * the SA.  Returns how many are still pending.
+ */
+unsigned int mad_chan_drain(struct mad_chan *c, uint64_t until_ns);
+
 unsigned int mad_chan_outstanding(const struct mad_chan *c);
 unsigned int mad_chan_queued(const struct mad_chan *c);
 

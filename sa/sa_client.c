@@ -462,8 +462,12 @@ void sa_client_free(struct sa_client *c)
 	while ((q = LIST_FIRST(&c->reqs))) {
 		LIST_REMOVE(q, link);
 		q->c = NULL; /* its callback frees it */
-		/* the parting ones go out: the unsubscription and the announcements' Deletes */
-		if (q->kind != SA_REQ_UNSUB && q->kind != SA_REQ_AD_DEL)
+		/*
+		 * the parting ones go out, answered or retried as long as the
+		 * channel lives (mad_chan_drain()): the unsubscription, the
+		 * announcements' Deletes and the groups' leaves
+		 */
+		if (q->kind != SA_REQ_UNSUB && q->kind != SA_REQ_AD_DEL && q->kind != SA_REQ_LEAVE)
 			mad_chan_cancel(c->chan, q->tid);
 	}
 	free(c->cur_n.v);

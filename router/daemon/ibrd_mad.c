@@ -392,16 +392,34 @@ int ibrd_mad_start(struct ibrd *d)
 	return 0;
 }
 
+/*
+ * The SA clients go first, all of them, so that every port's parting
+ * requests (the unsubscription, the announcements' Deletes, the leaves of
+ * ibrd_mcast_stop()) are out at once; then their answers are awaited, with
+ * the usual retries, for at most MAD_PART_MS in all: a Delete sent once and
+ * lost (ibsim's queue of a client is 10 datagrams; an SA busy with a sweep)
+ * left the records at the SA for their lease, in the lab under load.
+ */
+#define MAD_PART_MS 1000
 void ibrd_mad_stop(struct ibrd *d)
 {
+	uint64_t until = ibr_now_ns() + (uint64_t)MAD_PART_MS * 1000000u;
+
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++)
+		if (d->mad[i]) {
+			d->sa[i] = NULL;
+			sa_client_free(d->mad[i]->sa); /* unsubscribes, deletes */
+			d->mad[i]->sa = NULL;
+		}
 	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
 		struct ibrd_mad_port *mp = d->mad[i];
+		unsigned int left;
 
 		if (!mp)
 			continue;
-		d->sa[i] = NULL;
-		sa_client_free(mp->sa); /* unsubscribes */
-		mad_chan_process(mp->chan, 0);
+		if ((left = mad_chan_drain(mp->chan, until)))
+			log_info("mad: %s: %u parting SA requests unanswered in %d ms",
+				 mad_chan_name(mp->chan), left, MAD_PART_MS);
 		mad_chan_destroy(mp->chan); /* clears IsSM */
 		free(mp);
 		d->mad[i] = NULL;

@@ -71,7 +71,8 @@ lab_check "the daemon logged what it announces" grep -q 'sa: a: announcing' "$LA
 kill "$RPID"
 wait "$RPID"
 lab_check "ibrouterd stopped (SIGTERM): exit 0" test $? -eq 0
-lab_check "A: our records deleted at once, not left to the lease" wait_for "! sr_ours A | grep -q ServiceName"
+lab_check "A: our records deleted at once, not left to the lease" wait_for "! sr_ours A | grep -q ServiceName" ||
+	tail -15 "$LAB/r.log" # what the daemon sent and heard at its end
 none_in_b() { ! sr_ours B | grep -q ServiceName; }
 lab_check "B: ours deleted too" none_in_b
 lab_stop_all

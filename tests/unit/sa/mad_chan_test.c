@@ -40,6 +40,10 @@ struct fake_tp {
 	bool closed;
 	const uint8_t *rx_mad;
 	size_t rx_len;
+	unsigned int eagain;   /* the next sends refused so (ibsim's queue of a client full) */
+	uint64_t recv_step_ns; /* each recv moves the clock on: a wait in mad_chan_drain() */
+	bool answer_last;      /* recv answers the last request sent, once */
+	uint8_t answer[IBR_MAD_SIZE];
 };
 
 static struct fake_tp *fake;
@@ -73,6 +77,10 @@ static int f_send(struct mad_transport *tp, const uint8_t *mad, size_t len,
 
 	if (f->n_sent >= MAX_SENT)
 		return -ENOBUFS;
+	if (f->eagain) {
+		f->eagain--;
+		return -EAGAIN;
+	}
 	s = &f->sent[f->n_sent++];
 	memcpy(s->mad, mad, len);
 	s->len = len;
@@ -85,6 +93,14 @@ static ssize_t f_recv(struct mad_transport *tp, const uint8_t **mad, struct mad_
 {
 	struct fake_tp *f = (struct fake_tp *)tp;
 
+	now_ns += f->recv_step_ns;
+	if (!f->rx_mad && f->answer_last && f->n_sent) {
+		f->answer_last = false;
+		CU_ASSERT_FATAL(ibr_mad_build_response(f->answer, f->sent[f->n_sent - 1].mad,
+						       IBR_MAD_SIZE, 0) == 0);
+		f->rx_mad = f->answer;
+		f->rx_len = IBR_MAD_SIZE;
+	}
 	if (!f->rx_mad)
 		return 0;
 	*mad = f->rx_mad;
@@ -282,6 +298,51 @@ static void test_retry_backoff(void)
 	CU_ASSERT_EQUAL(mad_chan_stats(c)->timeouts, 1);
 	CU_ASSERT_EQUAL(mad_chan_next_deadline(c), UINT64_MAX);
 	chan_free(c);
+}
+
+/*
+ * mad_chan_drain(): a request whose first send the transport refused (EAGAIN)
+ * is sent again on its timeout and its answer awaited; one never answered is
+ * left pending at the deadline.  Destroying the channel at once, as the
+ * daemon did at exit, cancelled the first: an SA Delete lost so left its
+ * record for the lease.
+ */
+static void test_drain(void)
+{
+	struct mad_chan *c = chan_new(0, 0);
+	uint8_t m[IBR_MAD_SIZE];
+	struct got g = { 0 };
+
+	fake->recv_step_ns = 10 * MS;
+	fake->eagain = 1;
+	sa_get(m, IBR_SA_ATTR_SERVICE_RECORD);
+	CU_ASSERT_EQUAL(mad_chan_send_request(c, m, &sa_addr, NULL, on_result, &g, NULL), 0);
+	CU_ASSERT_EQUAL(fake->n_sent, 0); /* refused */
+	fake->answer_last = true;
+	CU_ASSERT_EQUAL(mad_chan_drain(c, now_ns + 1000 * MS), 0);
+	CU_ASSERT_EQUAL(fake->n_sent, 1);
+	CU_ASSERT_EQUAL(g.calls, 1);
+	CU_ASSERT_EQUAL(g.status, 0);
+	CU_ASSERT_EQUAL(g.attempts, 2);
+	CU_ASSERT(now_ns < 1000 * MS + 200 * MS); /* the first timeout (100 ms) and a recv */
+
+	/* nothing pending: returns at once */
+	CU_ASSERT_EQUAL(mad_chan_drain(c, now_ns + 1000 * MS), 0);
+
+	/* never answered: pending at the deadline, not before */
+	memset(&g, 0, sizeof(g));
+	CU_ASSERT_EQUAL(mad_chan_send_request(c, m, &sa_addr, NULL, on_result, &g, NULL), 0);
+	{
+		uint64_t until = now_ns + 250 * MS;
+
+		CU_ASSERT_EQUAL(mad_chan_drain(c, until), 1);
+		CU_ASSERT(now_ns >= until);
+	}
+	CU_ASSERT_EQUAL(g.calls, 0);
+	CU_ASSERT(fake->n_sent >= 3); /* sent, and again at 100 ms */
+	chan_free(c);
+	CU_ASSERT_EQUAL(g.calls, 1);
+	CU_ASSERT_EQUAL(g.status, -ECANCELED);
 }
 
 static void test_backoff_cap_and_late_answer(void)
@@ -698,6 +759,7 @@ static CU_TestInfo tests[] = {
 	{ "backoff capped; an answer to an earlier attempt counts",
 	  test_backoff_cap_and_late_answer },
 	{ "outstanding bound, FIFO queue, cancel", test_outstanding_bound },
+	{ "drain: a refused send retried and answered; the deadline", test_drain },
 	{ "only requests with a response are tracked", test_reject_non_requests },
 	{ "a callback may send the next request", test_callback_reentry },
 	{ "unanswered SMP: default 0x000C, D bit, TID echoed", test_default_responder_smp },

@@ -1087,6 +1087,39 @@ static void test_free_mid_walk(void)
 	stop(); /* the channel cancels the unsubscribe: its context freed (ASan) */
 }
 
+/*
+ * The parting requests outlive the client: a leave and an announcement's
+ * Delete the SA did not answer before the client was freed are sent again on
+ * their timeouts as long as the channel lives (ibrouterd drains it at exit:
+ * mad_chan_drain()).  The leave used to be cancelled with the client's other
+ * requests: the router stayed a member until the SM swept it out.
+ */
+static void test_free_parting_retried(void)
+{
+	static const struct sa_route_ad ad = { 0xfec0000000000100ull, 56, 1 };
+
+	start(false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fgroup_member(&F->grp[G_BCAST], GUID_US));
+	CU_ASSERT_EQUAL_FATAL(sa_client_announce(SC, &ad, 1, 60), 0);
+	pump();
+	CU_ASSERT_EQUAL_FATAL(fsr_count(), 1);
+	F->sa_down = true; /* sent, not answered */
+	CU_ASSERT_EQUAL(sa_client_leave(SC, mgid_n(G_BCAST), IBR_SA_JOIN_FULL), 0);
+	sa_client_free(SC);
+	SC = NULL;
+	pump();
+	CU_ASSERT_PTR_NOT_NULL(fgroup_member(&F->grp[G_BCAST], GUID_US));
+	CU_ASSERT_EQUAL(fsr_count(), 1);
+	/* the leave, the Delete and the unsubscription, still in flight */
+	CU_ASSERT_EQUAL(mad_chan_outstanding(CH), 3);
+	F->sa_down = false;
+	run_ms(150);
+	CU_ASSERT_PTR_NULL(fgroup_member(&F->grp[G_BCAST], GUID_US));
+	CU_ASSERT_EQUAL(fsr_count(), 0);
+	CU_ASSERT_EQUAL(mad_chan_outstanding(CH), 0);
+	stop();
+}
+
 /* Free before anything is known, or without a subscription: nothing to unsubscribe. */
 static void test_free_unsubscribed(void)
 {
@@ -1151,6 +1184,7 @@ static CU_TestInfo tests[] = {
 	{ "free with requests in flight: unsubscribe, no leaks", test_free_in_flight },
 	{ "free mid-walk with queued requests", test_free_mid_walk },
 	{ "free without a subscription", test_free_unsubscribed },
+	{ "free: the leave, the Delete, the unsubscription retried", test_free_parting_retried },
 	CU_TEST_INFO_NULL,
 };
 
