@@ -249,10 +249,13 @@ static const struct bench_fold *fold_width(const struct bench_fold *f, int n, co
 						{ "avx2", "ymm" },
 						{ "avx512", "zmm" } };
 
-	for (unsigned w = 0; w < sizeof(width) / sizeof(width[0]); w++)
-		for (int i = 0; strcmp(engine, width[w][0]) == 0 && i < n; i++)
+	for (unsigned w = 0; w < sizeof(width) / sizeof(width[0]); w++) {
+		if (strcmp(engine, width[w][0]) != 0)
+			continue;
+		for (int i = 0; i < n; i++)
 			if (strcmp(f[i].width, width[w][1]) == 0)
 				return &f[i];
+	}
 	return NULL;
 }
 
