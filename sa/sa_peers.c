@@ -96,8 +96,14 @@ static void peer_read_done(struct sa_client *c, struct sa_peer *p, bool complete
 		return;
 	}
 	p->read_ns = now;
-	if (p->read && p->expired && p->rd_beat == p->beat && p->rd_n)
-		return; /* the records of a dead router, still at the SA: it stays expired */
+	/*
+	 * A dead router stays expired while its count stands still: its
+	 * records still at the SA, or gone at the end of their lease (a read
+	 * of none keeps the count), so `show peers` still tells a router that
+	 * died from one that withdrew.  A new count brings it back.
+	 */
+	if (p->read && p->expired && p->rd_beat == p->beat)
+		return;
 	/* what the daemon sees: the prefixes (an expired peer has none) */
 	changed = p->n != p->rd_n;
 	for (size_t i = 0; !changed && i < p->n; i++)

@@ -219,6 +219,12 @@ static void test_peers_expire(void)
 	run_ms(20000);
 	CU_ASSERT(peer_of(GUID_R2)->expired);
 	CU_ASSERT_EQUAL(PEERS_CB.calls, 2);
+	/* nor does their lease ending at the SA: it died, it did not withdraw */
+	peer_announce(GUID_R2, PADS, 0, 7, 7, 60);
+	run_ms(5000);
+	CU_ASSERT(peer_of(GUID_R2)->expired);
+	CU_ASSERT_EQUAL(peer_of(GUID_R2)->n, 0);
+	CU_ASSERT_EQUAL(PEERS_CB.calls, 2);
 	/* it comes back (a new count): its prefixes again */
 	peer_announce(GUID_R2, PADS, 3, 1, 1, 60);
 	run_ms(5000);
