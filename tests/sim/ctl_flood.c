@@ -10,8 +10,9 @@
  *	daemon meets the requests one at a time whatever the machine's load:
  *	many in one turn would be held whole before any reaches its socket,
  *	and how many the bound admits would depend on the scheduler.  "ready
- *	connected=C answered=A" is printed, then they are held MS
- *	milliseconds and closed.
+ *	connected=C answered=A refused=R" is printed (R: answers that are an
+ *	ENOBUFS error, peeked at), then they are held MS milliseconds and
+ *	closed.
  *   ctl_flood close SOCKET N REQUEST
  *	N clients, one after the other, send REQUEST, read the first part of
  *	the answer and close.  Exit 0 when each got a first part.
@@ -79,10 +80,11 @@ static ssize_t recv_within(int fd, int ms)
 static int flood_hold(const char *path, int n, int ms, const char *req)
 {
 	long long deadline = now_ms() + 5000;
-	int *fd = calloc((size_t)n, sizeof(*fd)), connected = 0, answered = 0;
+	int *fd = calloc((size_t)n, sizeof(*fd)), connected = 0, answered = 0, refused = 0;
 
 	for (int i = 0; i < n && fd; i++) {
 		struct pollfd p;
+		ssize_t got;
 
 		if ((fd[i] = dial(path, deadline)) < 0)
 			continue;
@@ -90,10 +92,16 @@ static int flood_hold(const char *path, int n, int ms, const char *req)
 		if (!req || send(fd[i], req, strlen(req), MSG_NOSIGNAL) < 0)
 			continue;
 		p = (struct pollfd){ .fd = fd[i], .events = POLLIN };
-		if (poll(&p, 1, 5000) > 0) /* its answer's first part, left unread */
-			answered++;
+		if (poll(&p, 1, 5000) <= 0)
+			continue;
+		answered++;
+		/* its answer's first part, left unread: a refusal is one part */
+		got = recv(fd[i], buf, sizeof(buf) - 1, MSG_PEEK | MSG_DONTWAIT);
+		buf[got > 0 ? got : 0] = '\0';
+		if (strstr(buf, "\"ok\":false") && strstr(buf, "ENOBUFS"))
+			refused++;
 	}
-	printf("ready connected=%d answered=%d\n", connected, answered);
+	printf("ready connected=%d answered=%d refused=%d\n", connected, answered, refused);
 	fflush(stdout);
 	usleep((useconds_t)ms * 1000);
 	for (int i = 0; i < n && fd; i++)
