@@ -94,7 +94,6 @@ HPID=$!
 PIDS="$PIDS $HPID"
 check "40 clients asked for the config" wait_ready "$T/lazy2.out"
 check "each was answered or refused" grep -q 'answered=40' "$T/lazy2.out"
-check "the bound filled: some were refused" grep -q 'refused=[1-9]' "$T/lazy2.out"
 # at once: the 5 s rule may make room 5 s after the first of them asked (past
 # t0), and a loaded machine (CI, ASan) is slow to come back from a sleep.
 # The clients asked one at a time (ctl_flood), so the bound is as full as
@@ -102,7 +101,8 @@ check "the bound filled: some were refused" grep -q 'refused=[1-9]' "$T/lazy2.ou
 "$FLOOD" probe "$T/ctl.sock" 5000 "-o text show config" > "$T/probe5.out"
 ms=$(($(date +%s%N) / 1000000 - t0ms))
 echo "# the probe: $(head -n 1 "$T/probe5.out"); the clients: $(cat "$T/lazy2.out")"
-if [ "$ms" -lt 4900 ]; then
+if [ "$ms" -lt 4900 ]; then # none stalled for 5 s yet: none dropped
+	check "the bound filled: some of the 40 were refused" grep -q 'refused=[1-9]' "$T/lazy2.out"
 	check "one more show config is ENOBUFS ($ms ms after the first asked)" grep -q 'ok=0 error=ENOBUFS' "$T/probe5.out"
 else # the 5 s rule may have made room: then the log says it dropped some
 	check "one more show config, $ms ms after the first asked, is ENOBUFS or made room" \
