@@ -26,6 +26,7 @@ static const struct {
 	{ IBR_PLUG_STATS, IBR_PLUG_STATS_LEN, 0, "stats" },
 	{ IBR_PLUG_ROUTES, IBR_PLUG_ROUTES_LEN, IBR_PLUG_ROUTE_LEN, "routes" },
 	{ IBR_PLUG_MCAST, 0, IBR_PLUG_MCAST_LEN, "mcast" },
+	{ IBR_PLUG_ALIVE, 0, 0, "alive" },
 };
 
 bool ibr_plug_layout(uint8_t type, size_t *fixed, size_t *recsz)

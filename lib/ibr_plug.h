@@ -49,6 +49,7 @@ enum ibr_plug_type {
 	/* daemon -> plugin */
 	IBR_PLUG_ROUTES = 64, /* every prefix the router reaches through its ports here */
 	IBR_PLUG_MCAST = 65,  /* the router port's joins and leaves, made inside OpenSM */
+	IBR_PLUG_ALIVE = 66,  /* the answer to each STATS: the daemon reads (no fixed part) */
 };
 
 /* A parsed message: pointers into the caller's buffer. */

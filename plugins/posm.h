@@ -57,13 +57,14 @@ struct posm_opts {
 	unsigned watch_s;   /* the groups' members compared every N s (default 1; 0 never) */
 	unsigned hold_s;    /* a vanished daemon's routes stay N s (default 60) */
 	unsigned resweep_s; /* heavy sweeps asked for routes at most every N s (default 2; 0 never) */
-	unsigned sndbuf;    /* SO_SNDBUF of the connections (0: the kernel's) */
+	unsigned alive_s; /* a daemon that answered STATS, silent N s, is gone (default 10; 0 never) */
+	unsigned sndbuf; /* SO_SNDBUF of the connections (0: the kernel's) */
 };
 
 /*
  * Parse event_plugin_options: blank-separated key=value words (socket=PATH,
  * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; watch=S;
- * hold=S; resweep=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
+ * hold=S; resweep=S; alive=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
  * with a message in err.  Unknown keys are reported through `warn` (OpenSM
  * passes one option string to every plugin).
  */

@@ -19,8 +19,14 @@
  *    from 1 s to 30 s, its routes stay hold_s seconds;
  *  - a daemon that stops reading: sends stop at EAGAIN, its queue fills,
  *    further batches are dropped and counted, and it gets a full snapshot
- *    once it drains.  Nothing here ever waits on OpenSM but its lock, held
- *    as reader for the copy of a snapshot.
+ *    once it drains;
+ *  - a daemon that answers STATS with ALIVE (every daemon since ALIVE came)
+ *    and then sends nothing for alive_s seconds is stuck (stopped, hung):
+ *    it is taken as gone, as if it had closed, so that another router's
+ *    routes take over; it is reconnected to as one that went away.
+ * Nothing here ever waits on OpenSM but its lock, held as reader for the
+ * copy of a snapshot: what a daemon sent meanwhile is read before the
+ * timers look at its silence.
  */
 #include "plugins/posm_osm.h"
 
@@ -189,10 +195,16 @@ static void conn_up(struct posm *p, struct posm_conn *c, const struct ibr_ctl_re
 	c->state = POSM_UP;
 	c->backoff_ms = BACKOFF_MIN_MS;
 	c->down_ns = 0;
+	c->rx_ns = posm_now_ns();
+	c->alive = false; /* until this daemon shows it answers */
 	c->connects++;
 	c->seq = 0;
 	c->want_snap = true;
 	if (posm_snap_hello(p, &b, NULL) == 0)
+		conn_push_own(p, c, &b);
+	posm_bbuf_free(&b);
+	/* stats at once, not at the next tick: its ALIVE says now whether its silence counts */
+	if (posm_snap_stats(p, c, &b, NULL) == 0)
 		conn_push_own(p, c, &b);
 	posm_bbuf_free(&b);
 	posm_log(p, 1, "connected to ibrouterd \"%s\" at %s", c->router, c->path);
@@ -334,7 +346,12 @@ static void conn_recv(struct posm *p, struct posm_conn *c)
 			conn_down(p, c, "bad message", -rc);
 			return;
 		}
-		if (m.known && m.type == IBR_PLUG_ROUTES)
+		c->rx_ns = posm_now_ns();
+		if (m.known && m.type == IBR_PLUG_ALIVE) {
+			if (!c->alive)
+				posm_log(p, 2, "ibrouterd at %s answers the heartbeat", c->path);
+			c->alive = true;
+		} else if (m.known && m.type == IBR_PLUG_ROUTES)
 			conn_routes(p, c, &m);
 		else if (m.known && m.type == IBR_PLUG_MCAST)
 			conn_mcast(p, c, &m);
@@ -491,6 +508,14 @@ static void conn_timers(struct posm *p, uint64_t now)
 			conn_try(p, c);
 		else if (c->state == POSM_HELLO && now - c->hello_ns >= HELLO_NS)
 			conn_down(p, c, "no answer to the hello", ETIMEDOUT);
+		else if (c->state == POSM_UP && c->alive && p->o.alive_s &&
+			 now - c->rx_ns >= p->o.alive_s * 1000000000ull) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "nothing heard for %u s: stopped or stuck",
+				 p->o.alive_s);
+			conn_down(p, c, why, 0);
+		}
 		if (c->state != POSM_UP && c->down_ns && c->nroutes &&
 		    now - c->down_ns >= p->o.hold_s * 1000000000ull) {
 			posm_log(p, 1, "ibrouterd at %s: away for %u s: its %zu routes withdrawn",

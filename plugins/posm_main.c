@@ -144,10 +144,10 @@ static void *main_create(struct osm_opensm *osm)
 	}
 	posm_log(p, 1,
 		 "loaded (%s, protocol %d): %u router(s), first at %s; %s router ports; queue "
-		 "%u, refresh %u s, watch %u s, hold %u s; routes applied %s",
+		 "%u, refresh %u s, watch %u s, hold %u s, alive %u s; routes applied %s",
 		 OSM_VERSION, IBR_PLUG_VERSION, p->o.nsock, p->o.sock[0],
 		 p->o.nserve ? "serving the listed" : "serving all", p->o.queue, p->o.refresh_s,
-		 p->o.watch_s, p->o.hold_s,
+		 p->o.watch_s, p->o.hold_s, p->o.alive_s,
 		 p->conf_file ? "at heavy sweeps (OpenSM has a config file)"
 			      : "at once (OpenSM has no config file)");
 	return p;

@@ -97,6 +97,11 @@ static int opts_word(char *w, struct posm_opts *o, bool *had_sock,
 		return opts_uint(v, 86400, &o->hold_s);
 	if (!strcmp(w, "resweep"))
 		return opts_uint(v, 3600, &o->resweep_s);
+	if (!strcmp(w, "alive")) { /* 0, or past two heartbeats (STATS every 2 s) */
+		if (opts_uint(v, 3600, &o->alive_s) || (o->alive_s && o->alive_s < 5))
+			return -EINVAL;
+		return 0;
+	}
 	if (!strcmp(w, "sndbuf"))
 		return opts_uint(v, 16u << 20, &o->sndbuf);
 	v[-1] = '=';
@@ -119,6 +124,7 @@ int posm_opts_parse(const char *s, struct posm_opts *o, char *err, size_t errlen
 	o->watch_s = 1;
 	o->hold_s = 60;
 	o->resweep_s = 2;
+	o->alive_s = 10;
 	while (s && *s) {
 		char w[OPTS_WORD_MAX], orig[OPTS_WORD_MAX];
 		size_t n;

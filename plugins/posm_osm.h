@@ -43,6 +43,8 @@ struct posm_conn {
 	size_t nroutes, nstaging;
 	bool staging_bad;
 	uint64_t down_ns; /* when it went away; 0 while up or never up */
+	uint64_t rx_ns;	  /* when it last sent anything */
+	bool alive;	  /* it answers STATS with ALIVE: its silence means it is stuck */
 	/* counters */
 	uint64_t enqueued, dropped, sent;
 	uint32_t snapshots, connects;

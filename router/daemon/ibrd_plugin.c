@@ -375,6 +375,19 @@ static void plugin_log_hello(const struct ibrd_plugin *p)
 		 h->sm_state == 3 ? " (master)" : "", p->s.nserve, p->s.nserve ? "" : " (any)");
 }
 
+/*
+ * The answer to each STATS (the plugin's heartbeat, every 2 s): a plugin
+ * takes a daemon that answered once and then went silent (stopped, hung)
+ * as gone, and another router's routes take over (ibrouter-osm(8) alive=).
+ */
+static int plugin_alive(struct ibrd_plugin *p)
+{
+	uint8_t msg[IBR_PLUG_HDR_LEN];
+
+	ibr_plug_hdr_put(msg, IBR_PLUG_ALIVE, 0, 0, sizeof(msg), p->seq++);
+	return ibrd_client_send(p->client, msg, sizeof(msg));
+}
+
 /* Datagrams from a plugin's socket; < 0: close it. */
 static int plugin_input(struct ibrd *d, struct ibrd_plugin *p, int fd)
 {
@@ -383,7 +396,7 @@ static int plugin_input(struct ibrd *d, struct ibrd_plugin *p, int fd)
 
 	for (int i = 0; i < PLUGIN_BURST; i++) {
 		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC);
-		int rc;
+		int rc, err;
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			break;
@@ -400,6 +413,8 @@ static int plugin_input(struct ibrd *d, struct ibrd_plugin *p, int fd)
 			plugin_log_hello(p);
 		if (rc & (IBRD_PSESS_HELLO | IBRD_PSESS_STATS))
 			rebind = true; /* the subnet prefix or the SM state may have changed */
+		if ((rc & IBRD_PSESS_STATS) && (err = plugin_alive(p)) < 0)
+			return err; /* its socket is full: it does not read */
 		if (rc & IBRD_PSESS_SNAPSHOT) {
 			log_debug("plugin %u: snapshot: %u end ports, %u groups", p->id,
 				  p->s.live.ports.count, p->s.live.groups.count);

@@ -18,7 +18,11 @@
 #      (only R3's moved);
 #   4. R3 back: the PathRecords to B name R3 again, R2 routes through both;
 #   5. R3's port in A unlinked (ibsim): OpenSM's PathRecords to B name R1
-#      within 2 s; relinked: R3 again.
+#      within 2 s; relinked: R3 again;
+#   6. R3's daemon stopped (SIGSTOP: its connection to the plugin stays
+#      open, it answers nothing): the plugin (alive=5) takes it as gone and
+#      OpenSM's PathRecords to B name R1 within 5 s + 2 s (failover_stop_ms);
+#      continued (SIGCONT): R3 again.
 # ROUNDS=N (`make bench`: 3; ibsim keeps a killed client's slot, 10 in all): steps 3 and 4 N times, and BENCH failover_ms
 # (the median: R3 killed -> OpenSM A's PathRecord to B through R1).
 . "$(dirname "$0")/lab.sh"
@@ -27,6 +31,7 @@ PLUGDIR="$BUILD/plugins/.libs"
 SWITCH="$BUILD/tests/lab/sim_switch"
 LEASE=${LEASE:-10}
 ROUNDS=${ROUNDS:-1}
+ALIVE=${ALIVE:-5} # the plugin's alive=: a silent daemon is gone after so many seconds
 
 if [ ! -f "$PLUGDIR/libibrouter-osm.so" ]; then
 	echo "SKIP: no $PLUGDIR/libibrouter-osm.so (configure found no OpenSM headers)"
@@ -40,7 +45,7 @@ lab_subnet B "$HERE/netB3"
 lab_subnet C "$HERE/netC"
 cat > "$LAB/plugA.conf" <<EOC
 event_plugin_name ibrouter-osm
-event_plugin_options socket=$LAB/r1.ctl socket=$LAB/r3.ctl verbose=1 hold=60 resweep=1
+event_plugin_options socket=$LAB/r1.ctl socket=$LAB/r3.ctl verbose=2 hold=60 resweep=1 alive=$ALIVE
 EOC
 export LD_LIBRARY_PATH="$PLUGDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 lab_check "OpenSM A (with the plugin, to R1 and R3): SUBNET UP" \
@@ -182,9 +187,28 @@ lab_check "5: R3's port in A unlinked: the PathRecord to B names R1 within 2 s" 
 echo "failover_unlink_ms $(($(ms_now) - t0)) (Unlink of R3's port in A -> PathRecord through R1)"
 lab_console A 'ReLink "RtrA3"[1]'
 lab_check "5: relinked: the PathRecord to B names R3 again" wait_ms 20000 pr_is $B2 "$R3A"
+# ---- 6. R3's daemon stopped: alive, but it answers nothing ----
+# once the plugin knows R3 answers its heartbeat (each connection: at once)
+osm_said() { grep -c "ibrouter-osm: $1" "$LAB/A/sm/osm.log"; }
+answered() { [ "$(osm_said "ibrouterd at $LAB/r3.ctl answers")" -eq "$(osm_said "connected to ibrouterd \"r3\"")" ]; }
+lab_check "6: the plugin heard R3 answer its heartbeat" wait_for 5 answered
+t0=$(ms_now)
+kill -STOP "$LAB_RTR_r3"
+lab_check "6: R3 stopped (SIGSTOP): the PathRecord to B names R1 within $ALIVE s + 2 s" \
+	wait_ms $((ALIVE * 1000 + 2000)) pr_is $B2 "$R1A"
+stop_ms=$(($(ms_now) - t0))
+echo "failover_stop_ms $stop_ms (R3 stopped -> PathRecord through R1; plugin alive=$ALIVE)"
+lab_check "6: the plugin took the silent daemon as gone" \
+	grep -q "ibrouterd at $LAB/r3.ctl went away (nothing heard for $ALIVE s" "$LAB/A/sm/osm.log"
+kill -CONT "$LAB_RTR_r3"
+lab_check "6: continued: the PathRecord to B names R3 again" wait_ms 30000 pr_is $B2 "$R3A"
+lab_check "6: R2 routes A's prefix through both" \
+	wait_ms 20000 via_is "$LAB/r2.ctl" fec0:0:0:1::/64 "$BOTH"
 if [ "$ROUNDS" -gt 1 ]; then
 	echo "BENCH failover_ms $(lab_median < "$LAB/failover.txt") ms"
 	echo "# failover_ms: median of $ROUNDS SIGKILLs of R3, min $(sort -n "$LAB/failover.txt" | head -1) max $(sort -n "$LAB/failover.txt" | tail -1); target 2000 ms; plugin resweep 1 s"
+	echo "BENCH failover_stop_ms $stop_ms ms"
+	echo "# failover_stop_ms: one SIGSTOP of R3's daemon; bound alive ($ALIVE s) after its last answer + a heavy sweep"
 fi
 lab_check "OpenSM A logged the plugin's route changes" grep -q "ibrouter-osm" "$LAB/A/sm/osm.log"
 lab_check "R1 and R2 still running" kill -0 "$LAB_RTR_r1" "$LAB_RTR_r2"

@@ -281,8 +281,8 @@ check "2: show plugins -o prometheus, no plugin: valid, every family, no sample"
 # ---- 3. two fake plugins in b's subnet ----
 cat > "$T/plug.py" <<'EOF'
 # plug.py SOCKET SM_STATE OSM_VERSION SKIP_SEQ: an OpenSM plugin's session as
-# lib/ibr_plug.h has it, then it reads (and drops) the daemon's routes until
-# the daemon goes.
+# lib/ibr_plug.h has it, then it reads the daemon's messages until the
+# daemon goes, printing "alive" for its answer to the stats (type 66).
 import socket, struct, sys
 sock, sm_state, osmver, skip = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), int(sys.argv[4])
 PREFIX = 0xfec0000000000002
@@ -311,8 +311,12 @@ msg(3, b"", port(0x110003, 7, 1), 1)  # a delta: trap 64
 stats = struct.pack(">QQQ8I", 10, 9, 5 + skip, 1, 1, 3, 128, 2, 1, 7, 1) + bytes([sm_state]) + bytes(7)
 msg(8, stats)
 print("ready", flush=True)
-while s.recv(65536):
-    pass
+while True:
+    m = s.recv(65536)
+    if not m:
+        break
+    if len(m) == 16 and m[3] == 66:
+        print("alive", flush=True)
 EOF
 $PY "$T/plug.py" "$T/ctl.sock" 3 'OpenSM 3.3"q\z' 0 > "$T/plug1.out" 2>&1 &
 PIDS="$PIDS $!"
@@ -337,6 +341,8 @@ check "3: the master feeds b, the standby is bound to it only" sh -c \
 check "3: the standby's gap and drops are counted" sh -c \
 	"grep -q '^ibrouter_plugin_gaps_total{plugin=\"2\"} [1-9]' '$T/p.prom' &&
 	 grep -q '^ibrouter_plugin_dropped_messages_total{plugin=\"2\"} 6$' '$T/p.prom'"
+check "3: the daemon answered each fake plugin's stats with alive (a header alone)" \
+	sh -c "grep -q '^alive' '$T/plug1.out' && grep -q '^alive' '$T/plug2.out'"
 check "3: show plugins extra -o prometheus: a usage error" \
 	sh -c "'$CTL' -s '$T/ctl.sock' show plugins extra -o prometheus; test \$? -eq 2"
 

@@ -156,6 +156,28 @@ static void test_mcast_layout(void)
 	CU_ASSERT_STRING_EQUAL(ibr_plug_type_name(IBR_PLUG_MCAST), "mcast");
 }
 
+/* ALIVE: a header alone (the daemon's answer to each STATS); nothing may follow it */
+static void test_alive(void)
+{
+	uint8_t b[IBR_PLUG_HDR_LEN + 8] = { 0 };
+	struct ibr_plug_msg m;
+	size_t fixed = 1, recsz = 1;
+
+	ibr_plug_hdr_put(b, IBR_PLUG_ALIVE, 0, 0, IBR_PLUG_HDR_LEN, 7);
+	CU_ASSERT_EQUAL_FATAL(ibr_plug_parse(b, IBR_PLUG_HDR_LEN, &m), 0);
+	CU_ASSERT_TRUE(m.known);
+	CU_ASSERT_EQUAL(m.type, IBR_PLUG_ALIVE);
+	CU_ASSERT_EQUAL(m.seq, 7);
+	CU_ASSERT_TRUE(ibr_plug_layout(IBR_PLUG_ALIVE, &fixed, &recsz));
+	CU_ASSERT_EQUAL(fixed, 0);
+	CU_ASSERT_EQUAL(recsz, 0);
+	CU_ASSERT_STRING_EQUAL(ibr_plug_type_name(IBR_PLUG_ALIVE), "alive");
+	ibr_plug_hdr_put(b, IBR_PLUG_ALIVE, 0, 0, sizeof(b), 7);
+	CU_ASSERT_EQUAL(ibr_plug_parse(b, sizeof(b), &m), -EBADMSG); /* bytes past the header */
+	ibr_plug_hdr_put(b, IBR_PLUG_ALIVE, 0, 1, IBR_PLUG_HDR_LEN, 7);
+	CU_ASSERT_EQUAL(ibr_plug_parse(b, IBR_PLUG_HDR_LEN, &m), -EBADMSG); /* a record count */
+}
+
 static void test_strings_sanitised(void)
 {
 	struct ibr_plug_hello h;
@@ -273,6 +295,7 @@ static void test_pack_error(void)
 static CU_TestInfo tests[] = {
 	{ "every record reads back", test_records_roundtrip },
 	{ "mcast record layout", test_mcast_layout },
+	{ "alive: a header alone", test_alive },
 	{ "strings bounded and printable", test_strings_sanitised },
 	{ "parse checks lengths, layout, version", test_parse },
 	{ "packer splits batches with MORE", test_pack_split },

@@ -29,6 +29,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(o.watch_s, 1);
 	CU_ASSERT_EQUAL(o.hold_s, 60);
 	CU_ASSERT_EQUAL(o.resweep_s, 2);
+	CU_ASSERT_EQUAL(o.alive_s, 10);
 	CU_ASSERT_EQUAL(o.sndbuf, 0);
 	CU_ASSERT_EQUAL(posm_opts_parse("  \t ", &o, err, sizeof(err), warn, NULL), 0);
 	CU_ASSERT_EQUAL(o.nsock, 1);
@@ -41,10 +42,11 @@ static void test_all_keys(void)
 
 	warned[0] = '\0';
 	CU_ASSERT_EQUAL_FATAL(
-		posm_opts_parse(
-			"socket=/run/a.sock socket=/run/b.sock;ports=0x300001,300002 "
-			"verbose=3 queue=0x10 refresh=0 hold=5 resweep=0 sndbuf=4096 other=1 flag",
-			&o, err, sizeof(err), warn, NULL),
+		posm_opts_parse("socket=/run/a.sock socket=/run/b.sock;ports=0x300001,300002 "
+				"verbose=3 queue=0x10 refresh=0 hold=5 resweep=0 alive=5 "
+				"sndbuf=4096 other=1 "
+				"flag",
+				&o, err, sizeof(err), warn, NULL),
 		0);
 	CU_ASSERT_EQUAL(o.nsock, 2); /* the first socket= replaces the default */
 	CU_ASSERT_STRING_EQUAL(o.sock[0], "/run/a.sock");
@@ -57,7 +59,10 @@ static void test_all_keys(void)
 	CU_ASSERT_EQUAL(o.refresh_s, 0);
 	CU_ASSERT_EQUAL(o.hold_s, 5);
 	CU_ASSERT_EQUAL(o.resweep_s, 0);
+	CU_ASSERT_EQUAL(o.alive_s, 5);
 	CU_ASSERT_EQUAL(o.sndbuf, 4096);
+	CU_ASSERT_EQUAL(posm_opts_parse("alive=0", &o, err, sizeof(err), warn, NULL), 0);
+	CU_ASSERT_EQUAL(o.alive_s, 0); /* never */
 	/* OpenSM gives every plugin the same line: others' words are reported, not refused */
 	CU_ASSERT_STRING_EQUAL(warned, "other=1 flag ");
 }
@@ -73,6 +78,9 @@ static void test_bad_values(void)
 		"refresh=86401",
 		"hold=1e3",
 		"resweep=3601",
+		"alive=4", /* within two heartbeats (STATS every 2 s) */
+		"alive=1",
+		"alive=3601",
 		"socket=rel.sock",
 		"socket=",
 		"ports=",
