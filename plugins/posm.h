@@ -57,8 +57,8 @@ struct posm_opts {
 	unsigned watch_s;   /* the groups' members compared every N s (default 1; 0 never) */
 	unsigned hold_s;    /* a vanished daemon's routes stay N s (default 60) */
 	unsigned resweep_s; /* heavy sweeps asked for routes at most every N s (default 2; 0 never) */
-	unsigned alive_s; /* a daemon that answered STATS, silent N s, is gone (default 10; 0 never) */
-	unsigned sndbuf; /* SO_SNDBUF of the connections (0: the kernel's) */
+	unsigned alive_s;   /* a daemon heard, then silent N s, is gone (default 10; 0 never) */
+	unsigned sndbuf;    /* SO_SNDBUF of the connections (0: the kernel's) */
 };
 
 /*
