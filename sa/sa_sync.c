@@ -445,8 +445,10 @@ void sa_sync_result(struct sa_client *c, struct sa_req *q, const struct mad_chan
 			sa_groups_add_records(c, &c->new_g, r->mad, r->len);
 		break;
 	case SA_REQ_NR_LID:
-		ok = ok &&
-		     !ibr_sa_node_rec_decode(r->mad + IBR_SA_DATA_OFFS, IBR_SA_DATA_SIZE, &nr) &&
+		/* the record as long as the answer is: a short one is refused, not read past */
+		ok = ok && r->len > IBR_SA_DATA_OFFS &&
+		     !ibr_sa_node_rec_decode(r->mad + IBR_SA_DATA_OFFS, r->len - IBR_SA_DATA_OFFS,
+					     &nr) &&
 		     nr.lid;
 		if (ok) {
 			sa_neigh_from_nr(c, &c->new_n, &nr);
