@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* ibr_pkt.c - parse, check, build and format data-path packets (LRH .. VCRC). */
 #include "lib/ibr_pkt.h"
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lib/ibr_crc.h" /* IBR_ICRC_LEN, IBR_VCRC_LEN */
+#include "lib/crc/ibr_crc.h" /* IBR_ICRC_LEN, IBR_VCRC_LEN */
 #include "lib/ibr_gid.h"
 
 /* ---- sizes (bytes) ---- */
@@ -687,7 +687,7 @@ struct ibr_pkt_ud_params {
  * Write a UD packet into buf: LRH (LVer 0, PktLen), the GRH when asked
  * (IPVer 6, NxtHdr 0x1B, PayLen), BTH (PadCnt, TVer 0), DETH, ImmDt for 0x65,
  * the payload, zero pad bytes to a 4-byte boundary, then ICRC and VCRC (from
- * lib/ibr_crc.h).  Reserved bits are 0.  Returns the packet length, -ENOSPC
+ * lib/crc/ibr_crc.h).  Reserved bits are 0.  Returns the packet length, -ENOSPC
  * when `size` is too small, or -EINVAL for an out-of-range field, an opcode
  * other than 0x64/0x65, or a packet longer than PktLen can express.
  */

@@ -2,7 +2,7 @@
 /*
  * ibr_roce.h - what a RoCE v2 UD receive leaves in front of the payload, as
  * the GRH of the IB packet it carried: the verbs backend's receive
- * (router/io_verbs_rx.c) and ibrouter-host's verbs mode read it the same way.
+ * (router/io/io_verbs_rx.c) and ibrouter-host's verbs mode read it the same way.
  */
 #ifndef IBR_ROCE_H
 #define IBR_ROCE_H

@@ -13,7 +13,7 @@
  */
 #include "router/router_engine_int.h"
 
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 #include "lib/ibr_gid.h"
 #include "lib/ibr_pkt.h"
 

@@ -9,7 +9,7 @@
 
 #include "router/router_engine.h"
 
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 #include "lib/ibr_pkt.h"
 
 /* Check results besides a drop reason (>= 0). */

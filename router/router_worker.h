@@ -9,7 +9,7 @@
 #ifndef ROUTER_WORKER_H
 #define ROUTER_WORKER_H
 
-#include "router/io_port.h"
+#include "router/io/io_port.h"
 #include "router/router_engine.h"
 #include "router/router_pub.h"
 

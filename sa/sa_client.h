@@ -25,7 +25,7 @@
 #ifndef SA_SA_CLIENT_H
 #define SA_SA_CLIENT_H
 
-#include "sa/mad_chan.h"
+#include "mad/mad_chan.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,7 +3,7 @@
  * sma.h - the subnet-management agent (SMA) of the router's ports: one SMP
  * in, zero or one reply out (IBA vol. 1, chapter 14).
  *
- * The core is transport independent.  The daemon (router/daemon/) owns the
+ * The core is transport independent.  The daemon (daemon/) owns the
  * transports (sim data port, umad, ibsim), hands every SMP it receives on
  * QP0 to sma_process() as a whole 256-byte MAD, and sends the reply, if
  * any, back out of the same port with the LRH addresses sma_process()

@@ -9,7 +9,7 @@
  *
  * See ibrouter-host(8).
  */
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 #include "lib/ibr_gid.h"
 #include "lib/ibr_json.h"
 #include "lib/ibr_pcap.h"

@@ -10,7 +10,7 @@
  * The routes are written as ibrouterd -n prints them.  Each case is the
  * best of 5 runs (wall time); the file sits in the page cache.
  */
-#include "router/daemon/ibrd_conf.h"
+#include "daemon/conf/ibrd_conf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * vcrc_2k as a share of what that multiply allows it.
  */
 #include "lib/ibr_cpu.h"
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 #include "tests/bench/bench_fold.h"
 
 #include <stdbool.h>
@@ -242,7 +242,7 @@ static void bench_all(struct job *j)
 	fflush(stdout);
 }
 
-/* The width of the folding engines named so (lib/ibr_crc16_*.c, lib/ibr_crc32_avx2.c). */
+/* The width of the folding engines named so (lib/crc/ibr_crc16_*.c, lib/crc/ibr_crc32_avx2.c). */
 static const struct bench_fold *fold_width(const struct bench_fold *f, int n, const char *engine)
 {
 	static const char *const width[][2] = { { "pclmul", "xmm" },

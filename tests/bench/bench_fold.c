@@ -3,7 +3,7 @@
  * bench_fold.c - the carry-less multiply the CRC folds stand on, probed on the CPU at hand: its
  * throughput (twelve independent chains) and latency (one chain) at each vector width the CPU
  * has.  A folding engine does one multiply per 8 message bytes a 128-bit lane (x^(D+64) for
- * the low quadword, x^D for the high one: lib/ibr_crc16_x86.h), so its speed cannot pass
+ * the low quadword, x^D for the high one: lib/crc/ibr_crc16_x86.h), so its speed cannot pass
  * 8 B x lanes / throughput; bench_crc prints each engine's figure against that bound, which
  * tells a slow engine from a CPU that multiplies slowly.
  */

@@ -16,13 +16,13 @@
  * freshly drawn route and its CRCs updated (pool_redraw), so a pass never
  * finds its routes in the cache because the previous pass looked them up.
  */
-#include "router/io_sim.h"
+#include "router/io/io_sim.h"
 #include "router/router_engine.h"
 #include "router/router_rib.h"
 #include "router/router_worker.h"
 
 #include "lib/ibr_cpu.h"
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 #include "lib/ibr_pkt.h"
 #include "tests/bench/bench_hosts.h"
 #include "tests/bench/bench_sys.h"

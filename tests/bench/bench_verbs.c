@@ -13,8 +13,8 @@
  * send: it stands for the HCA, so verbs_fwd_256 measures the backend's
  * bookkeeping plus the fake's work, not an HCA's rate.
  */
-#include "router/io_sim.h"
-#include "router/io_verbs.h"
+#include "router/io/io_sim.h"
+#include "router/io/io_verbs.h"
 #include "router/router_rib.h"
 #include "router/router_worker.h"
 #include "tests/bench/bench_hosts.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_umad.h - a fake libibumad for tests: exactly the umad_* entry points
- * sa/mad_umad.c uses, linked into a test instead of the real library (the
+ * mad/mad_umad.c uses, linked into a test instead of the real library (the
  * test's definitions come first), so that the umad transport runs with no
  * HCA.  One CA, FAKE_UMAD_CA, with one port, 1.  Sends are recorded and
  * dropped, nothing is ever received.  umad_get_issm_path() names a file in

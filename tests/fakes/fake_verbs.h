@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fake_verbs.h - a fake libibverbs for tests: the entry points
- * router/io_verbs*.c use, compiled against the system's
+ * router/io/io_verbs*.c use, compiled against the system's
  * <infiniband/verbs.h>, whose devices' ports are sim wire ports
  * (doc/ARCHITECTURE.md, "Data path", model 1).  A UD send becomes a whole
  * IB packet on the port's socket (LRH, GRH, BTH, DETH, payload, ICRC, VCRC,

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_conf_scan.c - libFuzzer target for the scan of ibrouterd.conf(5)
- * text before libconfuse sees it (router/daemon/ibrd_conf_scan.c): any
+ * text before libconfuse sees it (daemon/conf/ibrd_conf_scan.c): any
  * bytes, NULs included.  The scan must stay inside the text and change it
  * only by blanking comments: every byte is the one it was or a blank, and
  * every newline stays where it was (libconfuse's line numbers depend on it).
  * The rest of the config code (and libconfuse) is not linked: the three
  * helpers the scan calls are stand-ins here.
  */
-#include "router/daemon/ibrd_conf_scan.c"
+#include "daemon/conf/ibrd_conf_scan.c"
 
 #include <stdarg.h>
 #include <stdint.h>

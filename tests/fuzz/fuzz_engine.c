@@ -9,7 +9,7 @@
 #include "router/router_engine.h"
 #include "router/router_rib.h"
 
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 
 #include <stdlib.h>
 #include <string.h>

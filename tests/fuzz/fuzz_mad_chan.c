@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_mad_chan.c - libFuzzer target for the MAD channel's receive path
- * (sa/mad_chan.c, RMPP reassembly in sa/mad_rmpp.c, ibsim datagram decode in
- * sa/mad_ibsim.c) over a fake transport and a fake clock.  The input is a
+ * (mad/mad_chan.c, RMPP reassembly in mad/mad_rmpp.c, ibsim datagram decode in
+ * mad/mad_ibsim.c) over a fake transport and a fake clock.  The input is a
  * script of records [op][len:2][bytes]: op&3 = 0 send a request (GetTable or
  * Get, so that responses can match), 1 feed a MAD of exactly len bytes (in a
  * buffer of that size, so ASan sees any overread; op bit 2 makes its TID match
@@ -12,9 +12,9 @@
  *
  * run.sh compiles only lib/ and router/, so the sa/ sources are included here.
  */
-#include "sa/mad_chan.c"
-#include "sa/mad_ibsim.c"
-#include "sa/mad_rmpp.c"
+#include "mad/mad_chan.c"
+#include "mad/mad_ibsim.c"
+#include "mad/mad_rmpp.c"
 
 #include "tests/fuzz/fuzz_mad_tp.h"
 

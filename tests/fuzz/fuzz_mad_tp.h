@@ -5,7 +5,7 @@
  * nothing but checks every MAD it is handed is at least FZ_TP_MIN_SEND and at
  * most IBR_MAD_SIZE bytes (abort() otherwise, which the fuzzer reports),
  * counts them, and never receives: the targets feed the channel themselves.
- * Include it after sa/mad_chan.c.
+ * Include it after mad/mad_chan.c.
  */
 #ifndef FUZZ_MAD_TP_H
 #define FUZZ_MAD_TP_H

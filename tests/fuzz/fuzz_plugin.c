@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_plugin.c - libFuzzer target for the daemon's decoder of the OpenSM
- * plugin's messages (router/daemon/ibrd_plugin_input.c): input from another
+ * plugin's messages (daemon/learn/ibrd_plugin_input.c): input from another
  * process.  The input is a run of datagrams, each a 2-byte little-endian
  * length and its bytes; a first byte with bit 0 set puts a valid hello in
  * front, so that the fuzzer reaches past the first check as often as it
@@ -9,7 +9,7 @@
  * closes it); after each, the session's own counts must agree with its
  * tables.
  */
-#include "router/daemon/ibrd_plugin_input.c"
+#include "daemon/learn/ibrd_plugin_input.c"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * fuzz_sa_client.c - libFuzzer target for the SA client (sa/sa_client.c,
- * sa/sa_sync.c) on a real MAD channel (sa/mad_chan.c) over a fake transport
+ * sa/sa_sync.c) on a real MAD channel (mad/mad_chan.c) over a fake transport
  * and a fake clock.
  *
  * The first input byte picks the mode: bit 0 set, umad2sim-like (the
@@ -36,8 +36,8 @@
  *
  * run.sh compiles only lib/, router/ and sma/: the sa/ sources are included.
  */
-#include "sa/mad_chan.c"
-#include "sa/mad_rmpp.c"
+#include "mad/mad_chan.c"
+#include "mad/mad_rmpp.c"
 #include "sa/sa_client.c"
 #include "sa/sa_sync.c"
 #include "sa/sa_announce.c"

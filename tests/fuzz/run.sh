@@ -22,11 +22,12 @@ else
 fi
 LIBS="${ISAL_LIBS:-} ${IB_LIBS:--libmad -libumad -libverbs} -lz -lm -lpthread"
 
-# Everything a fuzz target may call: the libraries of lib/, router/ and sma/,
-# minus programs' main files (the targets of sa/ and router/daemon/ include
+# Everything a fuzz target may call: the libraries of lib/, router/ and sma/
+# (with their subfolders lib/crc/ and router/io/),
+# minus programs' main files (the targets of mad/, sa/ and daemon/ include
 # the sources they take).
 objs=""
-for c in "$src"/lib/*.c "$src"/router/*.c "$src"/sma/*.c; do
+for c in "$src"/lib/*.c "$src"/lib/crc/*.c "$src"/router/*.c "$src"/router/io/*.c "$src"/sma/*.c; do
 	o="$out/obj/$(basename "$c" .c).o"
 	$CC $CFLAGS -fsanitize=fuzzer-no-link -c "$c" -o "$o"
 	objs="$objs $o"

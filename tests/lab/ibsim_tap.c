@@ -10,7 +10,7 @@
  *   ibsim_tap REAL FAKE NETFILE ROUTER
  *
  * It serves ibsim's socket protocol under the name FAKE (the clients run
- * with IBSIM_SOCKNAME=FAKE; ../shared/lab/LAB.md, sa/mad_ibsim.h) and
+ * with IBSIM_SOCKNAME=FAKE; ../shared/lab/LAB.md, mad/mad_ibsim.h) and
  * attaches each of its clients to the real server REAL as that client asked
  * (node, QP, IsSM), relaying control queries and MADs both ways unchanged,
  * except:

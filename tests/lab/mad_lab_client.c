@@ -36,8 +36,8 @@
  *	the per-record Get fallback, and the SMInfo Get OpenSM sends once IsSM
  *	is set, answered by the default responder.
  */
-#include "sa/mad_chan.h"
-#include "sa/mad_ibsim.h"
+#include "mad/mad_chan.h"
+#include "mad/mad_ibsim.h"
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"

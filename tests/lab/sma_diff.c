@@ -39,8 +39,8 @@
  * Prints one "ok - ..." / "FAIL - ..." line per check, then "client: N
  * passed, N failed"; the exit status is the failure count (at most 100).
  */
-#include "sa/mad_chan.h"
-#include "sa/mad_ibsim.h"
+#include "mad/mad_chan.h"
+#include "mad/mad_ibsim.h"
 #include "sma/sma.h"
 
 #include "lib/ibr_gid.h"

@@ -6,7 +6,7 @@
  * (tests/data/pkt_*.hex), the CRC helpers and the formatter.
  */
 #include "lib/ibr_pkt.h"
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 #include "tests/unit/ibr_test.h"
 
 #include <errno.h>

@@ -9,7 +9,7 @@
 #include "router/router_rib.h"
 #include "tests/unit/ibr_test.h"
 
-#include "lib/ibr_crc.h"
+#include "lib/crc/ibr_crc.h"
 #include "lib/ibr_pkt.h"
 
 #include <stdlib.h>

@@ -21,7 +21,7 @@
 #ifndef SA_FAKE_H
 #define SA_FAKE_H
 
-#include "sa/mad_chan.h"
+#include "mad/mad_chan.h"
 #include "sa/sa_client.h"
 
 #include "lib/ibr_mad.h"

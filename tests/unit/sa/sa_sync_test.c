@@ -13,7 +13,7 @@
  * its ib_portinfo_record_t), and looks at the tables sa_sync.c builds
  * (sa_int.h) between the answers.
  */
-#include "sa/mad_chan.h"
+#include "mad/mad_chan.h"
 #include "sa/sa_client.h"
 #include "sa/sa_int.h"
 

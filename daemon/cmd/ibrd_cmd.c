@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/*
+ * ibrd_cmd.c - the control commands (ibrouterctl(8)): one request in, an
+ * answer through an ibrd_out sink.  Requests are words (lib/ibr_ctl.h),
+ * optionally starting with "-o json|text|prometheus".
+ */
+#include "daemon/ibrd.h"
+#include "daemon/cmd/ibrd_cmd.h"
+#include "daemon/ctl/ibrd_out.h"
+
+#include "lib/ibr_ctl.h"
+#include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_clear(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+static int cmd_help(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+
+/* "show ..." and the rest; `priv` marks commands that change state. */
+static const struct ibrd_cmd cmds[] = {
+	{ "version", NULL, false, cmd_version, "version" },
+	{ "show", "ports", false, ibrd_cmd_show_ports, "show ports" },
+	{ "show", "routes", false, ibrd_cmd_show_routes, "show routes [PREFIX]" },
+	{ "show", "neighbours", false, ibrd_cmd_show_neighs, "show neighbours [PORT]" },
+	{ "show", "neighbors", false, ibrd_cmd_show_neighs, NULL },
+	{ "show", "mcast", false, ibrd_cmd_show_mcast, "show mcast [MGID]" },
+	{ "show", "counters", false, ibrd_cmd_show_counters, "show counters [PORT]" },
+	{ "show", "drops", false, ibrd_cmd_show_drops, "show drops [PORT]" },
+	{ "show", "config", false, ibrd_cmd_show_config, "show config" },
+	{ "show", "osm-prefix-routes", false, ibrd_cmd_show_osm_routes,
+	  "show osm-prefix-routes PORT" },
+	{ "show", "sa", false, ibrd_cmd_show_sa, "show sa [PORT]" },
+	{ "show", "peers", false, ibrd_cmd_show_peers, "show peers [PORT]" },
+	{ "show", "proxies", false, ibrd_cmd_show_proxies, "show proxies [PORT]" },
+	{ "show", "qps", false, ibrd_cmd_show_qps, "show qps [PORT]" },
+	{ "show", "verbs", false, ibrd_cmd_show_verbs, "show verbs [PORT]" },
+	{ "sa", "resync", true, ibrd_cmd_sa_resync, "sa resync [PORT]" },
+	{ "show", "sma", false, ibrd_cmd_show_sma, "show sma [drops] [PORT]" },
+	{ "sma", "release", true, ibrd_cmd_sma_release, "sma release PORT" },
+	{ "show", "plugins", false, ibrd_cmd_show_plugins, "show plugins" },
+	/* the OpenSM plugin's opening request; checks its own credentials (ibrd_plugin.c) */
+	{ "plugin", "hello", true, ibrd_cmd_plugin_hello, NULL },
+	{ "route", "add", true, ibrd_cmd_route,
+	  "route add PREFIX port P lid L [lmc M] | direct | algorithmic [metric N]" },
+	{ "route", "del", true, ibrd_cmd_route, "route del PREFIX" },
+	{ "neighbour", "add", true, ibrd_cmd_neigh, "neighbour add GUID port P lid L [lmc M]" },
+	{ "neighbour", "del", true, ibrd_cmd_neigh, "neighbour del GUID port P" },
+	{ "mcast", "add", true, ibrd_cmd_mcast,
+	  "mcast add MGID port P mlid L [sl S] [qkey Q] [pkey K] [receivers|senders|both]" },
+	{ "mcast", "del", true, ibrd_cmd_mcast, "mcast del MGID port P" },
+	{ "proxy", "add", true, ibrd_cmd_proxy, "proxy add PORT GID QPN [qkey Q]" },
+	{ "proxy", "del", true, ibrd_cmd_proxy, "proxy del PORT GID QPN" },
+	{ "clear", "counters", true, cmd_clear, "clear counters" },
+	{ "reload", NULL, true, cmd_reload, "reload" },
+	{ "log", "level", true, cmd_log, "log level LEVEL" },
+	{ "trace", NULL, false, ibrd_cmd_trace,
+	  "trace SGID DGID [tclass T] [flowlabel F] [port P]" },
+	{ "capture", "start", true, cmd_capture, "capture start PORT FILE [drops|all] [count N]" },
+	{ "capture", "stop", true, cmd_capture, "capture stop" },
+	{ "help", NULL, false, cmd_help, "help" },
+};
+
+static int cmd_help(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "command", "privileged" };
+
+	(void)d, (void)argc, (void)argv;
+	ibrd_out_table(o, cols, 2);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (!cmds[i].usage)
+			continue;
+		ibrd_out_str(o, cmds[i].usage);
+		ibrd_out_bool(o, cmds[i].priv);
+	}
+	return ibrd_out_end(o);
+}
+
+static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "file", "packets" };
+	unsigned long long count = 0;
+	char err[IBRD_PATH_MAX + 128];
+	bool all = false;
+	int64_t n;
+	int port, fd, rc;
+
+	if (!strcmp(argv[1], "stop")) {
+		if (argc != 2)
+			return ibrd_out_usage(o, "usage: capture stop");
+		if ((n = ibrd_capture_stop(d)) < 0)
+			return ibrd_out_error(o, (int)n, "%s",
+					      n == -ENOENT ? "no capture is running"
+							   : strerror((int)-n));
+		ibrd_out_object(o, cols, 2);
+		ibrd_out_str(o, d->cap_file);
+		ibrd_out_u64(o, (uint64_t)n);
+		return ibrd_out_end(o);
+	}
+	if (argc < 4)
+		goto usage;
+	for (int i = 4; i < argc; i++) {
+		char *end;
+
+		if (!strcmp(argv[i], "all") || !strcmp(argv[i], "drops")) {
+			all = !strcmp(argv[i], "all");
+		} else if (!strcmp(argv[i], "count") && i + 1 < argc) {
+			count = strtoull(argv[++i], &end, 0);
+			if (*end || !count)
+				goto usage;
+		} else {
+			goto usage;
+		}
+	}
+	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	/* the daemon never opens FILE itself (ibrd_capture.c) */
+	if ((fd = d->ctl_cur ? ibrd_client_take_fd(d->ctl_cur) : -1) < 0)
+		return ibrd_out_error(o, EINVAL,
+				      "capture start: no descriptor came with the request: run it "
+				      "with ibrouterctl, which opens FILE as you and passes it");
+	if ((rc = ibrd_capture_start(d, port, argv[3], all, count, fd, err, sizeof(err))))
+		return ibrd_out_error(o, rc, "capture start: %s", err);
+	return ibrd_cmd_ok(o);
+usage:
+	return ibrd_out_usage(o, "usage: capture start PORT FILE [drops|all] [count N]");
+}
+
+static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "version", "name",	  "uptime_s",
+					    "ports",   "workers", "fib_publications" };
+
+	(void)argv;
+	if (argc != 1)
+		return ibrd_out_usage(o, "usage: version");
+	ibrd_out_object(o, cols, 6);
+	ibrd_out_str(o, IBRD_VERSION);
+	ibrd_out_str(o, d->conf->name);
+	ibrd_out_u64(o, (ibr_now_ns() - d->start_ns) / 1000000000u);
+	ibrd_out_u64(o, d->conf->nports);
+	ibrd_out_u64(o, d->nworkers);
+	ibrd_out_u64(o, d->fib_publishes);
+	return ibrd_out_end(o);
+}
+
+static int cmd_clear(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	struct router_counters sum;
+
+	(void)argc, (void)argv;
+	memset(&d->cleared, 0, sizeof(d->cleared));
+	ibrd_counters_sum(d, &sum);
+	d->cleared = sum;
+	log_info("control: counters cleared");
+	return ibrd_cmd_ok(o);
+}
+
+/* Answered once the file is parsed and applied (ibrd_reload.c): no reply here. */
+static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	int rc;
+
+	(void)argv;
+	if (argc != 1)
+		return ibrd_out_usage(o, "usage: reload");
+	if ((rc = ibrd_reload_request(d, d->ctl_cur, o->fmt)))
+		return ibrd_out_error(o, rc, "reload: %s", strerror(-rc));
+	log_info("control: reloading %s", d->conf_path);
+	return 0;
+}
+
+static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	int level;
+
+	(void)d;
+	if (argc != 3 || (level = log_level_parse(argv[2])) < 0)
+		return ibrd_out_usage(o, "usage: log level err|warning|notice|info|debug");
+	log_setlevel(level);
+	log_info("control: log level %s", log_level_name(level));
+	return ibrd_cmd_ok(o);
+}
+
+static int cmd_format(int *argc, char ***argv, enum ibrd_fmt *fmt)
+{
+	if (*argc < 2 || strcmp((*argv)[0], "-o"))
+		return 0;
+	if (!strcmp((*argv)[1], "json"))
+		*fmt = IBRD_FMT_JSON;
+	else if (!strcmp((*argv)[1], "text"))
+		*fmt = IBRD_FMT_TEXT;
+	else if (!strcmp((*argv)[1], "prometheus"))
+		*fmt = IBRD_FMT_PROM;
+	else
+		return -EINVAL;
+	*argc -= 2;
+	*argv += 2;
+	return 0;
+}
+
+int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
+{
+	char *args[IBR_CTL_ARGS_MAX], **argv = args, w0[64], w1[64];
+	int argc = ibr_ctl_split(req, args, IBR_CTL_ARGS_MAX);
+
+	o->privileged = privileged;
+	if (argc < 0)
+		return ibrd_out_error(o, argc, "malformed request: %s",
+				      argc == -E2BIG ? "too many words"
+						     : "bad quoting or characters");
+	if (cmd_format(&argc, &argv, &o->fmt))
+		return ibrd_out_usage(o, "usage: -o json|text|prometheus");
+	if (argc == 0)
+		return ibrd_out_error(o, EINVAL, "empty request");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const struct ibrd_cmd *c = &cmds[i];
+
+		if (strcmp(argv[0], c->word) || (c->sub && (argc < 2 || strcmp(argv[1], c->sub))))
+			continue;
+		if (c->priv && !privileged)
+			return ibrd_out_error(o, EPERM, "%s%s%s: not allowed for this user",
+					      c->word, c->sub ? " " : "", c->sub ? c->sub : "");
+		return c->fn(d, o, argc, argv);
+	}
+	/* the words as the request has them, escaped: they may hold any byte */
+	return ibrd_out_usage(o, "unknown command '%s%s%s'",
+			      ibrd_out_escape(argv[0], w0, sizeof(w0)), argc > 1 ? " " : "",
+			      argc > 1 ? ibrd_out_escape(argv[1], w1, sizeof(w1)) : "");
+}

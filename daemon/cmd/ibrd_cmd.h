@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* ibrd_cmd.h - the control command table and the handlers in other files. */
+#ifndef IBRD_CMD_H
+#define IBRD_CMD_H
+
+#include "daemon/ibrd.h"
+#include "daemon/ctl/ibrd_out.h"
+
+#include <stdbool.h>
+
+typedef int ibrd_cmd_fn(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
+
+struct ibrd_cmd {
+	const char *word;
+	const char *sub; /* second word, or NULL */
+	bool priv;	 /* changes state: root or the socket's group only */
+	ibrd_cmd_fn *fn;
+	const char *usage;
+};
+
+/* ibrd_cmd_show.c */
+ibrd_cmd_fn ibrd_cmd_show_ports, ibrd_cmd_show_routes, ibrd_cmd_show_neighs, ibrd_cmd_show_mcast,
+	ibrd_cmd_show_counters, ibrd_cmd_show_drops, ibrd_cmd_show_config;
+/* ibrd_cmd_edit.c */
+ibrd_cmd_fn ibrd_cmd_route, ibrd_cmd_neigh, ibrd_cmd_mcast;
+/* ibrd_cmd_trace.c */
+ibrd_cmd_fn ibrd_cmd_trace;
+/* ibrd_cmd_osm.c: OpenSM's prefix_routes_file for a port's subnet */
+ibrd_cmd_fn ibrd_cmd_show_osm_routes;
+ibrd_cmd_fn ibrd_cmd_show_sa, ibrd_cmd_show_peers;
+ibrd_cmd_fn ibrd_cmd_sa_resync;
+/* ibrd_plugin.c: OpenSM plugins */
+ibrd_cmd_fn ibrd_cmd_plugin_hello, ibrd_cmd_show_plugins;
+/* ibrd_cmd_proxy.c: UD unicast proxies of the verbs ports */
+ibrd_cmd_fn ibrd_cmd_proxy, ibrd_cmd_show_proxies, ibrd_cmd_show_qps, ibrd_cmd_show_verbs;
+/* ibrd_sma.c: the SMA's Set policy */
+ibrd_cmd_fn ibrd_cmd_show_sma, ibrd_cmd_sma_release;
+
+/* ibrd_cmd_util.c: {"done":true} */
+int ibrd_cmd_ok(struct ibrd_out *o);
+/* Port index by name (or -1 with an error already sent). */
+int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name);
+
+#endif

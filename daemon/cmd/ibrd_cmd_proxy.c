@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/*
+ * ibrd_cmd_proxy.c - the QPs of the verbs ports (ibrouterctl(8)), UD
+ * unicast proxies first:
+ *   proxy add PORT GID QPN [qkey Q]   a QP on PORT stands for (GID, QPN, Q)
+ *   proxy del PORT GID QPN
+ *   show proxies [PORT]               the QPNs senders on PORT must use
+ *   show qps [PORT]                   every QP: relay, proxies, the Q_Key
+ *                                     QPs of the groups (io_verbs_mcast.c)
+ *   show verbs [PORT]                 each verbs port's HCA side: link
+ *                                     layer, GID, posts per packet, the
+ *                                     receive queue's low-water mark, errors
+ * Proxies added here last until the daemon stops (a reload keeps them);
+ * the config's proxy sections are the permanent ones (ibrd_proxy.c).  A
+ * change reopens the verbs ports (io_verbs creates its QPs when it opens):
+ * packets in flight on them are lost, multicast attachments come back with
+ * the workers.
+ */
+#include "daemon/ibrd.h"
+#include "daemon/cmd/ibrd_cmd.h"
+#include "router/io/io_verbs.h"
+
+#include "lib/ibr_gid.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int proxy_num(const char *s, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || end == s || v > max)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	bool add = !strcmp(argv[1], "add");
+	struct ibrd_proxy x = { .qkey = IO_VERBS_QKEY }, saved[IBRD_MAX_PROXIES];
+	unsigned nsaved = d->nproxies;
+	union ibr_gid g;
+	int port, at, rc;
+
+	if ((add ? argc != 5 && argc != 7 : argc != 5) || ibr_gid_parse(argv[3], &g) ||
+	    ibr_gid_is_mcast(&g) || proxy_num(argv[4], 0xFFFFFE, &x.qpn) ||
+	    (argc == 7 && (strcmp(argv[5], "qkey") || proxy_num(argv[6], UINT32_MAX, &x.qkey))))
+		return ibrd_out_usage(o, "usage: proxy %s",
+				      add ? "add PORT GID QPN [qkey Q]" : "del PORT GID QPN");
+	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	if (d->conf->port[port].data != IBRD_DATA_VERBS)
+		return ibrd_out_error(o, EINVAL, "port %s: proxies need data = verbs", argv[2]);
+	x.port = (uint32_t)port;
+	memcpy(x.gid, g.raw, 16);
+	at = ibrd_proxy_find(d, x.port, x.gid, x.qpn);
+	if (add && at >= 0)
+		return ibrd_out_error(o, EEXIST, "proxy exists");
+	if (!add && at < 0)
+		return ibrd_out_error(o, ENOENT, "no such proxy");
+	if (add &&
+	    (d->nproxies == IBRD_MAX_PROXIES || ibrd_proxy_count(d, x.port) == IO_VERBS_MAX_PROXY))
+		return ibrd_out_error(o, ENOSPC, "port %s: at most %u proxies", argv[2],
+				      IO_VERBS_MAX_PROXY);
+	memcpy(saved, d->proxy, sizeof(saved));
+	if (add)
+		d->proxy[d->nproxies++] = x;
+	else
+		d->proxy[at] = d->proxy[--d->nproxies];
+	if ((rc = ibrd_reload_data(d))) {
+		/* back to the proxies that worked */
+		memcpy(d->proxy, saved, sizeof(saved));
+		d->nproxies = nsaved;
+		ibrd_reload_data(d);
+		return ibrd_out_error(o, -rc, "proxy %s: %s", argv[1], strerror(-rc));
+	}
+	return ibrd_cmd_ok(o);
+}
+
+/* "show WHAT [PORT]": the port's index, -1 for all, or -errno (answered). */
+static int show_port_arg(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	int only = -1;
+
+	if (argc > 3) {
+		ibrd_out_usage(o, "usage: show %s [PORT]", argv[1]);
+		return -EINVAL;
+	}
+	if (argc == 3 && (only = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	return only;
+}
+
+int ibrd_cmd_show_proxies(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port", "qpn", "gid", "remote_qpn", "qkey" };
+	int only = show_port_arg(d, o, argc, argv);
+
+	if (only < -1)
+		return only;
+	ibrd_out_table(o, cols, 5);
+	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
+		const struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+
+		if (only >= 0 && p->cfg.router_port != only)
+			continue;
+		for (unsigned i = 1; i <= p->cfg.nproxy; i++) {
+			char gs[IBR_GID_STRLEN], qs[12], rs[12], ks[12];
+			union ibr_gid g;
+
+			memcpy(g.raw, p->q[i].remote.gid, 16);
+			snprintf(qs, sizeof(qs), "0x%06x", p->q[i].qpn);
+			snprintf(rs, sizeof(rs), "0x%06x", p->q[i].remote.qpn);
+			snprintf(ks, sizeof(ks), "0x%08x", p->q[i].remote.qkey);
+			ibrd_out_str(o, d->conf->port[p->cfg.router_port].name);
+			ibrd_out_str(o, qs);
+			ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+			ibrd_out_str(o, rs);
+			ibrd_out_str(o, ks);
+		}
+	}
+	return ibrd_out_end(o);
+}
+
+int ibrd_cmd_show_qps(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port", "qpn", "kind", "qkey", "groups" };
+	static const char *const kinds[] = { "-", "relay", "proxy", "qkey", "closing" };
+	int only = show_port_arg(d, o, argc, argv);
+
+	if (only < -1)
+		return only;
+	ibrd_out_table(o, cols, 5);
+	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
+		struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+		struct io_verbs_qp_info qi[IO_VERBS_NQP];
+		unsigned n;
+
+		if (only >= 0 && p->cfg.router_port != only)
+			continue;
+		n = io_verbs_port_qps(p, qi, IO_VERBS_NQP);
+		for (unsigned i = 0; i < n; i++) {
+			char qs[12], ks[12];
+
+			snprintf(qs, sizeof(qs), "0x%06x", qi[i].qpn);
+			snprintf(ks, sizeof(ks), "0x%08x", qi[i].qkey);
+			ibrd_out_str(o, d->conf->port[p->cfg.router_port].name);
+			ibrd_out_str(o, qs);
+			ibrd_out_str(o, kinds[qi[i].kind < 5 ? qi[i].kind : 0]);
+			ibrd_out_str(o, ks);
+			ibrd_out_u64(o, qi[i].groups);
+		}
+	}
+	return ibrd_out_end(o);
+}
+
+int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = {
+		"port",	    "device",	 "link",   "state",	 "gid",		  "sgid_index",
+		"mtu",	    "rx",	 "tx_wrs", "tx_posts",	 "posts_per_pkt", "recv_posts",
+		"rq_depth", "rq_low",	 "rx_err", "rx_bad_len", "tx_err",	  "tx_no_ah",
+		"tx_down",  "qp_resets", "events", "cq_err",	 "mc_ip_err",	  "tx_foreign",
+	};
+	int only = show_port_arg(d, o, argc, argv);
+
+	if (only < -1)
+		return only;
+	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
+	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
+		const struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+		struct io_verbs_stats stats, *st = &stats;
+		char dev[80], gs[IBR_GID_STRLEN], ppp[24];
+		union ibr_gid g;
+
+		if (only >= 0 && p->cfg.router_port != only)
+			continue;
+		io_verbs_port_stats(p, &stats);
+		memcpy(g.raw, p->gid, 16);
+		snprintf(dev, sizeof(dev), "%s:%u", p->cfg.device, p->cfg.port_num);
+		/* the batching's measure: ibv_post_send calls per work request sent */
+		snprintf(ppp, sizeof(ppp), "%.4f",
+			 st->tx_wrs ? (double)st->tx_posts / (double)st->tx_wrs : 0.0);
+		ibrd_out_str(o, d->conf->port[p->cfg.router_port].name);
+		ibrd_out_str(o, dev);
+		ibrd_out_str(o, p->roce ? "ethernet" : "infiniband");
+		/* lost: its device is gone (io_verbs.h), opened again when it is back */
+		ibrd_out_str(o, p->lost ? "lost" : p->up ? "active" : "down");
+		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+		ibrd_out_u64(o, p->sgid_index);
+		ibrd_out_u64(o, p->mtu);
+		ibrd_out_u64(o, st->rx);
+		ibrd_out_u64(o, st->tx_wrs);
+		ibrd_out_u64(o, st->tx_posts);
+		ibrd_out_str(o, ppp);
+		ibrd_out_u64(o, st->recv_posts);
+		ibrd_out_u64(o, p->cfg.rq_depth);
+		ibrd_out_u64(o, st->rq_low);
+		ibrd_out_u64(o, st->rx_err);
+		ibrd_out_u64(o, st->rx_bad_len);
+		ibrd_out_u64(o, st->tx_err);
+		ibrd_out_u64(o, st->tx_no_ah);
+		ibrd_out_u64(o, st->tx_down);
+		ibrd_out_u64(o, st->qp_resets);
+		ibrd_out_u64(o, st->events);
+		ibrd_out_u64(o, st->cq_err);
+		ibrd_out_u64(o, st->mc_ip_err);
+		ibrd_out_u64(o, st->tx_foreign);
+	}
+	return ibrd_out_end(o);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/*
+ * ibrd_cmd_util.c - what the control commands share, wherever they live
+ * (ibrd_cmd*.c, and the adapters' own show commands): the port argument and
+ * the plain "done" answer.
+ */
+#include "daemon/ibrd.h"
+#include "daemon/cmd/ibrd_cmd.h"
+#include "daemon/ctl/ibrd_out.h"
+
+#include <errno.h>
+
+int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name)
+{
+	int p = router_rib_port_find(&d->rib, name);
+	char esc[64];
+
+	if (p < 0)
+		ibrd_out_error(o, ENOENT, "no port '%s'", ibrd_out_escape(name, esc, sizeof(esc)));
+	return p;
+}
+
+int ibrd_cmd_ok(struct ibrd_out *o)
+{
+	static const char *const cols[] = { "done" };
+
+	ibrd_out_object(o, cols, 1);
+	ibrd_out_bool(o, true);
+	return ibrd_out_end(o);
+}

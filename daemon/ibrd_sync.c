@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/*
+ * ibrd_sync.c - the tail of each turn of the event loop: what the turn's
+ * events changed reaches the workers and the OpenSM plugins, once, in a
+ * fixed order.  The adapters (MAD and SA clients, the SMA, the HCA events,
+ * the plugins, the commands, a reload) only change the RIB and say what is
+ * dirty (ibrd_rib_changed, ibrd_port_changed, ibrd_groups_changed in
+ * ibrd.h); so a burst of traps answered in one turn compiles the FIB once,
+ * as BIRD's core prunes and announces in an event of its own.
+ *
+ *  1. the plugins' feeders (a reload may have moved ports; a plugin came
+ *     or went): entries of the ports whose feeder changed, anew;
+ *  2. the connected route of each port whose prefix or link changed;
+ *  3. the multicast bridging policy, when groups changed: the router's
+ *     joins and leaves, and the groups it joined marked as fed;
+ *  3a. the peer routes, when the other routers' announcements changed or
+ *     a hold-down ended (ibrd_peers.c);
+ *  4. the FIB compiled and published, when the RIB changed: the only place
+ *     that publishes;
+ *  5. the SMA's view: what the ports forward with, and the vendor tables
+ *     compared with what they were (RouterInfo's table-change mask);
+ *  6. the plugins' prefix routes, when the published tables moved;
+ *  7. the replies of the turn's requests go out: a command's "done" comes
+ *     once what it changed is published.
+ */
+#include "daemon/ibrd.h"
+
+#include "lib/ibr_log.h"
+
+#include <string.h>
+
+int ibrd_sync_run(struct ibrd *d)
+{
+	int rc = 0;
+
+	ibrd_plugin_feeders(d);
+	for (uint32_t ports = d->dirty_ports; ports; ports &= ports - 1)
+		ibrd_state_connected(d, (uint32_t)__builtin_ctz(ports));
+	d->dirty_ports = 0;
+	if (d->dirty & IBRD_DIRTY_MCAST) {
+		d->dirty &= ~IBRD_DIRTY_MCAST;
+		ibrd_mcast_policy(d);
+		ibrd_mcast_mark_joined(d);
+	}
+	ibrd_peers_sync(d);
+	if (d->dirty & IBRD_DIRTY_FIB) {
+		d->dirty &= ~IBRD_DIRTY_FIB;
+		if ((rc = ibrd_state_publish(d)))
+			log_warnx("router: cannot publish the new tables: %s", strerror(-rc));
+		else
+			d->fib_publishes++;
+	}
+	ibrd_sma_sync(d);
+	ibrd_plugin_routes_sync(d);
+	ibrd_announce_sync(d);
+	ibrd_client_flush_all(d);
+	return rc;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/*
+ * ibrd_mcast.c - the multicast bridging policy (ibrouterd.conf(5),
+ * MULTICAST): for a group whose MGID is in a bridged scope and allowed by
+ * the include/exclude lists, as long as it has members other than the
+ * router in some subnet, the router is a FullMember of it in every subnet
+ * within the MGID's scope (IBA 8.3: site scope stays within its site) --
+ * where the members are, so that the SM sends their traffic to the router,
+ * and in the others, creating the group there with the same Q_Key, P_Key,
+ * SL, TClass and FlowLabel when it does not exist.  When no member other
+ * than the router is left anywhere, it leaves.  Link-local scope (2) and
+ * the reserved scopes 0 and 1 are never bridged.
+ *
+ * No loop: the router's own membership never counts as a member here, and
+ * the forwarding core never sends a packet back into its ingress subnet
+ * and decrements the hop limit (C8-16).
+ */
+#include "daemon/ibrd.h"
+
+#include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
+#include "sa/sa_client.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MJOIN_RETRY_NS (5 * 1000000000ull) /* a join never seen is sent again */
+
+/* The policy's view of the subnets (the core's: each port's SA client or plugin; a test's). */
+static const struct ibrd_mcast_ops *mcast_ops(const struct ibrd *d)
+{
+	return d->mcast_ops;
+}
+
+static bool mcast_prefix_match(const struct ibrd_conf_mprefix *p, const uint8_t mgid[16])
+{
+	unsigned full = p->plen / 8, rest = p->plen % 8;
+
+	if (memcmp(p->mgid, mgid, full))
+		return false;
+	return !rest || ((p->mgid[full] ^ mgid[full]) & (uint8_t)(0xFF << (8 - rest))) == 0;
+}
+
+/* The config's word on an MGID: its scope bridged, included, not excluded. */
+static bool mcast_bridged(const struct ibrd_conf *c, const uint8_t mgid[16])
+{
+	unsigned scope = mgid[1] & 0x0F;
+	bool in = c->ninclude == 0;
+
+	if (mgid[0] != 0xFF || scope <= IBR_MCAST_SCOPE_LINK || !(c->mcast_scopes >> scope & 1))
+		return false;
+	for (unsigned i = 0; i < c->ninclude && !in; i++)
+		in = mcast_prefix_match(&c->include[i], mgid);
+	for (unsigned i = 0; i < c->nexclude && in; i++)
+		in = !mcast_prefix_match(&c->exclude[i], mgid);
+	return in;
+}
+
+static struct ibrd_mjoin *mcast_find(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
+{
+	for (unsigned i = 0; i < d->nmjoins; i++)
+		if (d->mjoins[i].port == port && !memcmp(d->mjoins[i].mgid, mgid, 16))
+			return &d->mjoins[i];
+	return NULL;
+}
+
+static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
+{
+	struct ibrd_mjoin *j;
+
+	if (mcast_find(d, tmpl->mgid, port))
+		return;
+	if (d->nmjoins == d->mjoins_cap) {
+		unsigned cap = d->mjoins_cap ? d->mjoins_cap * 2 : 16;
+
+		j = realloc(d->mjoins, cap * sizeof(*j));
+		if (!j)
+			return;
+		d->mjoins = j;
+		d->mjoins_cap = cap;
+	}
+	if (mcast_ops(d)->join(d, port, tmpl))
+		return; /* no SA client or plugin there, or it cannot send now */
+	j = &d->mjoins[d->nmjoins++];
+	memcpy(j->mgid, tmpl->mgid, 16);
+	j->port = port;
+	j->seen = false;
+	j->sent_ns = ibr_now_ns();
+	log_info("mcast: port %s: joining a bridged group (MLID elsewhere 0x%04x)",
+		 d->rib.port[port].name, tmpl->mlid);
+}
+
+static void mcast_leave_at(struct ibrd *d, unsigned i)
+{
+	mcast_ops(d)->leave(d, d->mjoins[i].port, d->mjoins[i].mgid);
+	log_info("mcast: port %s: leaving a group with no member left beyond the router",
+		 d->rib.port[d->mjoins[i].port].name);
+	d->mjoins[i] = d->mjoins[--d->nmjoins];
+}
+
+/* The group `mgid` on port `p`'s subnet, or NULL. */
+static const struct sa_group *mcast_group(struct ibrd *d, uint32_t p, const uint8_t mgid[16])
+{
+	const struct sa_group *v;
+	size_t n = mcast_ops(d)->groups(d, p, &v);
+
+	for (size_t i = 0; i < n; i++)
+		if (!memcmp(v[i].mgid, mgid, 16))
+			return &v[i];
+	return NULL;
+}
+
+/*
+ * A group the router joined is fed in that subnet (RECEIVERS), whoever told
+ * the RIB of it (the SA client, a plugin, the config): IBA has no trap for a
+ * member's join, so the router keeps forwarding into a subnet where it is a
+ * member while the group exists there.  Run after the policy, before the
+ * FIB is compiled (ibrd_sync.c).
+ */
+void ibrd_mcast_mark_joined(struct ibrd *d)
+{
+	for (unsigned i = 0; i < d->nmjoins; i++) {
+		struct router_mcast_key k;
+		struct router_mcast *m;
+
+		memset(&k, 0, sizeof(k));
+		memcpy(k.mgid, d->mjoins[i].mgid, 16);
+		k.port = (uint8_t)d->mjoins[i].port;
+		m = router_tab_find(&d->rib.mcasts, &k);
+		if (m)
+			m->flags |= ROUTER_MCAST_RECEIVERS;
+	}
+}
+
+/*
+ * Our join on `port` as the subnet shows it: seen once the group is listed
+ * there; forgotten (so joined again) when a group once seen is gone -- an SM
+ * that restarted lost it -- or when a join was never seen in time.
+ */
+static void mcast_check_join(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
+{
+	struct ibrd_mjoin *j = mcast_find(d, mgid, port);
+	bool there = mcast_group(d, port, mgid) != NULL;
+
+	if (!j)
+		return;
+	if (there) {
+		j->seen = true;
+	} else if (j->seen || ibr_now_ns() - j->sent_ns > MJOIN_RETRY_NS) {
+		log_info("mcast: port %s: our bridged group is gone there: joining again",
+			 d->rib.port[port].name);
+		*j = d->mjoins[--d->nmjoins];
+	}
+}
+
+/* One MGID: join within its scope while it has members beyond the router, else leave. */
+static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
+{
+	const struct sa_group *tmpl = NULL;
+	struct sa_group tcopy;
+	uint32_t members = 0, sites = 0;
+	bool site_scope = (mgid[1] & 0x0F) == IBR_MCAST_SCOPE_SITE;
+
+	if (mcast_bridged(d->conf, mgid)) {
+		for (uint32_t p = 0; p < d->rib.nports; p++) {
+			const struct sa_group *g = mcast_group(d, p, mgid);
+
+			if (g && (g->members || g->senders || g->receivers)) {
+				members |= 1u << p;
+				sites |= 1u << d->rib.port[p].site;
+				/* a copy: the next port's groups() may rebuild the view
+				 * this one is in (a plugin's, a RoCE port's) */
+				if (!tmpl) {
+					tcopy = *g;
+					tmpl = &tcopy;
+				}
+			}
+		}
+	}
+	for (uint32_t p = 0; p < d->rib.nports; p++)
+		mcast_check_join(d, mgid, p);
+	/*
+	 * Where the group exists, with that subnet's parameters: an SA joins a
+	 * port to an existing group only when the components given match the
+	 * group's (o15-0.2.4; OpenSM's mcgroup_join_validation); elsewhere with
+	 * those of a subnet where it has members, to create it alike.
+	 */
+	for (uint32_t p = 0; p < d->rib.nports && tmpl; p++)
+		if (!site_scope || (sites >> d->rib.port[p].site & 1)) {
+			const struct sa_group *here = mcast_group(d, p, mgid);
+
+			mcast_join(d, p, here ? here : tmpl);
+		}
+	for (unsigned i = 0; i < d->nmjoins && !members;)
+		if (!memcmp(d->mjoins[i].mgid, mgid, 16))
+			mcast_leave_at(d, i);
+		else
+			i++;
+}
+
+void ibrd_mcast_policy(struct ibrd *d)
+{
+	if (!d->mcast_ops)
+		return; /* no source of groups wired (yet) */
+	for (uint32_t p = 0; p < d->rib.nports; p++) {
+		const struct sa_group *v;
+		size_t n = mcast_ops(d)->groups(d, p, &v);
+
+		for (size_t i = 0; i < n; i++) {
+			uint8_t mgid[16];
+
+			memcpy(mgid, v[i].mgid, 16); /* a join may grow the table under us */
+			mcast_apply(d, mgid);
+			n = mcast_ops(d)->groups(d, p, &v);
+		}
+	}
+	/* joins of groups no subnet lists any more */
+	for (unsigned i = 0; i < d->nmjoins; i++) {
+		uint8_t mgid[16];
+		unsigned before = d->nmjoins;
+
+		memcpy(mgid, d->mjoins[i].mgid, 16);
+		mcast_apply(d, mgid);
+		if (d->nmjoins < before)
+			i = (unsigned)-1; /* restart: the array moved */
+	}
+}
+
+void ibrd_mcast_stop(struct ibrd *d)
+{
+	while (d->nmjoins && d->mcast_ops)
+		mcast_leave_at(d, d->nmjoins - 1);
+	free(d->mjoins);
+	d->mjoins = NULL;
+	d->mjoins_cap = 0;
+	ibrd_roce_free(d);
+}

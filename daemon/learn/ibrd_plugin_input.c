@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/*
+ * ibrd_plugin_input.c - the daemon's decoder of the OpenSM plugin's
+ * messages (lib/ibr_plug.h) into the session's view of the subnet.  The
+ * plugin is another process: every datagram is checked whole by
+ * ibr_plug_parse() before a field is read, the order of messages is checked
+ * (a hello first and once; snapshot parts between BEGIN and END; a GROUP
+ * chain of one MGID), and every table is bounded.  A complete snapshot
+ * replaces the view at once; an incomplete or inconsistent one is dropped
+ * and the old view stays.
+ */
+#include "daemon/learn/ibrd_plugin.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void pview_init(struct ibrd_pview *v)
+{
+	router_tab_init(&v->ports, sizeof(struct ibrd_pport), sizeof(uint64_t));
+	router_tab_init(&v->groups, sizeof(struct ibrd_pgroup), 16);
+	v->members = 0;
+	v->aliases = 0;
+}
+
+static void pview_free(struct ibrd_pview *v)
+{
+	struct ibrd_pgroup *g;
+	uint32_t pos = 0;
+
+	while ((g = router_tab_next(&v->groups, &pos)))
+		free(g->mem);
+	router_tab_free(&v->ports);
+	router_tab_free(&v->groups);
+	v->members = 0;
+	v->aliases = 0;
+}
+
+void ibrd_psess_init(struct ibrd_psess *s, const struct ibrd_psess_ops *ops, void *ctx)
+{
+	memset(s, 0, sizeof(*s));
+	pview_init(&s->live);
+	pview_init(&s->staged);
+	if (ops)
+		s->ops = *ops;
+	s->ctx = ctx;
+}
+
+void ibrd_psess_free(struct ibrd_psess *s)
+{
+	pview_free(&s->live);
+	pview_free(&s->staged);
+	free(s->grp.mem);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct ibrd_pport *ibrd_psess_port(const struct ibrd_psess *s, uint64_t guid)
+{
+	return router_tab_find(&s->live.ports, &guid);
+}
+
+bool ibrd_psess_has_router(const struct ibrd_psess *s, uint64_t guid)
+{
+	const struct ibrd_pport *p = ibrd_psess_port(s, guid);
+
+	return p && p->node_type == 3 && !(p->flags & IBR_PLUG_PORT_ALIAS);
+}
+
+/* The view a message about the subnet goes to. */
+static struct ibrd_pview *psess_view(struct ibrd_psess *s)
+{
+	return s->snapping ? &s->staged : &s->live;
+}
+
+static int psess_hello(struct ibrd_psess *s, const struct ibr_plug_msg *m)
+{
+	if (s->hello)
+		return -EPROTO;
+	ibr_plug_hello_get(m->fixed, &s->h);
+	if (m->count > IBRD_PSESS_SERVE_MAX)
+		return -E2BIG;
+	for (unsigned i = 0; i < m->count; i++)
+		s->serve[i] = ibr_plug_guid_get(m->recs + 8 * i);
+	s->nserve = m->count;
+	s->sm_state = s->h.sm_state;
+	s->hello = true;
+	return IBRD_PSESS_HELLO;
+}
+
+static int psess_ports(struct ibrd_psess *s, const struct ibr_plug_msg *m)
+{
+	struct ibrd_pview *v = psess_view(s);
+
+	for (unsigned i = 0; i < m->count; i++) {
+		struct ibr_plug_port r;
+		struct ibrd_pport p;
+		const struct ibrd_pport *old;
+		int rc;
+
+		ibr_plug_port_get(m->recs + m->recsz * i, &r);
+		if (!r.guid || r.lid == 0 || r.lid >= 0xC000 || r.lmc > 7) {
+			s->refused++; /* not a unicast end port: skip the record */
+			continue;
+		}
+		memset(&p, 0, sizeof(p));
+		p.guid = r.guid;
+		p.base_guid = r.base_guid ? r.base_guid : r.guid;
+		p.lid = r.lid;
+		p.lmc = r.lmc;
+		p.node_type = r.node_type;
+		p.port_num = r.port_num;
+		p.flags = r.flags & IBR_PLUG_PORT_ALIAS;
+		old = router_tab_find(&v->ports, &p.guid);
+		if (!old && v->ports.count >= IBRD_PSESS_PORTS_MAX)
+			return -E2BIG;
+		if (old && (old->flags & IBR_PLUG_PORT_ALIAS))
+			v->aliases--;
+		if ((rc = router_tab_put(&v->ports, &p)) < 0)
+			return rc;
+		if (p.flags & IBR_PLUG_PORT_ALIAS)
+			v->aliases++;
+		if (s->snapping)
+			s->snap_ports++;
+		else if (s->ops.port)
+			s->ops.port(s->ctx, &p);
+	}
+	return s->snapping ? 0 : IBRD_PSESS_PORTS;
+}
+
+/* One record out of the view (its callback after, with a copy). */
+static void psess_port_drop(struct ibrd_psess *s, struct ibrd_pview *v, struct ibrd_pport *p)
+{
+	struct ibrd_pport gone = *p;
+
+	if (gone.flags & IBR_PLUG_PORT_ALIAS)
+		v->aliases--;
+	router_tab_del(&v->ports, &gone.guid);
+	if (!s->snapping && s->ops.port_del)
+		s->ops.port_del(s->ctx, &gone);
+}
+
+/* A port leaves with its aliases (they share its LIDs); the scan only when aliases exist. */
+static int psess_ports_del(struct ibrd_psess *s, const struct ibr_plug_msg *m)
+{
+	struct ibrd_pview *v = psess_view(s);
+
+	for (unsigned i = 0; i < m->count; i++) {
+		uint64_t guid = ibr_plug_guid_get(m->recs + 8 * i);
+		struct ibrd_pport *p = router_tab_find(&v->ports, &guid);
+		uint32_t pos = 0;
+
+		if (p)
+			psess_port_drop(s, v, p);
+		while (v->aliases && (p = router_tab_next(&v->ports, &pos)))
+			if (p->base_guid == guid)
+				psess_port_drop(s, v, p);
+	}
+	return s->snapping ? 0 : IBRD_PSESS_PORTS;
+}
+
+/* The group received (a whole chain) into the view, replacing an older one. */
+static int psess_group_commit(struct ibrd_psess *s)
+{
+	struct ibrd_pview *v = psess_view(s);
+	struct ibrd_pgroup *old = router_tab_find(&v->groups, s->grp.mgid);
+	int rc;
+
+	if (old) {
+		v->members -= old->nmem;
+		free(old->mem);
+		old->mem = NULL;
+		old->nmem = 0;
+	} else if (v->groups.count >= IBRD_PSESS_GROUPS_MAX) {
+		return -E2BIG;
+	}
+	if (v->members + s->grp.nmem > IBRD_PSESS_MEMBERS_MAX) {
+		if (old)
+			router_tab_del(&v->groups, s->grp.mgid);
+		return -E2BIG;
+	}
+	if ((rc = router_tab_put(&v->groups, &s->grp)) < 0) {
+		if (old)
+			router_tab_del(&v->groups, s->grp.mgid);
+		return rc;
+	}
+	v->members += s->grp.nmem;
+	s->grp.mem = NULL; /* the table owns it now */
+	s->grp_open = false;
+	if (!s->snapping && s->ops.group)
+		s->ops.group(s->ctx, router_tab_find(&v->groups, s->grp.mgid));
+	return s->snapping ? 0 : IBRD_PSESS_GROUPS;
+}
+
+static int psess_group(struct ibrd_psess *s, const struct ibr_plug_msg *m)
+{
+	struct ibr_plug_group g;
+
+	ibr_plug_group_get(m->fixed, &g);
+	if (g.mgid[0] != 0xFF || g.mlid < 0xC000 || g.mlid == 0xFFFF || g.sl > 15)
+		return -EBADMSG;
+	if (s->grp_open && memcmp(s->grp.mgid, g.mgid, 16))
+		return -EPROTO; /* a chain is one group */
+	if (!s->grp_open) {
+		free(s->grp.mem);
+		memset(&s->grp, 0, sizeof(s->grp));
+		memcpy(s->grp.mgid, g.mgid, 16);
+		s->grp_open = true;
+	}
+	s->grp.g = g;
+	if (s->grp.nmem + m->count > UINT16_MAX + 1u)
+		return -E2BIG;
+	if (s->grp.nmem + m->count > s->grp.capmem) {
+		uint32_t cap = s->grp.nmem + m->count;
+		struct ibrd_pmember *mem = realloc(s->grp.mem, cap * sizeof(*mem));
+
+		if (!mem)
+			return -ENOMEM;
+		s->grp.mem = mem;
+		s->grp.capmem = cap;
+	}
+	for (unsigned i = 0; i < m->count; i++) {
+		struct ibr_plug_member r;
+		struct ibrd_pmember *x = &s->grp.mem[s->grp.nmem++];
+
+		ibr_plug_member_get(m->recs + m->recsz * i, &r);
+		x->guid = ibr_plug_guid_get(r.gid + 8);
+		x->join_state = r.join_state & 0x0F;
+	}
+	if (m->flags & IBR_PLUG_F_MORE)
+		return 0;
+	return psess_group_commit(s);
+}
+
+static int psess_groups_del(struct ibrd_psess *s, const struct ibr_plug_msg *m)
+{
+	struct ibrd_pview *v = psess_view(s);
+
+	for (unsigned i = 0; i < m->count; i++) {
+		const uint8_t *mgid = m->recs + 16 * i;
+		struct ibrd_pgroup *g = router_tab_find(&v->groups, mgid);
+
+		if (!g)
+			continue;
+		v->members -= g->nmem;
+		free(g->mem);
+		router_tab_del(&v->groups, mgid);
+		if (!s->snapping && s->ops.group_del)
+			s->ops.group_del(s->ctx, mgid);
+	}
+	return s->snapping ? 0 : IBRD_PSESS_GROUPS;
+}
+
+static int psess_snap_begin(struct ibrd_psess *s, const struct ibr_plug_msg *m)
+{
+	pview_free(&s->staged);
+	pview_init(&s->staged);
+	ibr_plug_snap_get(m->fixed, &s->snap);
+	s->snap_ports = 0;
+	s->snapping = true; /* a BEGIN while snapping: the plugin started over */
+	return 0;
+}
+
+static bool pgroup_same(const struct ibrd_pgroup *a, const struct ibrd_pgroup *b)
+{
+	if (memcmp(&a->g, &b->g, sizeof(a->g)) || a->nmem != b->nmem)
+		return false;
+	for (uint32_t i = 0; i < a->nmem; i++)
+		if (a->mem[i].guid != b->mem[i].guid ||
+		    a->mem[i].join_state != b->mem[i].join_state)
+			return false;
+	return true;
+}
+
+/* The same subnet twice (a periodic refresh usually is): no work for the daemon. */
+static bool pview_same(const struct ibrd_pview *a, const struct ibrd_pview *b)
+{
+	const struct ibrd_pport *p, *q;
+	const struct ibrd_pgroup *g, *h;
+	uint32_t pos = 0;
+
+	if (a->ports.count != b->ports.count || a->groups.count != b->groups.count)
+		return false;
+	while ((p = router_tab_next(&a->ports, &pos)))
+		if (!(q = router_tab_find(&b->ports, &p->guid)) || memcmp(p, q, sizeof(*p)))
+			return false;
+	pos = 0;
+	while ((g = router_tab_next(&a->groups, &pos)))
+		if (!(h = router_tab_find(&b->groups, g->mgid)) || !pgroup_same(g, h))
+			return false;
+	return true;
+}
+
+/* The snapshot is whole when END names what BEGIN opened and the counts match. */
+static int psess_snap_end(struct ibrd_psess *s, const struct ibr_plug_msg *m)
+{
+	struct ibr_plug_snap e;
+	struct ibrd_pview tmp;
+	bool same;
+
+	if (!s->snapping)
+		return -EPROTO;
+	ibr_plug_snap_get(m->fixed, &e);
+	s->snapping = false;
+	if (e.gen != s->snap.gen || e.nports != s->snap_ports ||
+	    e.ngroups != s->staged.groups.count) {
+		s->snap_bad++;
+		pview_free(&s->staged);
+		pview_init(&s->staged);
+		return 0;
+	}
+	same = s->snapshots && pview_same(&s->live, &s->staged) &&
+	       (!e.subnet_prefix || e.subnet_prefix == s->h.subnet_prefix);
+	tmp = s->live;
+	s->live = s->staged;
+	s->staged = tmp;
+	pview_free(&s->staged);
+	pview_init(&s->staged);
+	if (e.subnet_prefix)
+		s->h.subnet_prefix = e.subnet_prefix;
+	if (e.sm_lid)
+		s->h.sm_lid = e.sm_lid;
+	s->snapshots++;
+	return same ? 0 : IBRD_PSESS_SNAPSHOT;
+}
+
+int ibrd_psess_input(struct ibrd_psess *s, const uint8_t *buf, size_t len)
+{
+	struct ibr_plug_msg m;
+	int rc;
+
+	if ((rc = ibr_plug_parse(buf, len, &m)))
+		return rc;
+	s->msgs++;
+	s->bytes += len;
+	if (s->seq_known && m.seq != s->next_seq)
+		s->gaps++; /* the plugin dropped messages: its counters say why */
+	s->seq_known = true;
+	s->next_seq = m.seq + 1;
+	if (!m.known) {
+		s->unknown++;
+		return 0;
+	}
+	if (!s->hello && m.type != IBR_PLUG_HELLO)
+		return -EPROTO;
+	if (s->grp_open && m.type != IBR_PLUG_GROUP)
+		return -EPROTO; /* a GROUP chain ended without its last part */
+	switch (m.type) {
+	case IBR_PLUG_HELLO:
+		return psess_hello(s, &m);
+	case IBR_PLUG_SNAP_BEGIN:
+		return psess_snap_begin(s, &m);
+	case IBR_PLUG_SNAP_END:
+		return psess_snap_end(s, &m);
+	case IBR_PLUG_STATS:
+		ibr_plug_stats_get(m.fixed, &s->remote);
+		s->have_stats = true;
+		s->sm_state = s->remote.sm_state;
+		return IBRD_PSESS_STATS;
+	default:
+		break;
+	}
+	if (!s->snapping)
+		s->deltas++;
+	switch (m.type) {
+	case IBR_PLUG_PORTS:
+		return psess_ports(s, &m);
+	case IBR_PLUG_PORTS_DEL:
+		return psess_ports_del(s, &m);
+	case IBR_PLUG_GROUP:
+		return psess_group(s, &m);
+	case IBR_PLUG_GROUPS_DEL:
+		return psess_groups_del(s, &m);
+	default:
+		return -EPROTO; /* ROUTES: the daemon's own message, not the plugin's */
+	}
+}

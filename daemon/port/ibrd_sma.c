@@ -1,0 +1,809 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/*
+ * ibrd_sma.c - the SMA on the sim data path: SMPs (VL15, QP0) received by a
+ * worker are queued to the control thread (the SMA is single-threaded),
+ * answered with sma_process(), and the reply goes back out of the same port
+ * as a whole packet (LRH on VL15, BTH, DETH, the MAD, ICRC, VCRC).  What
+ * the SM sets (LID, LMC, GidPrefix) reaches the forwarding tables as RIB
+ * changes: the next forwarded packet carries the new SLID; and at the end of
+ * each turn the SMA's PortInfo is set from the RIB port, whoever changed it
+ * (ibrd_sma_sync: one state).  The vendor router tables are each port's,
+ * built from the RIB.  Who may Set (sma-set-policy, sma-mkey) is the SMA's
+ * (sma/sma_policy.c); show sma [drops] and sma release are its control
+ * commands, with what was lost around the SMA counted by port and reason.
+ */
+#include "daemon/ibrd.h"
+#include "daemon/cmd/ibrd_cmd.h"
+
+#include "lib/crc/ibr_crc.h"
+#include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
+#include "lib/ibr_mad.h"
+#include "lib/ibr_pkt.h"
+#include "sa/sa_client.h"
+#include "sma/sma.h"
+#include "sma/sma_pma.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#define SMP_OFF	    (IBR_LRH_LEN + IBR_BTH_LEN + IBR_DETH_LEN) /* the MAD in a VL15 packet */
+#define SMP_PKT_LEN (SMP_OFF + IBR_MAD_SIZE + IBR_ICRC_LEN + IBR_VCRC_LEN)
+#define SMA_QUEUE   256
+
+struct ibrd_smp {
+	uint8_t port; /* router port index */
+	uint32_t len;
+	uint8_t pkt[SMP_PKT_LEN];
+};
+
+/* Worker side: copy the packet into the queue and wake the control thread. */
+static void sma_hook(void *ctx, const struct router_mbuf *m, int reason)
+{
+	struct ibrd *d = ctx;
+	uint64_t one = 1;
+
+	(void)reason;
+	if (m->port >= ROUTER_MAX_PORTS)
+		return;
+	pthread_mutex_lock(&d->smp_lock);
+	if (m->len > SMP_PKT_LEN) {
+		d->smp_lost[m->port][IBRD_SMP_NOT_SMP]++;
+	} else if (d->smp_n >= SMA_QUEUE) {
+		d->smp_lost[m->port][IBRD_SMP_QUEUE_FULL]++; /* the SM retries */
+	} else {
+		struct ibrd_smp *q = &d->smp_q[(d->smp_head + d->smp_n++) % SMA_QUEUE];
+
+		q->port = m->port;
+		q->len = m->len;
+		memcpy(q->pkt, m->data, m->len);
+	}
+	pthread_mutex_unlock(&d->smp_lock);
+	if (write(d->smp_efd, &one, sizeof(one)) < 0) {
+		/* the counter is saturated: the control thread is awake anyway */
+	}
+}
+
+void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w)
+{
+	if (d->sma) {
+		w->sma_hook = sma_hook;
+		w->local_hook = sma_hook; /* GMPs for the PMA (ibrd_pma.c) ride the same queue */
+	}
+}
+
+/*
+ * An SMP of the SMA's (a reply, a trap) out of sim data port `idx` as a
+ * whole packet: LRH on VL15 from tx->slid to tx->dlid, BTH, DETH, the MAD,
+ * ICRC, VCRC.  The sim wire drops what its peer cannot take (MSG_DONTWAIT).
+ * 0 or -errno (-EINVAL: no such sim port).
+ */
+static int sma_sim_send(struct ibrd *d, uint32_t idx, const struct sma_tx *tx, const uint8_t *mad)
+{
+	struct ibr_pkt_ud_params r = { .vl = IBR_VL15,
+				       .slid = tx->slid,
+				       .dlid = tx->dlid,
+				       .pkey = IBR_PKEY_DEFAULT,
+				       .payload = mad,
+				       .payload_len = IBR_MAD_SIZE };
+	uint8_t out[SMP_PKT_LEN + 8];
+	int len;
+
+	if (idx >= d->conf->nports || !d->sim_open[idx])
+		return -EINVAL;
+	len = ibr_pkt_build_ud(out, sizeof(out), &r);
+	return len > 0 ? io_sim_send(&d->sim[idx], out, (size_t)len) : len;
+}
+
+/*
+ * Trap 256 (bad M_Key, IBA 14.2.4.3) to the port's master SM: on its MAD
+ * channel (ibsim, the lab) or, on a sim data port, as a VL15 packet out of
+ * it.  Logged either way; one that cannot go (no SM LID yet) only logged.
+ */
+static void sma_trap_send(struct ibrd *d, uint32_t idx, const struct sma_event *ev)
+{
+	uint8_t mad[IBR_MAD_SIZE];
+	struct sma_tx tx;
+	int rc;
+
+	if ((rc = sma_trap_bad_mkey_build(d->sma, ev, ++d->sma_trap_tid, mad, &tx))) {
+		log_warnx("sma: port %s: bad M_Key from LID 0x%04x: no trap (%s)",
+			  d->rib.port[idx].name, ev->trap.lid, strerror(-rc));
+		return;
+	}
+	if ((rc = ibrd_mad_send_smp(d, idx, mad, tx.dlid)) == -ENOENT && d->sim_open[idx])
+		rc = sma_sim_send(d, idx, &tx, mad);
+	log_warnx("sma: port %s: bad M_Key from LID 0x%04x (attribute 0x%04x): trap 256 to the "
+		  "SM at LID 0x%04x%s%s",
+		  d->rib.port[idx].name, ev->trap.lid, ev->trap.attr_id, tx.dlid,
+		  rc ? ": not sent: " : "", rc ? strerror(-rc) : "");
+}
+
+/*
+ * The non-empty P_Keys of a table (base 0 is an empty entry), "0xffff<sep>0x8001" into buf;
+ * false when they did not all fit.
+ */
+static bool sma_pkeys_str(const uint16_t *pk, unsigned n, const char *sep, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		if (!(pk[i] & 0x7FFF))
+			continue;
+		if (len + strlen(sep) + 7 > size)
+			return false;
+		len += (size_t)snprintf(buf + len, size - len, "%s0x%04x", len ? sep : "", pk[i]);
+	}
+	return true;
+}
+
+/* The alias GUIDs of a GUIDInfo table (entries 1 and up that are set); *count of them. */
+static bool sma_guids_str(const uint64_t *g, unsigned n, const char *sep, char *buf, size_t size,
+			  unsigned *count)
+{
+	size_t len = 0;
+	bool all = true;
+
+	buf[0] = '\0';
+	*count = 0;
+	for (unsigned i = 1; i < n; i++) {
+		if (!g[i])
+			continue;
+		++*count;
+		if (len + strlen(sep) + 19 > size)
+			all = false;
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s0x%016llx",
+						len ? sep : "", (unsigned long long)g[i]);
+	}
+	return all;
+}
+
+/*
+ * The P_Key table the SM set (PKeyTable Set, 14.2.5.7) becomes the port's:
+ * packets leave the port only with one of its P_Keys (10.9.3), as on an
+ * end port, whose table only its SM writes.  Empty entries (base 0) and a
+ * second entry of one base are not P_Keys to check.  A table the file gives
+ * (pkeys) is the starting point; the SM's replaces it until a reload.
+ */
+static void sma_pkeys_apply(struct router_port *p, const struct sma_event *ev)
+{
+	char buf[256];
+	bool all;
+
+	p->npkeys = 0;
+	for (unsigned i = 0; i < ev->npkeys; i++)
+		router_port_pkey_add(p, ev->pkeys[i]); /* an empty or repeated entry: skipped */
+	p->flags |= ROUTER_PORT_PKEY_CHECK;
+	all = sma_pkeys_str(p->pkeys, p->npkeys, " ", buf, sizeof(buf));
+	log_info("sma: port %s: P_Key table from the SM (%u):%s%s%s", p->name, p->npkeys,
+		 buf[0] ? " " : "", buf, all ? "" : " ...");
+}
+
+/* The alias GUIDs the SM set (GUIDInfo Set, 14.2.5.5), logged: show sma lists them. */
+static void sma_guids_log(const struct router_port *p, const struct sma_event *ev)
+{
+	char buf[160];
+	unsigned n;
+	bool all = sma_guids_str(ev->guids, ev->nguids, " ", buf, sizeof(buf), &n);
+
+	log_info("sma: port %s: alias GUIDs from the SM (%u):%s%s%s", p->name, n, buf[0] ? " " : "",
+		 buf, all ? "" : " ...");
+}
+
+/* The SMA's changes, applied to the router port and published. */
+static void sma_event(void *arg, const struct sma_event *ev)
+{
+	struct ibrd *d = arg;
+	uint32_t idx = ev->port - 1u;
+	struct router_port p;
+
+	if (idx >= d->rib.nports)
+		return;
+	p = d->rib.port[idx];
+	switch (ev->type) {
+	case SMA_EV_LID:
+		log_info("sma: port %s: LID 0x%04x LMC %u", p.name, ev->lid, ev->lmc);
+		p.lid = ev->lid;
+		p.lmc = ev->lmc;
+		break;
+	case SMA_EV_GID_PREFIX:
+		log_info("sma: port %s: subnet prefix 0x%016llx", p.name,
+			 (unsigned long long)ev->gid_prefix);
+		p.prefix = ev->gid_prefix;
+		break;
+	case SMA_EV_PORT_STATE:
+		log_info("sma: port %s: state %d -> %d", p.name, ev->old_state, ev->state);
+		return;
+	case SMA_EV_PKEYS:
+		sma_pkeys_apply(&p, ev);
+		break;
+	case SMA_EV_ALIAS_GUIDS:
+		sma_guids_log(&p, ev);
+		return;
+	case SMA_EV_TRAP_BAD_MKEY:
+		sma_trap_send(d, idx, ev);
+		return;
+	case SMA_EV_CLIENT_REREG:
+		/* the SM lost its subscriptions and groups: register them again (IBA 14.4.11) */
+		log_info("sma: port %s: ClientReregister%s", p.name,
+			 d->sa[idx] ? ": the SA client resyncs" : " (no SA client)");
+		if (d->sa[idx])
+			sa_client_resync(d->sa[idx], "ClientReregister");
+		return;
+	default:
+		log_debug("sma: port %s: event %d", p.name, ev->type);
+		return;
+	}
+	router_rib_port_set(&d->rib, idx, &p);
+	ibrd_port_changed(d, idx);
+}
+
+/* A port forwards when it is up and has a LID (what the FIB compiler calls usable). */
+static bool sma_port_forwards(const struct router_port *p)
+{
+	return (p->flags & ROUTER_PORT_UP) && p->lid;
+}
+
+/*
+ * The P_Keys a packet may carry out of port `p`: its P_Key table when it
+ * checks one (IBA 10.9), else the default partition, which stands for any.
+ */
+static unsigned sma_port_pkeys(const struct router_port *p, const uint16_t **v)
+{
+	static const uint16_t def = IBR_PKEY_DEFAULT;
+
+	if ((p->flags & ROUTER_PORT_PKEY_CHECK) && p->npkeys) {
+		*v = p->pkeys;
+		return p->npkeys;
+	}
+	*v = &def;
+	return 1;
+}
+
+/*
+ * A next hop's weight from its route's metric: NVIDIA's SM prefers the
+ * router of the higher weight (its osm_router_policy.h), a metric is a cost
+ * (lower preferred, as the OpenSM plugin keeps the lowest): metric 0 is
+ * weight 255, metrics of 254 and more weight 1.
+ */
+static uint8_t sma_weight(uint32_t metric)
+{
+	return (uint8_t)(255 - (metric < 254 ? metric : 254));
+}
+
+/*
+ * Each port's NextHopTable, built from the RIB when it moves (ibrd_sma_sync)
+ * rather than at each SMP: one walk of the routes a port and a change, so
+ * that neither a Get nor the SMA's comparison walks a large RIB.  The first
+ * SMA_NH_CAP records are kept (the SMA serves no more), and the whole
+ * table's size.
+ */
+#define SMA_NH_CAP 1024 /* RouterInfo:NextHopTableCap (sma_node_cfg_of) */
+struct ibrd_sma_tabs {
+	uint32_t top[ROUTER_MAX_PORTS], n[ROUTER_MAX_PORTS];
+	struct sma_next_hop nh[ROUTER_MAX_PORTS][SMA_NH_CAP];
+};
+
+/*
+ * NextHopTable of port index `idx`: the /64 prefixes its subnet reaches
+ * through the router (the prefix routes its OpenSM could hold: not its own
+ * prefix, not link-local, not site-local across sites; ibrd_osm_route.c),
+ * by a port that forwards; one record per P_Key that may leave by that
+ * port.  Aggregates and the default route have no 64-bit prefix: not listed.
+ */
+static void sma_nh_build(struct ibrd *d, uint32_t idx)
+{
+	struct ibrd_sma_tabs *t = d->sma_tabs;
+	const struct router_route *r;
+	uint32_t pos = 0, n = 0;
+
+	while ((r = router_tab_next(&d->rib.routes, &pos))) {
+		const uint16_t *pk;
+		unsigned npk;
+
+		if (r->nh.port >= d->rib.nports ||
+		    ibrd_osm_route_kind(d, idx, r) != IBRD_OSM_LINE ||
+		    !sma_port_forwards(&d->rib.port[r->nh.port]))
+			continue;
+		npk = sma_port_pkeys(&d->rib.port[r->nh.port], &pk);
+		for (unsigned k = 0; k < npk; k++, n++) {
+			if (n >= SMA_NH_CAP)
+				continue;
+			t->nh[idx][n].subnet_prefix = r->key.prefix;
+			t->nh[idx][n].pkey = pk[k];
+			t->nh[idx][n].weight = sma_weight(r->metric);
+		}
+	}
+	t->top[idx] = n;
+	t->n[idx] = n < SMA_NH_CAP ? n : SMA_NH_CAP;
+}
+
+static uint32_t sma_next_hops(void *arg, uint8_t port, uint32_t first, struct sma_next_hop *out,
+			      unsigned max, unsigned *filled)
+{
+	struct ibrd *d = arg;
+	const struct ibrd_sma_tabs *t = d->sma_tabs;
+	uint32_t idx = port - 1u;
+
+	*filled = 0;
+	if (!t || idx >= d->rib.nports)
+		return 0;
+	for (uint32_t i = first; i < t->n[idx] && *filled < max; i++)
+		out[(*filled)++] = t->nh[idx][i];
+	return t->top[idx];
+}
+
+/* The LID of port `idx`'s master SM: as its SM set it in the SMA, else as its SA client knows it. */
+static uint16_t sma_master_sm(struct ibrd *d, uint32_t idx)
+{
+	struct sma_port_view v;
+
+	if (d->sma && sma_port_get(d->sma, idx + 1, &v) == 0 && v.sm_lid)
+		return v.sm_lid;
+	return d->sa[idx] ? sa_client_port(d->sa[idx])->sm_lid : 0;
+}
+
+/* A site-local subnet prefix of the form fec0:0:0:<subnet ID> (IBA 4.1.1). */
+static bool sma_site_subnet(uint64_t prefix)
+{
+	return prefix >> 16 == 0xFEC000000000ull;
+}
+
+/*
+ * AdjacentSiteLocalSubnetsTable of port `port`: the site-local subnets on
+ * the router's other ports of its site that forward, one record per P_Key
+ * that may leave by that port, with their master SM's LID.  The port's own
+ * subnet is not listed (its SM knows it), nor other sites' (their
+ * site-local traffic never crosses: IBA 4.1.1).
+ */
+static uint32_t sma_adj_subnets(void *arg, uint8_t port, uint32_t first, struct sma_adj_subnet *out,
+				unsigned max, unsigned *filled)
+{
+	struct ibrd *d = arg;
+	uint32_t idx = port - 1u, n = 0;
+
+	*filled = 0;
+	if (idx >= d->rib.nports)
+		return 0;
+	for (uint32_t j = 0; j < d->rib.nports; j++) {
+		const struct router_port *a = &d->rib.port[j];
+		const uint16_t *pk;
+		unsigned npk;
+		uint16_t sm;
+
+		if (j == idx || a->site != d->rib.port[idx].site || !sma_site_subnet(a->prefix) ||
+		    !sma_port_forwards(a))
+			continue;
+		sm = sma_master_sm(d, j);
+		npk = sma_port_pkeys(a, &pk);
+		for (unsigned k = 0; k < npk; k++, n++) {
+			if (n < first || *filled >= max)
+				continue;
+			out[*filled].subnet_prefix = (uint16_t)a->prefix;
+			out[*filled].pkey = pk[k];
+			out[*filled].master_sm_lid = sm;
+			(*filled)++;
+		}
+	}
+	return n;
+}
+
+/*
+ * After each turn (ibrd_sync.c), once the RIB is what the workers forward
+ * with: the SMA's PortInfo shows each RIB port (its LID, LMC, prefix, and
+ * Active while it forwards: one state, whoever set it; ibrouterd.conf(5),
+ * "The SMA and the port"), and the vendor tables are compared with what
+ * they were when the RIB or a master SM LID last moved (the table-change
+ * mask of RouterInfo).
+ */
+void ibrd_sma_sync(struct ibrd *d)
+{
+	uint64_t key;
+
+	if (!d->sma)
+		return;
+	for (uint32_t i = 0; i < d->rib.nports; i++) {
+		const struct router_port *p = &d->rib.port[i];
+		struct sma_port_fwd f = { .lid = p->lid,
+					  .lmc = p->lmc,
+					  .gid_prefix = p->prefix,
+					  .forwarding = sma_port_forwards(p) };
+
+		sma_port_sync(d->sma, i + 1, &f);
+	}
+	key = d->rib.generation;
+	for (uint32_t j = 0; j < d->rib.nports; j++)
+		key = key * 0x10001u + sma_master_sm(d, j);
+	if (key != d->sma_tables_key && d->sma_tabs) {
+		for (uint32_t i = 0; i < d->rib.nports; i++)
+			sma_nh_build(d, i);
+		sma_tables_refresh(d->sma);
+		d->sma_tables_key = key;
+	}
+}
+
+/* The SMA's view of config `c`: the node, its ports' GUIDs and Set policies. */
+static void sma_node_cfg_of(const struct ibrd_conf *c, struct sma_node_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->node_guid = c->node_guid;
+	cfg->system_image_guid = c->system_image_guid;
+	snprintf(cfg->node_desc, sizeof(cfg->node_desc), "%s", c->node_desc);
+	cfg->num_ports = c->nports;
+	cfg->next_hop_cap = SMA_NH_CAP;
+	for (unsigned i = 0; i < c->nports; i++) {
+		const struct ibrd_conf_port *cp = &c->port[i];
+
+		cfg->ports[i].guid = cp->rp.guid;
+		cfg->ports[i].set_policy = cp->sma_set_policy == IBRD_SMA_OPEN ? SMA_SET_OPEN
+									       : SMA_SET_MASTER_SM;
+		cfg->ports[i].mkey = cp->sma_mkey;
+		/* IsSM on ibsim ports only (ibrd_mad.c): there SMInfo carries the SM_Key */
+		if (cp->mad == IBRD_MAD_IBSIM) {
+			cfg->ports[i].capmask = SMA_CAP_DEFAULT | SMA_CAP_IS_SM;
+			cfg->ports[i].sm_key = c->sm_key;
+		}
+	}
+}
+
+/* The links of config `c`'s sim ports are up (a verbs port's is its HCA's). */
+static void sma_links_up(struct sma *s, const struct ibrd_conf *c)
+{
+	struct sma_port_view v;
+
+	for (unsigned i = 0; i < c->nports; i++)
+		if (c->port[i].data == IBRD_DATA_SIM && sma_port_get(s, i + 1, &v) == 0 &&
+		    v.phys_state != 5 /* LinkUp */)
+			sma_port_set_link(s, i + 1, true, ibr_now_ns());
+}
+
+int ibrd_sma_start(struct ibrd *d)
+{
+	struct sma_node_cfg cfg;
+	struct sma_ops ops = { .arg = d,
+			       .event = sma_event,
+			       .next_hops = sma_next_hops,
+			       .adj_subnets = sma_adj_subnets };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_sma };
+
+	sma_node_cfg_of(d->conf, &cfg);
+	if (!(d->sma_tabs = calloc(1, sizeof(*d->sma_tabs))))
+		return -ENOMEM;
+	if (!(d->sma = sma_new(&cfg, &ops)))
+		return -errno;
+	if (ibrd_pma_start(d))
+		return -ENOMEM;
+	sma_links_up(d->sma, d->conf);
+	d->sma_tables_key = 0;
+	ibrd_sma_sync(d);
+	d->smp_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	d->ev_sma.kind = IBRD_EV_SMA;
+	d->smp_q = calloc(SMA_QUEUE, sizeof(*d->smp_q));
+	if (!d->smp_q || d->smp_efd < 0 || epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->smp_efd, &ev) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int *from)
+{
+	struct sma_node_cfg cfg;
+	struct sma_ops ops = { .arg = d,
+			       .event = sma_event,
+			       .next_hops = sma_next_hops,
+			       .adj_subnets = sma_adj_subnets };
+	struct sma *s;
+
+	sma_node_cfg_of(nc, &cfg);
+	if (!(s = sma_renew(d->sma, &cfg, from, &ops)))
+		return NULL;
+	sma_links_up(s, nc);
+	return s;
+}
+
+void ibrd_sma_swap(struct ibrd *d, struct sma *s)
+{
+	uint64_t lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
+	struct sma_port_view nv, ov;
+	int from[ROUTER_MAX_PORTS];
+	unsigned n = 0;
+
+	/* the daemon's loss counts and the PMA's clears follow their port (by its GUID),
+	 * as the SMA's own counts do */
+	memset(lost, 0, sizeof(lost));
+	for (unsigned i = 0; i < ROUTER_MAX_PORTS && sma_port_get(s, i + 1, &nv) == 0; i++, n++) {
+		from[i] = -1;
+		for (unsigned j = 0; j < ROUTER_MAX_PORTS && sma_port_get(d->sma, j + 1, &ov) == 0;
+		     j++)
+			if (nv.guid == ov.guid) {
+				memcpy(lost[i], d->smp_lost[j], sizeof(lost[i]));
+				from[i] = (int)j;
+			}
+	}
+	pthread_mutex_lock(&d->smp_lock);
+	memcpy(d->smp_lost, lost, sizeof(lost));
+	pthread_mutex_unlock(&d->smp_lock);
+	ibrd_pma_renew(d, n, from);
+	sma_free(d->sma);
+	d->sma = s;
+	d->sma_tables_key = 0; /* its tables are seen again at the turn's end */
+}
+
+void ibrd_sma_stop(struct ibrd *d)
+{
+	ibrd_pma_stop(d);
+	sma_free(d->sma);
+	d->sma = NULL;
+	free(d->sma_tabs);
+	d->sma_tabs = NULL;
+	free(d->smp_q);
+	d->smp_q = NULL;
+	if (d->smp_efd >= 0)
+		close(d->smp_efd);
+	d->smp_efd = -1;
+}
+
+/*
+ * One queued packet: a VL15 UD packet to QP0 with a 256-byte MAD (IBA 14.2:
+ * SMPs travel on VL15, LNH 2, no GRH); its ICRC is checked here, the SMA
+ * being its end node.  The reply leaves on VL15 from QP0 to QP0.
+ */
+static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
+{
+	struct ibr_pkt p;
+	struct sma_rx rx = { .port = (uint8_t)(q->port + 1), .now_ns = ibr_now_ns() };
+	struct sma_tx tx;
+	enum sma_drop why;
+	uint8_t reply[IBR_MAD_SIZE];
+	int rc;
+
+	if (q->len >= IBR_LRH_LEN && ibr_lrh_get_vl((const struct ibr_lrh *)q->pkt) != IBR_VL15) {
+		ibrd_pma_one(d, q->port, q->pkt, q->len); /* the router's own: a GMP or nothing */
+		return;
+	}
+	if (ibr_pkt_parse(q->pkt, q->len, &p) || p.lnh != IBR_LNH_IBA_LOCAL || !p.deth ||
+	    ibr_bth_get_destqp(p.bth) != IBR_QP0 || p.payload_len != IBR_MAD_SIZE) {
+		ibrd_smp_lost(d, q->port, IBRD_SMP_NOT_SMP);
+		return;
+	}
+	if (ibr_pkt_crc_check(&p)) {
+		ibrd_smp_lost(d, q->port, IBRD_SMP_CRC);
+		return;
+	}
+	rx.slid = ibr_lrh_get_slid(p.lrh);
+	rx.dlid = ibr_lrh_get_dlid(p.lrh); /* checked by the SMA: a sim port has no link layer */
+	if (sma_process(d->sma, &rx, p.payload, p.payload_len, reply, &tx, &why) != SMA_REPLY)
+		return; /* counted by the SMA under its reason */
+	/* a reply the wire did not take is counted: the SM retries */
+	rc = tx.port >= 1 ? sma_sim_send(d, tx.port - 1u, &tx, reply) : -EINVAL;
+	if (rc)
+		ibrd_smp_lost(d, q->port, ibrd_smp_reply_loss(rc));
+}
+
+/* Control thread: answer every queued SMP (what they changed is published at the turn's end). */
+void ibrd_sma_event(struct ibrd *d)
+{
+	uint64_t v;
+
+	if (read(d->smp_efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return;
+	for (;;) {
+		struct ibrd_smp q;
+
+		pthread_mutex_lock(&d->smp_lock);
+		if (!d->smp_n) {
+			pthread_mutex_unlock(&d->smp_lock);
+			break;
+		}
+		q = d->smp_q[d->smp_head];
+		d->smp_head = (d->smp_head + 1) % SMA_QUEUE;
+		d->smp_n--;
+		pthread_mutex_unlock(&d->smp_lock);
+		sma_one(d, &q);
+	}
+}
+
+/* SMPs of port i the SMA or the daemon dropped, and the replies lost (copies taken under smp_lock). */
+static void sma_port_losses(struct ibrd *d, uint32_t i, uint64_t *lost)
+{
+	pthread_mutex_lock(&d->smp_lock);
+	memcpy(lost, d->smp_lost[i], sizeof(d->smp_lost[i]));
+	pthread_mutex_unlock(&d->smp_lock);
+}
+
+static const struct {
+	const char *name, *text;
+} sma_losses[IBRD_SMP_LOSS_MAX] = {
+#define SMA_LOSS_NAME(id, name, text) [IBRD_SMP_##id] = { name, text },
+	IBRD_SMP_LOSSES(SMA_LOSS_NAME)
+#undef SMA_LOSS_NAME
+};
+
+static bool sma_loss_is_reply(int r)
+{
+	return r == IBRD_SMP_REPLY_AGAIN || r == IBRD_SMP_REPLY_NO_PEER ||
+	       r == IBRD_SMP_REPLY_ERROR;
+}
+
+/*
+ * show sma -o prometheus: per port, the SMPs the SMA saw and answered, the
+ * drops by reason (the SMA's and the daemon's) and the replies lost by reason.
+ */
+static int sma_prom(struct ibrd *d, struct ibrd_out *o, int port)
+{
+	const struct sma_counters *c = sma_counters_get(d->sma);
+	uint64_t lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
+	uint32_t n = d->rib.nports < SMA_MAX_PORTS ? d->rib.nports : SMA_MAX_PORTS;
+
+	for (uint32_t i = 0; i < n; i++)
+		sma_port_losses(d, i, lost[i]);
+	ibrd_out_printf(o, "# HELP ibrouter_sma_smps_total SMPs handed to the SMA.\n"
+			   "# TYPE ibrouter_sma_smps_total counter\n");
+	for (uint32_t i = 0; i < n; i++)
+		if (port < 0 || (uint32_t)port == i)
+			ibrd_out_printf(o, "ibrouter_sma_smps_total{port=\"%s\"} %llu\n",
+					d->rib.port[i].name, (unsigned long long)c->port[i].rx);
+	ibrd_out_printf(o, "# HELP ibrouter_sma_replies_total SMPs the SMA answered.\n"
+			   "# TYPE ibrouter_sma_replies_total counter\n");
+	for (uint32_t i = 0; i < n; i++)
+		if (port < 0 || (uint32_t)port == i)
+			ibrd_out_printf(o, "ibrouter_sma_replies_total{port=\"%s\"} %llu\n",
+					d->rib.port[i].name,
+					(unsigned long long)c->port[i].replies);
+	ibrd_out_printf(o, "# HELP ibrouter_sma_drops_total SMPs dropped, by port and reason.\n"
+			   "# TYPE ibrouter_sma_drops_total counter\n");
+	for (uint32_t i = 0; i < n; i++) {
+		if (port >= 0 && (uint32_t)port != i)
+			continue;
+		for (int r = 0; r < SMA_DROP_MAX; r++)
+			ibrd_out_printf(
+				o, "ibrouter_sma_drops_total{port=\"%s\",reason=\"%s\"} %llu\n",
+				d->rib.port[i].name, sma_drop_name(r),
+				(unsigned long long)c->port[i].drops[r]);
+		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
+			if (!sma_loss_is_reply(r))
+				ibrd_out_printf(
+					o,
+					"ibrouter_sma_drops_total{port=\"%s\",reason=\"%s\"} "
+					"%llu\n",
+					d->rib.port[i].name, sma_losses[r].name,
+					(unsigned long long)lost[i][r]);
+	}
+	ibrd_out_printf(o,
+			"# HELP ibrouter_sma_reply_errors_total SMA replies not sent, by port and "
+			"reason.\n# TYPE ibrouter_sma_reply_errors_total counter\n");
+	for (uint32_t i = 0; i < n; i++) {
+		if (port >= 0 && (uint32_t)port != i)
+			continue;
+		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
+			if (sma_loss_is_reply(r))
+				ibrd_out_printf(
+					o,
+					"ibrouter_sma_reply_errors_total{port=\"%s\",reason="
+					"\"%s\"} %llu\n",
+					d->rib.port[i].name, sma_losses[r].name,
+					(unsigned long long)lost[i][r]);
+	}
+	return ibrd_out_end(o);
+}
+
+/* show sma drops [PORT]: the non-zero drop and reply-loss counts, by port and reason. */
+static int sma_show_drops(struct ibrd *d, struct ibrd_out *o, int port)
+{
+	static const char *const cols[] = { "port", "reason", "count", "description" };
+	const struct sma_counters *c = sma_counters_get(d->sma);
+
+	ibrd_out_table(o, cols, 4);
+	for (uint32_t i = 0; i < d->rib.nports && i < SMA_MAX_PORTS; i++) {
+		uint64_t lost[IBRD_SMP_LOSS_MAX];
+
+		if (port >= 0 && (uint32_t)port != i)
+			continue;
+		sma_port_losses(d, i, lost);
+		for (int r = 0; r < SMA_DROP_MAX; r++) {
+			if (!c->port[i].drops[r])
+				continue;
+			ibrd_out_str(o, d->rib.port[i].name);
+			ibrd_out_str(o, sma_drop_name(r));
+			ibrd_out_u64(o, c->port[i].drops[r]);
+			ibrd_out_str(o, sma_drop_text(r));
+		}
+		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++) {
+			if (!lost[r])
+				continue;
+			ibrd_out_str(o, d->rib.port[i].name);
+			ibrd_out_str(o, sma_losses[r].name);
+			ibrd_out_u64(o, lost[r]);
+			ibrd_out_str(o, sma_losses[r].text);
+		}
+	}
+	return ibrd_out_end(o);
+}
+
+/*
+ * show sma [PORT]: each port's Set policy, its master SM, the Sets refused,
+ * what its SMPs came to (answered, dropped, replies lost), and the P_Keys
+ * and alias GUIDs its SM set;
+ * show sma drops [PORT]: those drops and losses by reason.
+ */
+int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "port",	    "policy",	       "mkey_set",
+					    "sm_lid",	    "master_sm",       "sm_hops",
+					    "sets_refused", "mkey_violations", "gid_prefix",
+					    "smps",	    "replies",	       "drops",
+					    "reply_errors", "pma_gmps",	       "pkeys",
+					    "alias_guids" };
+	const struct sma_counters *c;
+	bool drops = argc >= 3 && !strcmp(argv[2], "drops");
+	int port = -1, a = drops ? 3 : 2;
+
+	if (argc > a + 1)
+		return ibrd_out_usage(o, "usage: show sma [drops] [PORT]");
+	if (argc == a + 1 && (port = ibrd_cmd_port(d, o, argv[a])) < 0)
+		return -ENOENT;
+	if (!d->sma)
+		return ibrd_out_error(o, ENOENT, "no SMA");
+	if (o->fmt == IBRD_FMT_PROM)
+		return sma_prom(d, o, port);
+	if (drops)
+		return sma_show_drops(d, o, port);
+	c = sma_counters_get(d->sma);
+	ibrd_out_table(o, cols, 16);
+	for (uint32_t i = 0; i < d->rib.nports && i < SMA_MAX_PORTS; i++) {
+		char pks[SMA_MAX_PKEYS * 7 + 1], gds[SMA_MAX_GUIDS * 19 + 1];
+		unsigned nguids;
+		struct sma_port_view v;
+		union ibr_gid g;
+		char gs[IBR_GID_STRLEN];
+		uint64_t lost[IBRD_SMP_LOSS_MAX], dropped = 0, reply_errors = 0;
+
+		if ((port >= 0 && (uint32_t)port != i) || sma_port_get(d->sma, i + 1, &v))
+			continue;
+		sma_port_losses(d, i, lost);
+		for (int r = 0; r < SMA_DROP_MAX; r++)
+			dropped += c->port[i].drops[r];
+		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
+			*(sma_loss_is_reply(r) ? &reply_errors : &dropped) += lost[r];
+		g = ibr_gid_make(v.gid_prefix, 0);
+		ibrd_out_str(o, d->rib.port[i].name);
+		ibrd_out_str(o, v.set_policy == SMA_SET_OPEN ? "open" : "master-sm");
+		ibrd_out_bool(o, v.mkey != 0); /* never the key itself */
+		ibrd_out_lid(o, v.sm_lid);
+		ibrd_out_str(o, !v.sm_bound ? "none" : v.sm_dr ? "directed-route" : "lid-routed");
+		ibrd_out_u64(o, v.sm_dr ? v.sm_hops : 0);
+		ibrd_out_u64(o, v.sets_refused);
+		ibrd_out_u64(o, v.mkey_violations);
+		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
+		ibrd_out_u64(o, c->port[i].rx);
+		ibrd_out_u64(o, c->port[i].replies);
+		ibrd_out_u64(o, dropped);
+		ibrd_out_u64(o, reply_errors);
+		ibrd_out_u64(o, sma_pma_gmps(d->pma, (uint8_t)(i + 1)));
+		sma_pkeys_str(v.pkeys, v.npkeys, ",", pks, sizeof(pks));
+		sma_guids_str(v.guids, v.nguids, ",", gds, sizeof(gds), &nguids);
+		ibrd_out_str(o, pks[0] ? pks : NULL);
+		ibrd_out_str(o, gds[0] ? gds : NULL);
+	}
+	return ibrd_out_end(o);
+}
+
+/* sma release PORT: forget the port's master SM (one that moved, sma_policy.c). */
+int ibrd_cmd_sma_release(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	int port;
+
+	if (argc != 3)
+		return ibrd_out_usage(o, "usage: sma release PORT");
+	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
+		return -ENOENT;
+	if (!d->sma || sma_port_release(d->sma, (unsigned)port + 1))
+		return ibrd_out_error(o, ENOENT, "port %s has no SMA", argv[2]);
+	log_info("sma: port %s: master SM released by a control command", argv[2]);
+	return ibrd_cmd_ok(o);
+}
