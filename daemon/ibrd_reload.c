@@ -25,7 +25,10 @@
  */
 #include "daemon/ibrd.h"
 #include "daemon/cmd/ibrd_cmd.h"
+#include "daemon/ctl/ibrd_ctl.h"
 #include "daemon/ctl/ibrd_out.h"
+#include "daemon/learn/ibrd_learn.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_log.h"
 #include "sma/sma.h"
@@ -119,15 +122,15 @@ static void reload_proxies(struct ibrd *d, const struct reload *r)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < d->nproxies; i++) {
-		struct ibrd_proxy x = d->proxy[i];
+	for (unsigned i = 0; i < d->data->nproxies; i++) {
+		struct ibrd_proxy x = d->data->proxy[i];
 
 		if (x.conf || r->to[x.port] < 0)
 			continue;
 		x.port = (uint32_t)r->to[x.port];
-		d->proxy[n++] = x;
+		d->data->proxy[n++] = x;
 	}
-	d->nproxies = n;
+	d->data->nproxies = n;
 	ibrd_proxy_load(d, r->nc);
 }
 
@@ -138,8 +141,8 @@ static void reload_unprepare(struct ibrd *d, struct reload *r)
 	d->rib = r->rib;
 	d->dirty_ports = (1u << d->rib.nports) - 1; /* the old ports' connected routes again */
 	memcpy(d->vdown, r->vdown, sizeof(d->vdown));
-	memcpy(d->proxy, r->proxy, sizeof(d->proxy));
-	d->nproxies = r->nproxies;
+	memcpy(d->data->proxy, r->proxy, sizeof(d->data->proxy));
+	d->data->nproxies = r->nproxies;
 	ibrd_data_unstage(d, &r->sims);
 	sma_free(r->sma);
 	r->sma = NULL;
@@ -169,13 +172,13 @@ static int reload_prepare(struct ibrd *d, struct reload *r, char *err, size_t er
 	}
 	r->rib = d->rib;
 	memcpy(r->vdown, d->vdown, sizeof(r->vdown));
-	memcpy(r->proxy, d->proxy, sizeof(r->proxy));
-	r->nproxies = d->nproxies;
+	memcpy(r->proxy, d->data->proxy, sizeof(r->proxy));
+	r->nproxies = d->data->nproxies;
 	reload_move_vdown(d->vdown, r->from);
 	reload_proxies(d, r);
 	/* the proxies of a verbs port are opened with it: new ones restart the data path */
-	r->data = !reload_same_data(r->oc, r->nc) || d->nproxies != r->nproxies ||
-		  memcmp(d->proxy, r->proxy, sizeof(d->proxy[0]) * d->nproxies);
+	r->data = !reload_same_data(r->oc, r->nc) || d->data->nproxies != r->nproxies ||
+		  memcmp(d->data->proxy, r->proxy, sizeof(d->data->proxy[0]) * d->data->nproxies);
 	rc = ibrd_state_build(d, r->nc, r->oc, &r->rib, r->from);
 	d->dirty_ports = 0; /* every port's connected route is new (the indexes may have moved) */
 	if (rc) {
@@ -191,7 +194,7 @@ static int reload_prepare(struct ibrd *d, struct reload *r, char *err, size_t er
 		snprintf(err, errlen, "a sim socket: %s", strerror(-rc));
 		goto fail;
 	}
-	if (strcmp(sock, d->listen.path) &&
+	if (strcmp(sock, ibrd_ctl_listener_path(d)) &&
 	    (rc = ibrd_ctl_listener_open(&r->ctl, sock, r->nc->ctl_mode, r->nc->ctl_group))) {
 		snprintf(err, errlen, "control socket %s: %s", sock, strerror(-rc));
 		goto fail;
@@ -213,7 +216,7 @@ int ibrd_reload_data(struct ibrd *d)
 {
 	int rc;
 
-	if (d->running)
+	if (d->data->running)
 		ibrd_data_stop(d);
 	if ((rc = ibrd_verbs_open(d)))
 		return rc;
@@ -227,7 +230,8 @@ static int reload_start(struct ibrd *d, const struct reload *r)
 
 	if (r->data && (rc = ibrd_reload_data(d)))
 		return rc;
-	if (r->mad && (rc = ibrd_mad_start(d))) {
+	if (r->mad && ((rc = ibrd_mad_start(d)) || (rc = ibrd_sa_start(d)))) {
+		ibrd_sa_stop(d);
 		ibrd_mad_stop(d); /* the channels that did attach */
 		if (r->data)
 			ibrd_data_stop(d);
@@ -239,6 +243,7 @@ static void reload_stop(struct ibrd *d, const struct reload *r)
 {
 	if (r->mad) {
 		ibrd_mcast_stop(d); /* leaves the groups the router joined */
+		ibrd_sa_stop(d);
 		ibrd_mad_stop(d);
 	}
 	if (r->data)

@@ -24,6 +24,9 @@
  *     once what it changed is published.
  */
 #include "daemon/ibrd.h"
+#include "daemon/ctl/ibrd_ctl.h"
+#include "daemon/learn/ibrd_learn.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_log.h"
 

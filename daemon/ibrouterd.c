@@ -8,6 +8,10 @@
  * signalfd); forwarding workers run the engine over the ports' backends.
  */
 #include "daemon/ibrd.h"
+#include "daemon/cmd/ibrd_cmd.h"
+#include "daemon/ctl/ibrd_ctl.h"
+#include "daemon/learn/ibrd_learn.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_cpu.h"
 #include "lib/crc/ibr_crc.h"
@@ -78,12 +82,29 @@ static void signal_event(struct ibrd *d)
 	}
 }
 
+/* Milliseconds until the MAD channels, the SA clients or the peer routes have work (at most 1000). */
+static int loop_timeout_ms(const struct ibrd *d, uint64_t now)
+{
+	uint64_t t = ibrd_mad_deadline(d), x;
+
+	if ((x = ibrd_sa_deadline(d)) < t)
+		t = x;
+	if ((x = ibrd_peers_deadline(d)) < t)
+		t = x;
+	if (t == UINT64_MAX)
+		return 1000;
+	if (t <= now)
+		return 0;
+	t = (t - now + 999999) / 1000000;
+	return t > 1000 ? 1000 : (int)t;
+}
+
 static void loop(struct ibrd *d)
 {
 	struct epoll_event ev[64];
 
 	while (!d->quit) {
-		int n = epoll_wait(d->epfd, ev, 64, ibrd_mad_timeout_ms(d, ibr_now_ns()));
+		int n = epoll_wait(d->epfd, ev, 64, loop_timeout_ms(d, ibr_now_ns()));
 
 		for (int i = 0; i < n; i++) {
 			struct ibrd_ev *e = ev[i].data.ptr;
@@ -103,6 +124,7 @@ static void loop(struct ibrd *d)
 		}
 		/* MAD retries and timeouts, the SA clients' polls and resyncs */
 		ibrd_mad_tick(d, ibr_now_ns());
+		ibrd_sa_tick(d, ibr_now_ns());
 		/* verbs devices gone (their removal waits for us) or back */
 		ibrd_verbs_tick(d, ibr_now_ns());
 		/* what this turn changed: compiled and published once, then told */
@@ -167,17 +189,26 @@ static void worker_setup(struct ibrd *d, struct router_worker *w)
 	ibrd_sma_hooks(d, w);
 }
 
+/* What the rooms may ask of the core (struct ibrd_hooks). */
+static const struct ibrd_hooks core_hooks = {
+	.reload = ibrd_reload_request,
+	.reload_data = ibrd_reload_data,
+};
+
 static int start(struct ibrd *d)
 {
 	char cpu[512];
 	int rc;
 
+	d->hooks = &core_hooks;
+	if ((rc = ibrd_rooms_new(d)))
+		return rc;
 	d->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (d->epfd < 0)
 		return -errno;
 	if ((rc = signals_open(d)))
 		return rc;
-	d->mcast_ops = &mcast_src_ops;
+	d->mcast->ops = &mcast_src_ops;
 	if ((rc = ibrd_ctl_open(d, ibrd_cmd_run))) {
 		log_warnx("control socket %s: %s",
 			  d->sock_path ? d->sock_path : d->conf->ctl_socket,
@@ -195,10 +226,10 @@ static int start(struct ibrd *d)
 		log_warnx("sma: cannot start: %s", strerror(-rc));
 		return rc;
 	}
-	d->worker_setup = worker_setup;
+	d->data->worker_setup = worker_setup;
 	if ((rc = ibrd_data_open(d)) || (rc = ibrd_verbs_open(d)) || (rc = ibrd_data_start(d)))
 		return rc;
-	if ((rc = ibrd_mad_start(d)))
+	if ((rc = ibrd_mad_start(d)) || (rc = ibrd_sa_start(d)))
 		return rc;
 	if (d->conf->pid_file[0]) {
 		if ((rc = ibrd_pidfile_write(d->conf->pid_file)))
@@ -208,7 +239,8 @@ static int start(struct ibrd *d)
 	}
 	ibrd_sync_run(d); /* what the ports' backends said (the HCA ports' state) */
 	log_info("ibrouterd %s started: %u ports, %u workers, control socket %s", IBRD_VERSION,
-		 d->conf->nports, d->nworkers, d->sock_path ? d->sock_path : d->conf->ctl_socket);
+		 d->conf->nports, d->data->nworkers,
+		 d->sock_path ? d->sock_path : d->conf->ctl_socket);
 	/* what its CRC figures depend on (IBR_CRC_IMPL forces the engines: ibrouterd(8)) */
 	log_info("crc: vcrc engine %s, icrc engine %s, cpu %s",
 		 ibr_vcrc_impl_name(ibr_vcrc_impl_get()), ibr_icrc_impl_name(ibr_icrc_impl_get()),
@@ -220,16 +252,16 @@ static void stop(struct ibrd *d)
 {
 	ibrd_ctl_close(d);
 	ibrd_reload_fini(d);
-	if (d->running)
-		ibrd_data_stop(d);
-	ibrd_capture_stop(d);
-	ibrd_mcast_stop(d);
-	ibrd_mad_stop(d);
-	ibrd_peers_free(d);
-	ibrd_sma_stop(d);
-	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
-		if (d->sim_open[i])
-			io_sim_close(&d->sim[i]);
+	if (d->data) { /* the rooms were made */
+		if (d->data->running)
+			ibrd_data_stop(d);
+		ibrd_capture_stop(d);
+		ibrd_mcast_stop(d);
+		ibrd_sa_stop(d);  /* every port's parting requests out at once, */
+		ibrd_mad_stop(d); /* then their answers awaited */
+		ibrd_sma_stop(d);
+		ibrd_data_close(d);
+	}
 	router_pub_destroy(&d->pub);
 	router_rib_free(&d->rib);
 	ibrd_pidfile_remove(d->pid_file);
@@ -237,19 +269,14 @@ static void stop(struct ibrd *d)
 		close(d->sigfd);
 	if (d->epfd >= 0)
 		close(d->epfd);
+	ibrd_rooms_free(d);
 	ibrd_conf_free(d->conf);
 	d->conf = NULL;
 }
 
 int main(int argc, char **argv)
 {
-	struct ibrd d = { .conf_path = IBRD_CONF_DEFAULT,
-			  .epfd = -1,
-			  .sigfd = -1,
-			  .listen = { .fd = -1 },
-			  .cap_lock = PTHREAD_MUTEX_INITIALIZER,
-			  .smp_lock = PTHREAD_MUTEX_INITIALIZER,
-			  .smp_efd = -1 };
+	struct ibrd d = { .conf_path = IBRD_CONF_DEFAULT, .epfd = -1, .sigfd = -1 };
 	static char conf_abs[PATH_MAX];
 	bool check = false, secrets = false;
 	int c, rc;

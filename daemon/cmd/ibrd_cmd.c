@@ -100,7 +100,7 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 					      n == -ENOENT ? "no capture is running"
 							   : strerror((int)-n));
 		ibrd_out_object(o, cols, 2);
-		ibrd_out_str(o, d->cap_file);
+		ibrd_out_str(o, d->cap->file);
 		ibrd_out_u64(o, (uint64_t)n);
 		return ibrd_out_end(o);
 	}
@@ -122,7 +122,7 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	/* the daemon never opens FILE itself (ibrd_capture.c) */
-	if ((fd = d->ctl_cur ? ibrd_client_take_fd(d->ctl_cur) : -1) < 0)
+	if ((fd = ibrd_ctl_current(d) ? ibrd_client_take_fd(ibrd_ctl_current(d)) : -1) < 0)
 		return ibrd_out_error(o, EINVAL,
 				      "capture start: no descriptor came with the request: run it "
 				      "with ibrouterctl, which opens FILE as you and passes it");
@@ -146,7 +146,7 @@ static int cmd_version(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 	ibrd_out_str(o, d->conf->name);
 	ibrd_out_u64(o, (ibr_now_ns() - d->start_ns) / 1000000000u);
 	ibrd_out_u64(o, d->conf->nports);
-	ibrd_out_u64(o, d->nworkers);
+	ibrd_out_u64(o, d->data->nworkers);
 	ibrd_out_u64(o, d->fib_publishes);
 	return ibrd_out_end(o);
 }
@@ -156,9 +156,9 @@ static int cmd_clear(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	struct router_counters sum;
 
 	(void)argc, (void)argv;
-	memset(&d->cleared, 0, sizeof(d->cleared));
+	memset(&d->data->cleared, 0, sizeof(d->data->cleared));
 	ibrd_counters_sum(d, &sum);
-	d->cleared = sum;
+	d->data->cleared = sum;
 	log_info("control: counters cleared");
 	return ibrd_cmd_ok(o);
 }
@@ -171,7 +171,7 @@ static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		return ibrd_out_usage(o, "usage: reload");
-	if ((rc = ibrd_reload_request(d, d->ctl_cur, o->fmt)))
+	if ((rc = d->hooks->reload(d, ibrd_ctl_current(d), o->fmt)))
 		return ibrd_out_error(o, rc, "reload: %s", strerror(-rc));
 	log_info("control: reloading %s", d->conf_path);
 	return 0;

@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* ibrd_cmd.h - the control command table and the handlers in other files. */
+/*
+ * ibrd_cmd.h - the daemon's cmd room: every control command (ibrouterctl(8)),
+ * the table of them and the handlers in its files.  The room sits above the
+ * others: a command reads and asks the ctl/, learn/ and port/ rooms, and the
+ * core only through its hooks (d->hooks: reload).
+ */
 #ifndef IBRD_CMD_H
 #define IBRD_CMD_H
 
-#include "daemon/ibrd.h"
+#include "daemon/ctl/ibrd_ctl.h"
 #include "daemon/ctl/ibrd_out.h"
+#include "daemon/learn/ibrd_learn.h"
+#include "daemon/port/ibrd_port.h"
 
 #include <stdbool.h>
 
@@ -29,16 +36,19 @@ ibrd_cmd_fn ibrd_cmd_trace;
 ibrd_cmd_fn ibrd_cmd_show_osm_routes;
 ibrd_cmd_fn ibrd_cmd_show_sa, ibrd_cmd_show_peers;
 ibrd_cmd_fn ibrd_cmd_sa_resync;
-/* ibrd_plugin.c: OpenSM plugins */
+/* ibrd_cmd_plugin.c: OpenSM plugins */
 ibrd_cmd_fn ibrd_cmd_plugin_hello, ibrd_cmd_show_plugins;
 /* ibrd_cmd_proxy.c: UD unicast proxies of the verbs ports */
 ibrd_cmd_fn ibrd_cmd_proxy, ibrd_cmd_show_proxies, ibrd_cmd_show_qps, ibrd_cmd_show_verbs;
-/* ibrd_sma.c: the SMA's Set policy */
+/* ibrd_cmd_sma.c: the SMA's Set policy and counters */
 ibrd_cmd_fn ibrd_cmd_show_sma, ibrd_cmd_sma_release;
 
 /* ibrd_cmd_util.c: {"done":true} */
 int ibrd_cmd_ok(struct ibrd_out *o);
 /* Port index by name (or -1 with an error already sent). */
 int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name);
+
+/* ibrd_cmd.c: one request -> reply parts, through an output sink (the ctl room's runner) */
+int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged);
 
 #endif

@@ -44,7 +44,7 @@ struct osm_entry {
 	uint64_t prefix;
 	uint8_t plen;
 	uint8_t via;  /* egress port of the best route */
-	uint8_t kind; /* enum ibrd_osm_kind */
+	uint8_t kind; /* enum router_export_kind */
 };
 
 /* Lines first (ascending prefix), then "*", then the comments. */
@@ -78,9 +78,9 @@ static struct osm_entry *osm_collect(const struct ibrd *d, uint32_t port, size_t
 		return NULL;
 	}
 	while ((r = router_tab_next(&d->rib.routes, &pos))) {
-		enum ibrd_osm_kind k = ibrd_osm_route_kind(d, port, r);
+		enum router_export_kind k = router_export_kind(&d->rib, port, r);
 
-		if (k == IBRD_OSM_NONE)
+		if (k == ROUTER_EXPORT_NONE)
 			continue;
 		e[*n] = (struct osm_entry){
 			.prefix = r->key.prefix, .plen = r->key.plen, .via = r->nh.port, .kind = k
@@ -127,17 +127,17 @@ static int osm_text(struct ibrd *d, struct ibrd_out *o, uint32_t port, const str
 		const char *via = d->rib.port[x->via].name;
 
 		osm_prefix_str(x, ps, sizeof(ps));
-		if (x->kind == IBRD_OSM_LINE || x->kind == IBRD_OSM_ANY) {
+		if (x->kind == ROUTER_EXPORT_LINE || x->kind == ROUTER_EXPORT_ANY) {
 			char pre[24];
 
-			if (x->kind == IBRD_OSM_LINE)
+			if (x->kind == ROUTER_EXPORT_LINE)
 				snprintf(pre, sizeof(pre), "0x%016" PRIx64, x->prefix);
 			else
 				snprintf(pre, sizeof(pre), "*");
 			ibrd_out_printf(o, "%s 0x%016" PRIx64 " # %s via %s\n", pre, me->guid, ps,
 					via);
 			lines++;
-		} else if (x->kind == IBRD_OSM_AGGREGATE) {
+		} else if (x->kind == ROUTER_EXPORT_AGGREGATE) {
 			ibrd_out_printf(o,
 					"# %s via %s: not expressible (OpenSM matches whole "
 					"64-bit prefixes only)\n",
@@ -235,11 +235,12 @@ static int osm_json(struct ibrd *d, struct ibrd_out *o, uint32_t port, const str
 		if (s.j.len > OSM_PART_ROOM)
 			osm_json_flush(&s, false);
 		osm_prefix_str(x, ps, sizeof(ps));
-		osm_json_list(&s, x->kind == IBRD_OSM_LINE || x->kind == IBRD_OSM_ANY ? 0 : 1);
+		osm_json_list(
+			&s, x->kind == ROUTER_EXPORT_LINE || x->kind == ROUTER_EXPORT_ANY ? 0 : 1);
 		ibr_json_obj_open(&s.j, NULL);
 		ibr_json_str(&s.j, "prefix", ps);
 		if (s.list == 0) {
-			if (x->kind == IBRD_OSM_LINE)
+			if (x->kind == ROUTER_EXPORT_LINE)
 				snprintf(os, sizeof(os), "0x%016" PRIx64, x->prefix);
 			else
 				snprintf(os, sizeof(os), "*");
@@ -249,7 +250,7 @@ static int osm_json(struct ibrd *d, struct ibrd_out *o, uint32_t port, const str
 		ibr_json_str(&s.j, "via", d->rib.port[x->via].name);
 		if (s.list == 1)
 			ibr_json_str(&s.j, "reason",
-				     x->kind == IBRD_OSM_AGGREGATE ? "aggregate" : "site");
+				     x->kind == ROUTER_EXPORT_AGGREGATE ? "aggregate" : "site");
 		ibr_json_close(&s.j);
 	}
 	osm_json_flush(&s, true);

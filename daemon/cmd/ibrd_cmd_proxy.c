@@ -44,7 +44,7 @@ int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	bool add = !strcmp(argv[1], "add");
 	struct ibrd_proxy x = { .qkey = IO_VERBS_QKEY }, saved[IBRD_MAX_PROXIES];
-	unsigned nsaved = d->nproxies;
+	unsigned nsaved = d->data->nproxies;
 	union ibr_gid g;
 	int port, at, rc;
 
@@ -64,20 +64,20 @@ int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		return ibrd_out_error(o, EEXIST, "proxy exists");
 	if (!add && at < 0)
 		return ibrd_out_error(o, ENOENT, "no such proxy");
-	if (add &&
-	    (d->nproxies == IBRD_MAX_PROXIES || ibrd_proxy_count(d, x.port) == IO_VERBS_MAX_PROXY))
+	if (add && (d->data->nproxies == IBRD_MAX_PROXIES ||
+		    ibrd_proxy_count(d, x.port) == IO_VERBS_MAX_PROXY))
 		return ibrd_out_error(o, ENOSPC, "port %s: at most %u proxies", argv[2],
 				      IO_VERBS_MAX_PROXY);
-	memcpy(saved, d->proxy, sizeof(saved));
+	memcpy(saved, d->data->proxy, sizeof(saved));
 	if (add)
-		d->proxy[d->nproxies++] = x;
+		d->data->proxy[d->data->nproxies++] = x;
 	else
-		d->proxy[at] = d->proxy[--d->nproxies];
-	if ((rc = ibrd_reload_data(d))) {
+		d->data->proxy[at] = d->data->proxy[--d->data->nproxies];
+	if ((rc = d->hooks->reload_data(d))) {
 		/* back to the proxies that worked */
-		memcpy(d->proxy, saved, sizeof(saved));
-		d->nproxies = nsaved;
-		ibrd_reload_data(d);
+		memcpy(d->data->proxy, saved, sizeof(saved));
+		d->data->nproxies = nsaved;
+		d->hooks->reload_data(d);
 		return ibrd_out_error(o, -rc, "proxy %s: %s", argv[1], strerror(-rc));
 	}
 	return ibrd_cmd_ok(o);
@@ -105,8 +105,8 @@ int ibrd_cmd_show_proxies(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 	if (only < -1)
 		return only;
 	ibrd_out_table(o, cols, 5);
-	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
-		const struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+	for (unsigned k = 0; d->data->verbs && io_verbs_port(d->data->verbs, k); k++) {
+		const struct io_verbs_port *p = io_verbs_port(d->data->verbs, k);
 
 		if (only >= 0 && p->cfg.router_port != only)
 			continue;
@@ -137,8 +137,8 @@ int ibrd_cmd_show_qps(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	if (only < -1)
 		return only;
 	ibrd_out_table(o, cols, 5);
-	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
-		struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+	for (unsigned k = 0; d->data->verbs && io_verbs_port(d->data->verbs, k); k++) {
+		struct io_verbs_port *p = io_verbs_port(d->data->verbs, k);
 		struct io_verbs_qp_info qi[IO_VERBS_NQP];
 		unsigned n;
 
@@ -173,8 +173,8 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 	if (only < -1)
 		return only;
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
-	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
-		const struct io_verbs_port *p = io_verbs_port(d->verbs, k);
+	for (unsigned k = 0; d->data->verbs && io_verbs_port(d->data->verbs, k); k++) {
+		const struct io_verbs_port *p = io_verbs_port(d->data->verbs, k);
 		struct io_verbs_stats stats, *st = &stats;
 		char dev[80], gs[IBR_GID_STRLEN], ppp[24];
 		union ibr_gid g;

@@ -94,7 +94,7 @@ static void sa_prom_values(struct ibrd *d, uint32_t i, uint64_t v[SA_PROM_MAX])
 	const struct sa_client *sa = d->sa[i];
 	const struct sa_client_stats *st = sa_client_stats(sa);
 	const struct sa_port_state *ps = sa_client_port(sa);
-	const struct mad_chan_stats *ms = mad_chan_stats(ibrd_mad_chan(d, i));
+	const struct mad_chan_stats *ms = mad_chan_stats(d->chan[i]);
 	const struct sa_neigh *nv;
 	const struct sa_group *gv;
 	const struct sa_peer *pv;
@@ -112,7 +112,7 @@ static void sa_prom_values(struct ibrd *d, uint32_t i, uint64_t v[SA_PROM_MAX])
 	v[SA_PROM_TIMEOUTS] = st->query_timeouts;
 	v[SA_PROM_MAD_SENT] = ms->sent;
 	v[SA_PROM_MAD_RECV] = ms->recv;
-	ibrd_mad_times(d, i, &v[SA_PROM_LAST_REPORT], &v[SA_PROM_LAST_CHANGE]);
+	ibrd_sa_times(d, i, &v[SA_PROM_LAST_REPORT], &v[SA_PROM_LAST_CHANGE]);
 	v[SA_PROM_AD_SENT] = st->ad_sets;
 	v[SA_PROM_AD_FAILED] = st->ad_failures;
 	v[SA_PROM_PEERS] = sa_client_peers(sa, &pv);
@@ -213,7 +213,7 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 			continue;
 		st = sa_client_stats(sa);
 		ps = sa_client_port(sa);
-		ms = mad_chan_stats(ibrd_mad_chan(d, i));
+		ms = mad_chan_stats(d->chan[i]);
 		ibrd_out_str(o, d->rib.port[i].name);
 		ibrd_out_str(o, sa_client_phase_name(sa_client_phase(sa)));
 		ibrd_out_lid(o, ps->lid);
@@ -231,7 +231,7 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		ibrd_out_u64(o, st->query_timeouts);
 		ibrd_out_u64(o, ms->sent);
 		ibrd_out_u64(o, ms->recv);
-		ibrd_mad_times(d, i, &rep, &chg);
+		ibrd_sa_times(d, i, &rep, &chg);
 		ibrd_out_time_ms(o, rep);
 		ibrd_out_time_ms(o, chg);
 		ibrd_out_u64(o, st->ad_sets);

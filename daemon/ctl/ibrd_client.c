@@ -40,9 +40,9 @@ struct ibrd_client *ibrd_client_new(struct ibrd *d, int fd, const struct ucred *
 		free(c);
 		return NULL;
 	}
-	c->next = d->clients;
-	d->clients = c;
-	d->nclients++;
+	c->next = d->ctl->clients;
+	d->ctl->clients = c;
+	d->ctl->nclients++;
 	return c;
 }
 
@@ -64,7 +64,7 @@ void ibrd_client_close(struct ibrd_client *c)
 	struct ibrd *d = c->d;
 	struct ibrd_client **pp;
 
-	for (pp = &d->clients; *pp; pp = &(*pp)->next)
+	for (pp = &d->ctl->clients; *pp; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
 			break;
@@ -78,14 +78,14 @@ void ibrd_client_close(struct ibrd_client *c)
 		}
 	if (c->fd_in >= 0)
 		close(c->fd_in);
-	if (d->ctl_cur == c)
-		d->ctl_cur = NULL;
+	if (d->ctl->req == c)
+		d->ctl->req = NULL;
 	if (d->ctl->cur == c)
 		d->ctl->cur = NULL;
 	ibrd_client_parts_free(c);
 	ibrd_out_free(&c->out); /* a stream's snapshot goes with it */
 	close(c->fd);
-	d->nclients--;
+	d->ctl->nclients--;
 	free(c);
 }
 
@@ -112,7 +112,7 @@ static void client_evict(struct ibrd *d)
 	unsigned long long held;
 	unsigned n = 0;
 
-	for (struct ibrd_client *c = d->clients; c; c = c->next)
+	for (struct ibrd_client *c = d->ctl->clients; c; c = c->next)
 		if (!ibrd_client_is_session(c) && !c->doomed && c != d->ctl->cur && c->blocked_ns &&
 		    now - c->blocked_ns >= stall) {
 			client_drop(c);

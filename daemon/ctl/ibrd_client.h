@@ -8,7 +8,7 @@
 #ifndef IBRD_CLIENT_H
 #define IBRD_CLIENT_H
 
-#include "daemon/ibrd.h"
+#include "daemon/ctl/ibrd_ctl.h"
 #include "daemon/ctl/ibrd_out.h"
 #include "daemon/ctl/ibrd_snap.h"
 
@@ -23,7 +23,13 @@
 #define CTL_PARTS_BURST 8	    /* parts made for one client per event */
 #define CTL_STALL_S	5	    /* not read for so long: may be dropped when short */
 
+/* The control socket's state (d->ctl; made by ibrd_ctl_open, gone with ibrd_ctl_close). */
 struct ibrd_ctl {
+	struct ibrd_ctl_listener listen;
+	struct ibrd_ev ev_listen;
+	struct ibrd_client *clients;
+	unsigned nclients;
+	struct ibrd_client *req; /* the client whose request runs, else NULL */
 	struct ibrd_ev ev_timer; /* IBRD_EV_LISTEN: the listener's pause is over */
 	int timerfd;
 	int spare; /* held for EMFILE: closed to accept and refuse one client */

@@ -129,6 +129,7 @@ static int ctl_state_open(struct ibrd *d, ibrd_ctl_run_fn *run)
 	if (!x)
 		return -ENOMEM;
 	d->ctl = x;
+	x->listen.fd = -1;
 	x->run = run;
 	x->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	x->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -207,14 +208,16 @@ void ibrd_ctl_listener_close(struct ibrd_ctl_listener *l)
 int ibrd_ctl_open(struct ibrd *d, ibrd_ctl_run_fn *run)
 {
 	const char *path = d->sock_path ? d->sock_path : d->conf->ctl_socket;
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
+	struct epoll_event ev = { .events = EPOLLIN };
 	int rc;
 
 	if ((rc = ctl_state_open(d, run)) ||
-	    (rc = ibrd_ctl_listener_open(&d->listen, path, d->conf->ctl_mode, d->conf->ctl_group)))
+	    (rc = ibrd_ctl_listener_open(&d->ctl->listen, path, d->conf->ctl_mode,
+					 d->conf->ctl_group)))
 		return rc;
-	d->ev_listen.kind = IBRD_EV_LISTEN;
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->listen.fd, &ev) < 0)
+	d->ctl->ev_listen.kind = IBRD_EV_LISTEN;
+	ev.data.ptr = &d->ctl->ev_listen;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->ctl->listen.fd, &ev) < 0)
 		return -errno;
 	return 0;
 }
@@ -225,18 +228,18 @@ int ibrd_ctl_open(struct ibrd *d, ibrd_ctl_run_fn *run)
  */
 void ibrd_ctl_listener_swap(struct ibrd *d, struct ibrd_ctl_listener *l)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ctl->ev_listen };
 
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, l->fd, &ev) < 0) {
 		log_warn("control: %s: cannot listen there; staying at %s", l->path,
-			 d->listen.path);
+			 d->ctl->listen.path);
 		ibrd_ctl_listener_close(l);
 		return;
 	}
-	epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->listen.fd, NULL);
-	ibrd_ctl_listener_close(&d->listen);
+	epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->ctl->listen.fd, NULL);
+	ibrd_ctl_listener_close(&d->ctl->listen);
 	log_info("control: now at %s", l->path);
-	d->listen = *l;
+	d->ctl->listen = *l;
 	l->fd = -1;
 }
 
@@ -245,20 +248,31 @@ void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group)
 {
 	struct group *g;
 
-	d->listen.gid = getegid();
+	d->ctl->listen.gid = getegid();
 	if (group[0] && (g = getgrnam(group)))
-		d->listen.gid = g->gr_gid;
-	if (chown(d->listen.path, (uid_t)-1, d->listen.gid) < 0 || chmod(d->listen.path, mode) < 0)
-		log_warn("control: %s: cannot set owner or mode", d->listen.path);
+		d->ctl->listen.gid = g->gr_gid;
+	if (chown(d->ctl->listen.path, (uid_t)-1, d->ctl->listen.gid) < 0 ||
+	    chmod(d->ctl->listen.path, mode) < 0)
+		log_warn("control: %s: cannot set owner or mode", d->ctl->listen.path);
+}
+
+const char *ibrd_ctl_listener_path(const struct ibrd *d)
+{
+	return d->ctl ? d->ctl->listen.path : "";
+}
+
+struct ibrd_client *ibrd_ctl_current(const struct ibrd *d)
+{
+	return d->ctl ? d->ctl->req : NULL;
 }
 
 void ibrd_ctl_close(struct ibrd *d)
 {
 	if (!d->ctl)
 		return;
-	while (d->clients)
-		ibrd_client_close(d->clients);
-	ibrd_ctl_listener_close(&d->listen);
+	while (d->ctl->clients)
+		ibrd_client_close(d->ctl->clients);
+	ibrd_ctl_listener_close(&d->ctl->listen);
 	if (d->ctl->timerfd >= 0)
 		close(d->ctl->timerfd);
 	if (d->ctl->spare >= 0)
@@ -297,9 +311,9 @@ static bool ctl_peer_in_group(int fd, gid_t gid)
 /* Root, our own uid, or a member of the socket's group (primary or supplementary). */
 static bool ctl_privileged(struct ibrd *d, int fd, const struct ucred *cr)
 {
-	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->listen.gid)
+	if (cr->uid == 0 || cr->uid == geteuid() || cr->gid == d->ctl->listen.gid)
 		return true;
-	return ctl_peer_in_group(fd, d->listen.gid);
+	return ctl_peer_in_group(fd, d->ctl->listen.gid);
 }
 
 static int ctl_send_now(void *ctx, const char *buf, size_t len)
@@ -339,12 +353,12 @@ static void ctl_admit(struct ibrd *d, int fd)
 		return;
 	}
 	priv = ctl_privileged(d, fd, &cr);
-	if (d->nclients >= x->max_clients ||
-	    (!priv && d->nclients + ctl_priv_slots(x) >= x->max_clients)) {
+	if (d->ctl->nclients >= x->max_clients ||
+	    (!priv && d->ctl->nclients + ctl_priv_slots(x) >= x->max_clients)) {
 		if (ibrd_ctl_log_ok(&x->rl_refuse, &held))
 			log_warnx("control: refusing a client of uid %u: %u clients, the limit is "
 				  "%u (%llu more refusals not logged)",
-				  (unsigned)cr.uid, d->nclients, x->max_clients, held);
+				  (unsigned)cr.uid, d->ctl->nclients, x->max_clients, held);
 		ctl_refuse(fd, EBUSY, "too many clients; try again later");
 		return;
 	}
@@ -356,24 +370,24 @@ static void ctl_admit(struct ibrd *d, int fd)
 static void ctl_pause(struct ibrd *d)
 {
 	struct itimerspec t = { .it_value = { .tv_nsec = CTL_PAUSE_MS * 1000000L } };
-	struct epoll_event ev = { .events = 0, .data.ptr = &d->ev_listen };
+	struct epoll_event ev = { .events = 0, .data.ptr = &d->ctl->ev_listen };
 
 	if (d->ctl->paused)
 		return;
 	if (timerfd_settime(d->ctl->timerfd, 0, &t, NULL) < 0 ||
-	    epoll_ctl(d->epfd, EPOLL_CTL_MOD, d->listen.fd, &ev) < 0)
+	    epoll_ctl(d->epfd, EPOLL_CTL_MOD, d->ctl->listen.fd, &ev) < 0)
 		return; /* then no rest: the spare descriptor still keeps the backlog moving */
 	d->ctl->paused = true;
 }
 
 static void ctl_resume(struct ibrd *d)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_listen };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ctl->ev_listen };
 	uint64_t n;
 
 	if (read(d->ctl->timerfd, &n, sizeof(n)) < 0 && errno == EAGAIN)
 		return;
-	if (d->ctl->paused && epoll_ctl(d->epfd, EPOLL_CTL_MOD, d->listen.fd, &ev) == 0)
+	if (d->ctl->paused && epoll_ctl(d->epfd, EPOLL_CTL_MOD, d->ctl->listen.fd, &ev) == 0)
 		d->ctl->paused = false;
 }
 
@@ -386,7 +400,7 @@ static void ctl_accept_failed(struct ibrd *d, int err)
 
 	if ((err == EMFILE || err == ENFILE) && x->spare >= 0) {
 		close(x->spare);
-		fd = accept4(d->listen.fd, NULL, NULL, SOCK_CLOEXEC);
+		fd = accept4(d->ctl->listen.fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd >= 0)
 			ctl_refuse(fd, EBUSY,
 				   "the daemon is out of file descriptors; try again later");
@@ -401,7 +415,7 @@ static void ctl_accept_failed(struct ibrd *d, int err)
 static void ctl_accept(struct ibrd *d)
 {
 	for (int i = 0; i < CTL_ACCEPT_BURST; i++) {
-		int fd = accept4(d->listen.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = accept4(d->ctl->listen.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd >= 0) {
 			ctl_admit(d, fd);
@@ -462,9 +476,9 @@ static void ctl_request(struct ibrd_client *c)
 		ibrd_out_error(o, EINVAL, "at most one descriptor may come with a request");
 	} else {
 		req[n] = '\0';
-		c->d->ctl_cur = c;
+		c->d->ctl->req = c;
 		c->d->ctl->run(c->d, o, req, c->privileged);
-		c->d->ctl_cur = NULL;
+		c->d->ctl->req = NULL;
 	}
 	ctl_fd_in_close(c);
 	if (o->err == -ENOBUFS && !o->next && !ibrd_client_is_session(c) && !c->doomed) {

@@ -4,12 +4,12 @@
  * routers of its subnet (learning { announce-routes }, ibrouterd.conf(5);
  * the records: sa_client.h): the prefixes this router reaches through its
  * other ports, as it would give them to that subnet's OpenSM
- * (ibrd_osm_route_kind: nothing learned through the port itself -- split
+ * (router_export_kind: nothing learned through the port itself -- split
  * horizon -- nor its own prefix, nor what it drops there), each with its
  * metric plus one hop.  Handed over when the tables, the setting or the
  * client changed; the SA client registers, refreshes and withdraws them.
  */
-#include "daemon/ibrd.h"
+#include "daemon/learn/ibrd_learn.h"
 
 #include "lib/ibr_log.h"
 #include "sa/sa_client.h"
@@ -29,9 +29,10 @@ static size_t ad_collect(const struct ibrd *d, uint32_t p, struct sa_route_ad **
 	size_t n = 0;
 
 	while ((r = router_tab_next(&d->rib.routes, &pos))) {
-		enum ibrd_osm_kind k = ibrd_osm_route_kind(d, p, r);
+		enum router_export_kind k = router_export_kind(&d->rib, p, r);
 
-		if ((k != IBRD_OSM_LINE && k != IBRD_OSM_ANY && k != IBRD_OSM_AGGREGATE) ||
+		if ((k != ROUTER_EXPORT_LINE && k != ROUTER_EXPORT_ANY &&
+		     k != ROUTER_EXPORT_AGGREGATE) ||
 		    r->metric >= AD_METRIC_MAX)
 			continue;
 		if (n == *cap) {
@@ -49,11 +50,16 @@ static size_t ad_collect(const struct ibrd *d, uint32_t p, struct sa_route_ad **
 	return n;
 }
 
+struct ibrd_announce *ibrd_announce_new(void)
+{
+	return calloc(1, sizeof(struct ibrd_announce));
+}
+
 void ibrd_announce_sync(struct ibrd *d)
 {
 	bool on = d->conf && d->conf->announce_routes;
 	unsigned lease = d->conf ? d->conf->announce_lease : 0;
-	bool same = d->rib.generation == d->ad.gen && on == d->ad.on && lease == d->ad.lease;
+	bool same = d->rib.generation == d->ad->gen && on == d->ad->on && lease == d->ad->lease;
 	struct sa_route_ad *v = NULL;
 	size_t cap = 0;
 
@@ -62,9 +68,9 @@ void ibrd_announce_sync(struct ibrd *d)
 		size_t n = 0;
 		int rc;
 
-		if (!sa || (same && sa == d->ad.sa[p]) || (!on && sa != d->ad.sa[p])) {
+		if (!sa || (same && sa == d->ad->sa[p]) || (!on && sa != d->ad->sa[p])) {
 			/* nothing new, or a new client that has announced nothing to withdraw */
-			d->ad.sa[p] = sa;
+			d->ad->sa[p] = sa;
 			continue;
 		}
 		if (on && (n = ad_collect(d, p, &v, &cap)) == SIZE_MAX) {
@@ -81,14 +87,14 @@ void ibrd_announce_sync(struct ibrd *d)
 		if (rc)
 			log_warnx("sa: %s: route announcements refused: %s", d->rib.port[p].name,
 				  strerror(-rc));
-		else if (n != d->ad.n[p] || sa != d->ad.sa[p])
+		else if (n != d->ad->n[p] || sa != d->ad->sa[p])
 			log_info("sa: %s: announcing %zu prefixes to the subnet's routers",
 				 d->rib.port[p].name, n);
-		d->ad.n[p] = n;
-		d->ad.sa[p] = sa;
+		d->ad->n[p] = n;
+		d->ad->sa[p] = sa;
 	}
 	free(v);
-	d->ad.gen = d->rib.generation;
-	d->ad.on = on;
-	d->ad.lease = lease;
+	d->ad->gen = d->rib.generation;
+	d->ad->on = on;
+	d->ad->lease = lease;
 }

@@ -15,7 +15,7 @@
  * the forwarding core never sends a packet back into its ingress subnet
  * and decrements the hop limit (C8-16).
  */
-#include "daemon/ibrd.h"
+#include "daemon/learn/ibrd_learn.h"
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
@@ -30,7 +30,7 @@
 /* The policy's view of the subnets (the core's: each port's SA client or plugin; a test's). */
 static const struct ibrd_mcast_ops *mcast_ops(const struct ibrd *d)
 {
-	return d->mcast_ops;
+	return d->mcast->ops;
 }
 
 static bool mcast_prefix_match(const struct ibrd_conf_mprefix *p, const uint8_t mgid[16])
@@ -59,9 +59,9 @@ static bool mcast_bridged(const struct ibrd_conf *c, const uint8_t mgid[16])
 
 static struct ibrd_mjoin *mcast_find(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
 {
-	for (unsigned i = 0; i < d->nmjoins; i++)
-		if (d->mjoins[i].port == port && !memcmp(d->mjoins[i].mgid, mgid, 16))
-			return &d->mjoins[i];
+	for (unsigned i = 0; i < d->mcast->nmjoins; i++)
+		if (d->mcast->mjoins[i].port == port && !memcmp(d->mcast->mjoins[i].mgid, mgid, 16))
+			return &d->mcast->mjoins[i];
 	return NULL;
 }
 
@@ -71,18 +71,18 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 
 	if (mcast_find(d, tmpl->mgid, port))
 		return;
-	if (d->nmjoins == d->mjoins_cap) {
-		unsigned cap = d->mjoins_cap ? d->mjoins_cap * 2 : 16;
+	if (d->mcast->nmjoins == d->mcast->mjoins_cap) {
+		unsigned cap = d->mcast->mjoins_cap ? d->mcast->mjoins_cap * 2 : 16;
 
-		j = realloc(d->mjoins, cap * sizeof(*j));
+		j = realloc(d->mcast->mjoins, cap * sizeof(*j));
 		if (!j)
 			return;
-		d->mjoins = j;
-		d->mjoins_cap = cap;
+		d->mcast->mjoins = j;
+		d->mcast->mjoins_cap = cap;
 	}
 	if (mcast_ops(d)->join(d, port, tmpl))
 		return; /* no SA client or plugin there, or it cannot send now */
-	j = &d->mjoins[d->nmjoins++];
+	j = &d->mcast->mjoins[d->mcast->nmjoins++];
 	memcpy(j->mgid, tmpl->mgid, 16);
 	j->port = port;
 	j->seen = false;
@@ -93,10 +93,10 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 
 static void mcast_leave_at(struct ibrd *d, unsigned i)
 {
-	mcast_ops(d)->leave(d, d->mjoins[i].port, d->mjoins[i].mgid);
+	mcast_ops(d)->leave(d, d->mcast->mjoins[i].port, d->mcast->mjoins[i].mgid);
 	log_info("mcast: port %s: leaving a group with no member left beyond the router",
-		 d->rib.port[d->mjoins[i].port].name);
-	d->mjoins[i] = d->mjoins[--d->nmjoins];
+		 d->rib.port[d->mcast->mjoins[i].port].name);
+	d->mcast->mjoins[i] = d->mcast->mjoins[--d->mcast->nmjoins];
 }
 
 /* The group `mgid` on port `p`'s subnet, or NULL. */
@@ -120,13 +120,13 @@ static const struct sa_group *mcast_group(struct ibrd *d, uint32_t p, const uint
  */
 void ibrd_mcast_mark_joined(struct ibrd *d)
 {
-	for (unsigned i = 0; i < d->nmjoins; i++) {
+	for (unsigned i = 0; i < d->mcast->nmjoins; i++) {
 		struct router_mcast_key k;
 		struct router_mcast *m;
 
 		memset(&k, 0, sizeof(k));
-		memcpy(k.mgid, d->mjoins[i].mgid, 16);
-		k.port = (uint8_t)d->mjoins[i].port;
+		memcpy(k.mgid, d->mcast->mjoins[i].mgid, 16);
+		k.port = (uint8_t)d->mcast->mjoins[i].port;
 		m = router_tab_find(&d->rib.mcasts, &k);
 		if (m)
 			m->flags |= ROUTER_MCAST_RECEIVERS;
@@ -150,7 +150,7 @@ static void mcast_check_join(struct ibrd *d, const uint8_t mgid[16], uint32_t po
 	} else if (j->seen || ibr_now_ns() - j->sent_ns > MJOIN_RETRY_NS) {
 		log_info("mcast: port %s: our bridged group is gone there: joining again",
 			 d->rib.port[port].name);
-		*j = d->mjoins[--d->nmjoins];
+		*j = d->mcast->mjoins[--d->mcast->nmjoins];
 	}
 }
 
@@ -192,8 +192,8 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 
 			mcast_join(d, p, here ? here : tmpl);
 		}
-	for (unsigned i = 0; i < d->nmjoins && !members;)
-		if (!memcmp(d->mjoins[i].mgid, mgid, 16))
+	for (unsigned i = 0; i < d->mcast->nmjoins && !members;)
+		if (!memcmp(d->mcast->mjoins[i].mgid, mgid, 16))
 			mcast_leave_at(d, i);
 		else
 			i++;
@@ -201,7 +201,7 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 
 void ibrd_mcast_policy(struct ibrd *d)
 {
-	if (!d->mcast_ops)
+	if (!d->mcast->ops)
 		return; /* no source of groups wired (yet) */
 	for (uint32_t p = 0; p < d->rib.nports; p++) {
 		const struct sa_group *v;
@@ -216,23 +216,38 @@ void ibrd_mcast_policy(struct ibrd *d)
 		}
 	}
 	/* joins of groups no subnet lists any more */
-	for (unsigned i = 0; i < d->nmjoins; i++) {
+	for (unsigned i = 0; i < d->mcast->nmjoins; i++) {
 		uint8_t mgid[16];
-		unsigned before = d->nmjoins;
+		unsigned before = d->mcast->nmjoins;
 
-		memcpy(mgid, d->mjoins[i].mgid, 16);
+		memcpy(mgid, d->mcast->mjoins[i].mgid, 16);
 		mcast_apply(d, mgid);
-		if (d->nmjoins < before)
+		if (d->mcast->nmjoins < before)
 			i = (unsigned)-1; /* restart: the array moved */
 	}
 }
 
+struct ibrd_mcast *ibrd_mcast_new(void)
+{
+	return calloc(1, sizeof(struct ibrd_mcast));
+}
+
+void ibrd_mcast_free(struct ibrd_mcast *x)
+{
+	if (!x)
+		return;
+	free(x->mjoins);
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++)
+		free(x->roce_view[i].v);
+	free(x);
+}
+
 void ibrd_mcast_stop(struct ibrd *d)
 {
-	while (d->nmjoins && d->mcast_ops)
-		mcast_leave_at(d, d->nmjoins - 1);
-	free(d->mjoins);
-	d->mjoins = NULL;
-	d->mjoins_cap = 0;
+	while (d->mcast->nmjoins && d->mcast->ops)
+		mcast_leave_at(d, d->mcast->nmjoins - 1);
+	free(d->mcast->mjoins);
+	d->mcast->mjoins = NULL;
+	d->mcast->mjoins_cap = 0;
 	ibrd_roce_free(d);
 }

@@ -27,7 +27,7 @@
  * sees itself there), and no peer route is taken for a prefix that is one
  * of our ports' own.
  */
-#include "daemon/ibrd.h"
+#include "daemon/learn/ibrd_learn.h"
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
@@ -88,8 +88,8 @@ static bool peer_own_prefix(const struct ibrd *d, uint64_t prefix, uint8_t plen)
 
 static size_t peer_src(const struct ibrd *d, uint32_t p, const struct sa_peer **pv)
 {
-	if (d->peer.src)
-		return d->peer.src(d, p, pv);
+	if (d->peer->src)
+		return d->peer->src(d, p, pv);
 	return d->sa[p] ? sa_client_peers(d->sa[p], pv) : 0;
 }
 
@@ -215,8 +215,8 @@ static void peer_install(struct ibrd *d)
 	int rc;
 
 	router_rib_flush_routes(&d->rib, ROUTER_SRC_PEER, -1);
-	for (size_t i = 0; i < d->peer.n; i++) {
-		const struct ibrd_peer_route *p = &d->peer.v[i];
+	for (size_t i = 0; i < d->peer->n; i++) {
+		const struct ibrd_peer_route *p = &d->peer->v[i];
 		struct router_route r = {
 			.key = { .prefix = p->prefix, .plen = p->plen, .source = ROUTER_SRC_PEER },
 			.metric = p->metric,
@@ -256,14 +256,14 @@ static int peer_compute(struct ibrd *d, uint64_t now, bool on)
 	if (rc)
 		return rc;
 	/* at most every old entry and every best */
-	if (!(nv = calloc(d->peer.n + nb + 1, sizeof(*nv)))) {
+	if (!(nv = calloc(d->peer->n + nb + 1, sizeof(*nv)))) {
 		free(best);
 		return -ENOMEM;
 	}
-	d->peer.next = UINT64_MAX;
+	d->peer->next = UINT64_MAX;
 	/* the old entries: replaced, held down, or gone */
-	for (size_t i = 0; i < d->peer.n; i++) {
-		const struct ibrd_peer_route *o = &d->peer.v[i];
+	for (size_t i = 0; i < d->peer->n; i++) {
+		const struct ibrd_peer_route *o = &d->peer->v[i];
 		const struct ibrd_peer_route *b = route_find(best, nb, o);
 		bool worse = !b || b->metric > o->metric;
 
@@ -281,10 +281,10 @@ static int peer_compute(struct ibrd *d, uint64_t now, bool on)
 				peer_log(b ? "held down (a longer route came)"
 					   : "held down (withdrawn)",
 					 o, d);
-				d->peer.holddowns++;
+				d->peer->holddowns++;
 			}
-			if (nv[nn].until < d->peer.next)
-				d->peer.next = nv[nn].until;
+			if (nv[nn].until < d->peer->next)
+				d->peer->next = nv[nn].until;
 			nn++;
 		} else if (!o->held) {
 			peer_log("withdrawn", o, d);
@@ -297,30 +297,30 @@ static int peer_compute(struct ibrd *d, uint64_t now, bool on)
 	}
 	/* prefixes new to the table */
 	for (size_t i = 0; i < nb; i++) {
-		if (route_find(d->peer.v, d->peer.n, &best[i]))
+		if (route_find(d->peer->v, d->peer->n, &best[i]))
 			continue;
 		peer_log("learned", &best[i], d);
 		nv[nn++] = best[i];
 	}
 	free(best);
 	qsort(nv, nn, sizeof(*nv), route_cmp);
-	same = nn == d->peer.n;
+	same = nn == d->peer->n;
 	for (size_t i = 0; same && i < nn; i++)
-		same = route_eq(&nv[i], &d->peer.v[i]);
-	free(d->peer.v);
-	d->peer.v = nv;
-	d->peer.n = nn;
+		same = route_eq(&nv[i], &d->peer->v[i]);
+	free(d->peer->v);
+	d->peer->v = nv;
+	d->peer->n = nn;
 	if (same)
 		return 0;
 	peer_install(d);
-	d->peer.changes++;
+	d->peer->changes++;
 	ibrd_rib_changed(d);
 	return 0;
 }
 
 void ibrd_peers_changed(struct ibrd *d)
 {
-	d->peer.dirty = true;
+	d->peer->dirty = true;
 }
 
 void ibrd_peers_sync(struct ibrd *d)
@@ -337,32 +337,38 @@ void ibrd_peers_sync_at(struct ibrd *d, uint64_t now)
 	for (uint32_t p = 0; p < d->rib.nports && p < ROUTER_MAX_PORTS; p++)
 		if (d->sa[p])
 			sa_client_peer_interval(d->sa[p], ms);
-	if (d->peer.conf != d->conf) {
+	if (d->peer->conf != d->conf) {
 		/* a reload: ports may have moved, SA clients be new, peer-holddown changed */
-		d->peer.conf = d->conf;
-		d->peer.dirty = true;
+		d->peer->conf = d->conf;
+		d->peer->dirty = true;
 	}
-	if (!d->peer.dirty && now < d->peer.next)
+	if (!d->peer->dirty && now < d->peer->next)
 		return;
-	d->peer.dirty = false;
-	if (!on && !d->peer.n) {
-		d->peer.next = UINT64_MAX;
+	d->peer->dirty = false;
+	if (!on && !d->peer->n) {
+		d->peer->next = UINT64_MAX;
 		return;
 	}
 	if ((rc = peer_compute(d, now, on))) {
 		log_warnx("peer: cannot compute the peer routes: %s", strerror(-rc));
-		d->peer.dirty = true; /* at the next turn */
+		d->peer->dirty = true; /* at the next turn */
 	}
 }
 
 uint64_t ibrd_peers_deadline(const struct ibrd *d)
 {
-	return d->peer.dirty ? 0 : d->peer.next;
+	return d->peer->dirty ? 0 : d->peer->next;
 }
 
-void ibrd_peers_free(struct ibrd *d)
+struct ibrd_peers *ibrd_peers_new(void)
 {
-	free(d->peer.v);
-	d->peer.v = NULL;
-	d->peer.n = 0;
+	return calloc(1, sizeof(struct ibrd_peers));
+}
+
+void ibrd_peers_free(struct ibrd_peers *x)
+{
+	if (!x)
+		return;
+	free(x->v);
+	free(x);
 }

@@ -142,6 +142,19 @@ struct ibrd_plugin {
 	struct ibrd_plugin *next;
 };
 
+struct ucred;
+/*
+ * A new session for control client `c` (its credentials `cr`), once the
+ * command checked its hello; its id is taken.  NULL when out of memory.
+ * It joins the sessions with ibrd_plugin_attach() once the hello is
+ * answered, else it goes with ibrd_plugin_discard().
+ */
+struct ibrd_plugin *ibrd_plugin_new(struct ibrd *d, struct ibrd_client *c, const struct ucred *cr);
+void ibrd_plugin_attach(struct ibrd *d, struct ibrd_plugin *p);
+void ibrd_plugin_discard(struct ibrd_plugin *p);
+/* `p` feeds router port `port` (bound to it, and chosen among the plugins bound there). */
+bool ibrd_plugin_feeds(const struct ibrd *d, const struct ibrd_plugin *p, uint32_t port);
+
 /* ibrd_plugin_routes.c: what the plugin installs as OpenSM prefix routes */
 /*
  * The prefixes reachable through each port in `ports` (one bit per port)

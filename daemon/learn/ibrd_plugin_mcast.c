@@ -13,7 +13,8 @@
  * port to it here, so that this subnet's SM sends the members' traffic to
  * the router (ibrouterd.conf(5), MULTICAST).
  */
-#include "daemon/ibrd.h"
+#include "daemon/ctl/ibrd_ctl.h"
+#include "daemon/learn/ibrd_learn.h"
 #include "daemon/learn/ibrd_plugin.h"
 
 #include "lib/ibr_log.h"
@@ -27,9 +28,9 @@
 /* The plugin that feeds `port`, or NULL. */
 static struct ibrd_plugin *pmc_feeder(struct ibrd *d, uint32_t port)
 {
-	unsigned id = port < ROUTER_MAX_PORTS ? d->plugin_feeder[port] : 0;
+	unsigned id = port < ROUTER_MAX_PORTS ? d->plug->feeder[port] : 0;
 
-	for (struct ibrd_plugin *p = d->plugins; p && id; p = p->next)
+	for (struct ibrd_plugin *p = d->plug->list; p && id; p = p->next)
 		if (p->id == id)
 			return p;
 	return NULL;

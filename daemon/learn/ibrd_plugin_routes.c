@@ -15,7 +15,8 @@
  * The metric is the route's; among several routers the plugin keeps the
  * lowest per prefix.
  */
-#include "daemon/ibrd.h"
+#include "daemon/ctl/ibrd_ctl.h"
+#include "daemon/learn/ibrd_learn.h"
 #include "daemon/learn/ibrd_plugin.h"
 
 #include "lib/ibr_pkt.h"
@@ -32,9 +33,9 @@
 static bool proutes_one(const struct ibrd *d, uint32_t port, const struct router_route *r,
 			struct ibr_plug_route *x)
 {
-	enum ibrd_osm_kind k = ibrd_osm_route_kind(d, port, r);
+	enum router_export_kind k = router_export_kind(&d->rib, port, r);
 
-	if (k != IBRD_OSM_LINE && k != IBRD_OSM_ANY)
+	if (k != ROUTER_EXPORT_LINE && k != ROUTER_EXPORT_ANY)
 		return false;
 	memset(x, 0, sizeof(*x));
 	x->prefix = r->key.plen ? r->key.prefix : 0;

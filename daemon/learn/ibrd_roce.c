@@ -14,7 +14,7 @@
  * (lib/ibr_ipmc.h), so that the Ethernet side hears it; a leave removes
  * what a join made, never the config's.
  */
-#include "daemon/ibrd.h"
+#include "daemon/learn/ibrd_learn.h"
 #include "sa/sa_client.h"
 
 #include <errno.h>
@@ -39,7 +39,7 @@ static struct router_mcast *roce_find(struct ibrd *d, uint32_t port, const uint8
  */
 size_t ibrd_roce_groups(struct ibrd *d, uint32_t port, const struct sa_group **v)
 {
-	struct ibrd_roce_view *rv = &d->roce_view[port];
+	struct ibrd_roce_view *rv = &d->mcast->roce_view[port];
 	const struct router_mcast *m;
 	uint32_t pos = 0;
 
@@ -114,7 +114,7 @@ void ibrd_roce_leave(struct ibrd *d, uint32_t port, const uint8_t mgid[16])
 void ibrd_roce_free(struct ibrd *d)
 {
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++) {
-		free(d->roce_view[i].v);
-		d->roce_view[i] = (struct ibrd_roce_view){ 0 };
+		free(d->mcast->roce_view[i].v);
+		d->mcast->roce_view[i] = (struct ibrd_roce_view){ 0 };
 	}
 }

@@ -16,7 +16,7 @@
  *
  * The workers and the control thread share a capture this way, race-free by
  * construction:
- * - d->cap_ports is the one word a worker reads without the lock: the
+ * - d->cap->ports is the one word a worker reads without the lock: the
  *   captured port's bit (bits 0-15, which router_worker.c tests once a
  *   burst), CAP_ALL for "all", and a generation (bits 16-30).  It is 0
  *   while no capture runs, so that nothing is paid then beyond that
@@ -30,13 +30,15 @@
  * one capture never lands in another's file, whatever start and stop did
  * in between.
  */
-#include "daemon/ibrd.h"
+#include "daemon/ctl/ibrd_ctl.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_log.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -58,7 +60,7 @@ _Static_assert(ROUTER_MAX_PORTS <= CAP_GEN_SHIFT, "the port bits sit below the g
 static uint32_t cap_word(const struct ibrd *d)
 {
 	/* relaxed: what the packet goes to is decided again under the lock */
-	return atomic_load_explicit(&d->cap_ports, memory_order_relaxed);
+	return atomic_load_explicit(&d->cap->ports, memory_order_relaxed);
 }
 
 static void cap_write(struct ibrd *d, uint32_t word, const struct iovec *iov, int n, unsigned iface)
@@ -66,7 +68,7 @@ static void cap_write(struct ibrd *d, uint32_t word, const struct iovec *iov, in
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	pthread_mutex_lock(&d->cap_lock);
+	pthread_mutex_lock(&d->cap->lock);
 	/*
 	 * A write(2) to a regular file copies into the page cache; when the
 	 * disk cannot keep up, the kernel throttles the writer (dirty page
@@ -74,16 +76,16 @@ static void cap_write(struct ibrd *d, uint32_t word, const struct iovec *iov, in
 	 * forwards nothing until it returns.  The buffer (IBR_PCAP_BUF) makes
 	 * that one write(2) per 32 KiB of capture, not one a packet.
 	 */
-	if (d->cap_on && d->cap_word == word && d->cap_count < d->cap_limit) {
-		if (ibr_pcap_writev(&d->cap, &ts, iov, n, iface) == 0)
-			d->cap_count++;
-		if (d->cap.err || d->cap_count >= d->cap_limit) {
+	if (d->cap->on && d->cap->word == word && d->cap->count < d->cap->limit) {
+		if (ibr_pcap_writev(&d->cap->pcap, &ts, iov, n, iface) == 0)
+			d->cap->count++;
+		if (d->cap->pcap.err || d->cap->count >= d->cap->limit) {
 			/* done, or the file failed: no more packets; the control loop closes it */
-			ibr_pcap_flush(&d->cap);
-			atomic_store_explicit(&d->cap_ports, 0, memory_order_relaxed);
+			ibr_pcap_flush(&d->cap->pcap);
+			atomic_store_explicit(&d->cap->ports, 0, memory_order_relaxed);
 		}
 	}
-	pthread_mutex_unlock(&d->cap_lock);
+	pthread_mutex_unlock(&d->cap->lock);
 }
 
 static void cap_rx(void *ctx, const struct router_mbuf *m, int reason)
@@ -123,9 +125,26 @@ static void cap_tx(void *ctx, uint32_t port, const struct router_tx *tx)
 		cap_write(d, w, iov, 3, 1);
 }
 
+struct ibrd_capture *ibrd_capture_new(void)
+{
+	struct ibrd_capture *x = calloc(1, sizeof(*x));
+
+	if (x)
+		pthread_mutex_init(&x->lock, NULL);
+	return x;
+}
+
+void ibrd_capture_free(struct ibrd_capture *x)
+{
+	if (!x)
+		return;
+	pthread_mutex_destroy(&x->lock);
+	free(x);
+}
+
 void ibrd_capture_hooks(struct ibrd *d, struct router_worker *w)
 {
-	w->cap_ports = &d->cap_ports;
+	w->cap_ports = &d->cap->ports;
 	w->rx_hook = cap_rx;
 	w->tx_hook = cap_tx;
 	w->drop_hook = cap_drop;
@@ -213,13 +232,13 @@ static void cap_label(char *dst, size_t len, const char *file)
 int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uint64_t count, int fd,
 		       char *err, size_t errlen)
 {
-	const struct ucred *cr = d->ctl_cur ? ibrd_client_cred(d->ctl_cur) : NULL;
+	const struct ucred *cr = ibrd_ctl_current(d) ? ibrd_client_cred(ibrd_ctl_current(d)) : NULL;
 	char label[IBRD_PATH_MAX];
 	struct ibr_pcap pc;
 	int rc;
 
 	cap_label(label, sizeof(label), file);
-	if (d->cap_on) {
+	if (d->cap->on) {
 		close(fd);
 		snprintf(err, errlen, "a capture is already running");
 		return -EBUSY;
@@ -233,16 +252,16 @@ int ibrd_capture_start(struct ibrd *d, int port, const char *file, bool all, uin
 		snprintf(err, errlen, "cannot write to %s: %s", label, strerror(-rc));
 		return rc;
 	}
-	d->cap_gen = (d->cap_gen + 1) & CAP_GEN_MASK;
-	pthread_mutex_lock(&d->cap_lock);
-	d->cap = pc;
-	snprintf(d->cap_file, sizeof(d->cap_file), "%s", label);
-	d->cap_limit = count ? count : UINT64_MAX;
-	d->cap_count = 0;
-	d->cap_word = 1u << port | (all ? CAP_ALL : 0) | d->cap_gen << CAP_GEN_SHIFT;
-	d->cap_on = true;
-	atomic_store_explicit(&d->cap_ports, d->cap_word, memory_order_relaxed);
-	pthread_mutex_unlock(&d->cap_lock);
+	d->cap->gen = (d->cap->gen + 1) & CAP_GEN_MASK;
+	pthread_mutex_lock(&d->cap->lock);
+	d->cap->pcap = pc;
+	snprintf(d->cap->file, sizeof(d->cap->file), "%s", label);
+	d->cap->limit = count ? count : UINT64_MAX;
+	d->cap->count = 0;
+	d->cap->word = 1u << port | (all ? CAP_ALL : 0) | d->cap->gen << CAP_GEN_SHIFT;
+	d->cap->on = true;
+	atomic_store_explicit(&d->cap->ports, d->cap->word, memory_order_relaxed);
+	pthread_mutex_unlock(&d->cap->lock);
 	log_info("capture: port %s to %s (%s%s), for uid %ld", d->rib.port[port].name, label,
 		 all ? "all" : "drops", count ? ", limited" : "", cr ? (long)cr->uid : -1L);
 	return 0;
@@ -254,27 +273,27 @@ int64_t ibrd_capture_stop(struct ibrd *d)
 	int64_t n;
 	int rc;
 
-	pthread_mutex_lock(&d->cap_lock);
-	atomic_store_explicit(&d->cap_ports, 0, memory_order_relaxed);
-	if (!d->cap_on) {
-		pthread_mutex_unlock(&d->cap_lock);
+	pthread_mutex_lock(&d->cap->lock);
+	atomic_store_explicit(&d->cap->ports, 0, memory_order_relaxed);
+	if (!d->cap->on) {
+		pthread_mutex_unlock(&d->cap->lock);
 		return -ENOENT;
 	}
-	d->cap_on = false;
-	n = (int64_t)d->cap_count;
-	pc = d->cap;
-	memset(&d->cap, 0, sizeof(d->cap));
-	pthread_mutex_unlock(&d->cap_lock);
+	d->cap->on = false;
+	n = (int64_t)d->cap->count;
+	pc = d->cap->pcap;
+	memset(&d->cap->pcap, 0, sizeof(d->cap->pcap));
+	pthread_mutex_unlock(&d->cap->lock);
 	/* off the lock: the buffer's tail (IBR_PCAP_BUF at most) goes to the file here */
 	if ((rc = ibr_pcap_close(&pc)))
-		log_warnx("capture: %s: %s", d->cap_file, strerror(-rc));
-	log_info("capture: %s closed, %lld packets", d->cap_file, (long long)n);
+		log_warnx("capture: %s: %s", d->cap->file, strerror(-rc));
+	log_info("capture: %s closed, %lld packets", d->cap->file, (long long)n);
 	return rc ? rc : n;
 }
 
 void ibrd_capture_tick(struct ibrd *d)
 {
 	/* a worker clears the word once the count is reached or a write failed */
-	if (d->cap_on && !cap_word(d))
+	if (d->cap->on && !cap_word(d))
 		ibrd_capture_stop(d);
 }

@@ -4,7 +4,7 @@
  * forwarding workers, counters summed over workers, and the SMA/local/drop
  * hooks.
  */
-#include "daemon/ibrd.h"
+#include "daemon/port/ibrd_port.h"
 #include "router/io/io_verbs.h"
 
 #include "lib/ibr_log.h"
@@ -33,8 +33,8 @@ int ibrd_data_stage(struct ibrd *d, const struct ibrd_conf *c, struct ibrd_sim_s
 		if (p->data != IBRD_DATA_SIM)
 			continue;
 		for (unsigned j = 0; j < ROUTER_MAX_PORTS && st->from[i] < 0; j++)
-			if (d->sim_open[j] && !st->kept[j] &&
-			    !strcmp(d->sim[j].path, p->sim_socket))
+			if (d->data->sim_open[j] && !st->kept[j] &&
+			    !strcmp(d->data->sim[j].path, p->sim_socket))
 				st->from[i] = (int)j;
 		if (st->from[i] >= 0) {
 			st->kept[st->from[i]] = true;
@@ -54,24 +54,24 @@ int ibrd_data_stage(struct ibrd *d, const struct ibrd_conf *c, struct ibrd_sim_s
 /* With the workers stopped: the staged sockets become the ports' (the old set is kept aside). */
 void ibrd_data_install(struct ibrd *d, const struct ibrd_conf *c, struct ibrd_sim_stage *st)
 {
-	memcpy(st->old, d->sim, sizeof(st->old));
-	memcpy(st->old_open, d->sim_open, sizeof(st->old_open));
-	memset(d->sim_open, 0, sizeof(d->sim_open));
+	memcpy(st->old, d->data->sim, sizeof(st->old));
+	memcpy(st->old_open, d->data->sim_open, sizeof(st->old_open));
+	memset(d->data->sim_open, 0, sizeof(d->data->sim_open));
 	for (unsigned i = 0; i < c->nports; i++) {
 		if (st->from[i] >= 0) {
-			d->sim[i] = st->old[st->from[i]];
-			if (strcmp(d->sim[i].peer.sun_path, c->port[i].sim_peer) &&
-			    io_sim_set_peer(&d->sim[i], c->port[i].sim_peer))
+			d->data->sim[i] = st->old[st->from[i]];
+			if (strcmp(d->data->sim[i].peer.sun_path, c->port[i].sim_peer) &&
+			    io_sim_set_peer(&d->data->sim[i], c->port[i].sim_peer))
 				log_warnx("router: port %s: sim peer %s: too long", c->port[i].name,
 					  c->port[i].sim_peer); /* the config check rules it out */
 			for (unsigned k = 0; k < ROUTER_BURST; k++)
-				d->sim[i].mbuf[k].port = (uint8_t)i;
+				d->data->sim[i].mbuf[k].port = (uint8_t)i;
 		} else if (st->fresh[i]) {
-			d->sim[i] = st->sock[i];
+			d->data->sim[i] = st->sock[i];
 		} else {
 			continue;
 		}
-		d->sim_open[i] = true;
+		d->data->sim_open[i] = true;
 	}
 	st->installed = true;
 }
@@ -89,13 +89,32 @@ void ibrd_data_commit(struct ibrd_sim_stage *st)
 void ibrd_data_unstage(struct ibrd *d, struct ibrd_sim_stage *st)
 {
 	if (st->installed) {
-		memcpy(d->sim, st->old, sizeof(d->sim));
-		memcpy(d->sim_open, st->old_open, sizeof(d->sim_open));
+		memcpy(d->data->sim, st->old, sizeof(d->data->sim));
+		memcpy(d->data->sim_open, st->old_open, sizeof(d->data->sim_open));
 	}
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
 		if (st->fresh[i])
 			io_sim_close(&st->sock[i]);
 	memset(st, 0, sizeof(*st));
+}
+
+struct ibrd_datapath *ibrd_data_new(void)
+{
+	return calloc(1, sizeof(struct ibrd_datapath));
+}
+
+void ibrd_data_free(struct ibrd_datapath *x)
+{
+	free(x);
+}
+
+void ibrd_data_close(struct ibrd *d)
+{
+	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
+		if (d->data->sim_open[i]) {
+			io_sim_close(&d->data->sim[i]);
+			d->data->sim_open[i] = false;
+		}
 }
 
 int ibrd_data_open(struct ibrd *d)
@@ -126,31 +145,31 @@ int ibrd_data_start(struct ibrd *d)
 	int rc;
 
 	for (unsigned i = 0; i < d->conf->nports; i++)
-		ports[i] = d->sim_open[i] ? &d->sim[i].io : d->vport[i];
+		ports[i] = d->data->sim_open[i] ? &d->data->sim[i].io : d->data->vport[i];
 	if ((rc = router_pub_set_readers(&d->pub, n)))
 		return rc;
-	d->workers = calloc(n, sizeof(*d->workers));
-	d->threads = calloc(n, sizeof(*d->threads));
-	rc = !d->workers || !d->threads ? -ENOMEM : 0;
+	d->data->workers = calloc(n, sizeof(*d->data->workers));
+	d->data->threads = calloc(n, sizeof(*d->data->threads));
+	rc = !d->data->workers || !d->data->threads ? -ENOMEM : 0;
 	for (unsigned w = 0; w < n && !rc; w++) {
 		uint32_t rx = 0;
 
 		for (unsigned i = w; i < d->conf->nports; i += n) /* each port read by one worker */
 			rx |= 1u << i;
-		if ((rc = router_worker_init(&d->workers[w], w, &d->pub, ports, d->conf->nports,
-					     rx)))
+		if ((rc = router_worker_init(&d->data->workers[w], w, &d->pub, ports,
+					     d->conf->nports, rx)))
 			break;
-		d->workers[w].hook_ctx = d;
-		if (d->worker_setup)
-			d->worker_setup(d, &d->workers[w]);
-		if ((rc = -pthread_create(&d->threads[w], NULL, router_worker_run,
-					  &d->workers[w]))) {
-			router_worker_fini(&d->workers[w]);
+		d->data->workers[w].hook_ctx = d;
+		if (d->data->worker_setup)
+			d->data->worker_setup(d, &d->data->workers[w]);
+		if ((rc = -pthread_create(&d->data->threads[w], NULL, router_worker_run,
+					  &d->data->workers[w]))) {
+			router_worker_fini(&d->data->workers[w]);
 			break;
 		}
-		d->nworkers = w + 1;
+		d->data->nworkers = w + 1;
 	}
-	d->running = true;
+	d->data->running = true;
 	if (rc)
 		ibrd_data_stop(d); /* the workers that started */
 	return rc;
@@ -159,21 +178,21 @@ int ibrd_data_start(struct ibrd *d)
 /* Stop the workers (within their 100 ms epoll timeout); sockets stay open. */
 void ibrd_data_stop(struct ibrd *d)
 {
-	for (unsigned w = 0; w < d->nworkers; w++)
-		atomic_store(&d->workers[w].stop, true);
-	for (unsigned w = 0; w < d->nworkers; w++) {
-		pthread_join(d->threads[w], NULL);
-		router_worker_fini(&d->workers[w]);
+	for (unsigned w = 0; w < d->data->nworkers; w++)
+		atomic_store(&d->data->workers[w].stop, true);
+	for (unsigned w = 0; w < d->data->nworkers; w++) {
+		pthread_join(d->data->threads[w], NULL);
+		router_worker_fini(&d->data->workers[w]);
 	}
 	/* the totals of stopped workers live on in `retired` */
-	for (unsigned w = 0; w < d->nworkers; w++)
-		router_counters_add(&d->retired, &d->workers[w].counters);
-	free(d->workers);
-	free(d->threads);
-	d->workers = NULL;
-	d->threads = NULL;
-	d->nworkers = 0;
-	d->running = false;
+	for (unsigned w = 0; w < d->data->nworkers; w++)
+		router_counters_add(&d->data->retired, &d->data->workers[w].counters);
+	free(d->data->workers);
+	free(d->data->threads);
+	d->data->workers = NULL;
+	d->data->threads = NULL;
+	d->data->nworkers = 0;
+	d->data->running = false;
 }
 
 /*
@@ -190,9 +209,9 @@ void ibrd_counters_total(struct ibrd *d, struct router_counters *sum)
 {
 	struct router_counters one;
 
-	memcpy(sum, &d->retired, sizeof(*sum));
-	for (unsigned w = 0; w < d->nworkers; w++) {
-		router_worker_counters(&d->workers[w], &one);
+	memcpy(sum, &d->data->retired, sizeof(*sum));
+	for (unsigned w = 0; w < d->data->nworkers; w++) {
+		router_worker_counters(&d->data->workers[w], &one);
 		router_counters_add(sum, &one);
 	}
 }
@@ -200,7 +219,7 @@ void ibrd_counters_total(struct ibrd *d, struct router_counters *sum)
 void ibrd_counters_sum(struct ibrd *d, struct router_counters *sum)
 {
 	uint64_t *s = (uint64_t *)sum;
-	const uint64_t *c = (const uint64_t *)&d->cleared;
+	const uint64_t *c = (const uint64_t *)&d->data->cleared;
 
 	ibrd_counters_total(d, sum);
 	for (size_t i = 0; i < ROUTER_COUNTERS_WORDS; i++)
@@ -242,6 +261,6 @@ static void counters_move(struct router_counters *c, const int *src)
  */
 void ibrd_counters_move(struct ibrd *d, const int *src)
 {
-	counters_move(&d->retired, src);
-	counters_move(&d->cleared, src);
+	counters_move(&d->data->retired, src);
+	counters_move(&d->data->cleared, src);
 }

@@ -1,21 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_mad.c - the MAD side of the router's ports (mad = ibsim or umad):
- * one MAD channel per port on the daemon's epoll loop, carrying SMPs that
- * reach the router's SMA (vendor router attributes, SMInfo: what ibsim
- * forwards to an IsSM client) and the SA client's queries and Reports.
- * What the SA client learns becomes RIB changes here: the port's LID, LMC
- * and prefix (its connected route), neighbours and multicast groups of
- * source "sa", published at the end of the loop's turn (ibrd_sync.c).
+ * one MAD channel per port on the daemon's epoll loop (d->chan[]), carrying
+ * SMPs that reach the router's SMA (vendor router attributes, SMInfo: what
+ * ibsim forwards to an IsSM client), PerfMgt GMPs for the PMA, and the SA
+ * client's queries and Reports (the SA client and what it learns are the
+ * learn room's: daemon/learn/ibrd_sa.c).
  */
-#include "daemon/ibrd.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_log.h"
 #include "lib/ibr_mad.h"
 #include "mad/mad_chan.h"
 #include "mad/mad_ibsim.h"
 #include "mad/mad_umad.h"
-#include "sa/sa_client.h"
 #include "sma/sma.h"
 
 #include <errno.h>
@@ -33,19 +31,9 @@ struct ibrd_mad_port {
 	uint32_t idx;
 	struct mad_chan *chan;
 	struct mad_transport *tp;
-	struct sa_client *sa;
-	uint64_t report_ms, change_ms; /* wall clock of the last Report and table change */
-	uint64_t link_check_ns;	       /* ibsim: the next look at the port's link */
-	bool link_down;		       /* ibsim: the simulator has the port's link down */
+	uint64_t link_check_ns; /* ibsim: the next look at the port's link */
+	bool link_down;		/* ibsim: the simulator has the port's link down */
 };
-
-static uint64_t mad_wall_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static struct ibrd_mad_port *mad_port_of(struct ibrd_ev *ev)
 {
@@ -92,8 +80,8 @@ static void mad_link_check(struct ibrd_mad_port *mp, uint64_t now, bool now_plea
 	mp->link_down = down;
 	log_info("mad: port %s: the simulator's link is %s", d->rib.port[mp->idx].name,
 		 down ? "down: the port is down until it is back" : "up again");
-	if (d->sma)
-		sma_port_set_link(d->sma, mp->idx + 1, !down, ibr_now_ns());
+	if (d->agents->sma)
+		sma_port_set_link(d->agents->sma, mp->idx + 1, !down, ibr_now_ns());
 	p = d->rib.port[mp->idx];
 	ibrd_port_link(d, mp->idx, !down, &p);
 	router_rib_port_set(&d->rib, mp->idx, &p);
@@ -121,7 +109,7 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 	bool routed;
 	int rc;
 
-	if (!mp->d->sma || msg->len < IBR_MAD_SIZE)
+	if (!mp->d->agents->sma || msg->len < IBR_MAD_SIZE)
 		return false;
 	/*
 	 * An SMP over a link we hold down: it is up again (a ReLink), and the
@@ -144,7 +132,7 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 	 * status 0x000C, which told a prober without the key that the port
 	 * exists (tests/lab/lab_osm_sma.sh 6)
 	 */
-	if (sma_process(mp->d->sma, &rx, req, sizeof(req), reply, &tx, &why) != SMA_REPLY)
+	if (sma_process(mp->d->agents->sma, &rx, req, sizeof(req), reply, &tx, &why) != SMA_REPLY)
 		return true;
 	if (routed) {
 		/*
@@ -178,118 +166,6 @@ static bool mad_on_perf(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg
 	if ((rc = mad_chan_respond(ch, msg, reply)))
 		ibrd_smp_lost(mp->d, mp->idx, ibrd_smp_reply_loss(rc));
 	return true;
-}
-
-/* ---- what the SA client learns, into the RIB ---- */
-
-static void mad_sa_port(void *arg, const struct sa_port_state *ps)
-{
-	struct ibrd_mad_port *mp = arg;
-	struct ibrd *d = mp->d;
-	struct router_port p = d->rib.port[mp->idx];
-
-	if (ps->lid == p.lid && ps->lmc == p.lmc && (!ps->prefix || ps->prefix == p.prefix) &&
-	    (!ps->port_guid || ps->port_guid == p.guid))
-		return;
-	p.lid = ps->lid;
-	p.lmc = ps->lmc;
-	if (ps->prefix)
-		p.prefix = ps->prefix;
-	if (ps->port_guid) /* the port as its subnet knows it (prefix routes name it) */
-		p.guid = ps->port_guid;
-	log_info("sa: port %s: LID 0x%04x LMC %u prefix 0x%016llx (from the SM)", p.name, p.lid,
-		 p.lmc, (unsigned long long)p.prefix);
-	router_rib_port_set(&d->rib, mp->idx, &p);
-	ibrd_port_changed(d, mp->idx);
-}
-
-static void mad_sa_neighs(struct ibrd_mad_port *mp)
-{
-	struct ibrd *d = mp->d;
-	const struct sa_neigh *v;
-	size_t n = sa_client_neighs(mp->sa, &v);
-
-	router_rib_flush_neighs(&d->rib, ROUTER_SRC_SA, (int)mp->idx);
-	for (size_t i = 0; i < n; i++) {
-		struct router_neigh rn = {
-			.key = { .guid = v[i].guid,
-				 .port = (uint8_t)mp->idx,
-				 .source = ROUTER_SRC_SA },
-			.lid = v[i].lid,
-			.lmc = v[i].lmc,
-		};
-
-		if (router_rib_neigh_add(&d->rib, &rn))
-			log_warnx("sa: port %s: cannot add neighbour 0x%016llx",
-				  d->rib.port[mp->idx].name, (unsigned long long)v[i].guid);
-	}
-}
-
-static void mad_sa_groups(struct ibrd_mad_port *mp)
-{
-	struct ibrd *d = mp->d;
-	const struct sa_group *v;
-	size_t n = sa_client_groups(mp->sa, &v);
-
-	router_rib_flush_mcasts(&d->rib, ROUTER_SRC_SA, (int)mp->idx);
-	for (size_t i = 0; i < n; i++) {
-		struct router_mcast m = {
-			.mlid = v[i].mlid,
-			.sl = v[i].sl,
-			/* a group the router joined may gain receivers without a trap
-			 * (IBA has none for joins): it is fed while it exists (and
-			 * ibrd_mcast_mark_joined sees to the joins still in flight) */
-			.flags = (uint8_t)((v[i].receivers || v[i].ours ? ROUTER_MCAST_RECEIVERS
-									: 0) |
-					   (v[i].senders ? ROUTER_MCAST_SENDERS : 0)),
-			.source = ROUTER_SRC_SA,
-			.tclass = v[i].tclass,
-			.pkey = v[i].pkey,
-			.qkey = v[i].qkey,
-			.flowlabel = v[i].flowlabel,
-			.mtu = v[i].mtu,
-		};
-
-		memcpy(m.key.mgid, v[i].mgid, 16);
-		m.key.port = (uint8_t)mp->idx;
-		if (router_rib_mcast_add(&d->rib, &m))
-			log_warnx("sa: port %s: cannot add a group", d->rib.port[mp->idx].name);
-	}
-}
-
-static void mad_sa_changed(void *arg, bool neighs, bool groups)
-{
-	struct ibrd_mad_port *mp = arg;
-
-	if (neighs)
-		mad_sa_neighs(mp);
-	if (groups)
-		mad_sa_groups(mp);
-	if (groups)
-		ibrd_groups_changed(mp->d); /* the bridging policy, then the FIB */
-	else
-		ibrd_rib_changed(mp->d);
-	mp->change_ms = mad_wall_ms();
-	mp->d->sa_changes++;
-	mp->d->sa_last_change_ns = ibr_now_ns();
-}
-
-static void mad_sa_peers(void *arg)
-{
-	struct ibrd_mad_port *mp = arg;
-
-	ibrd_peers_changed(mp->d);
-	mp->change_ms = mad_wall_ms();
-}
-
-static void mad_sa_report(void *arg, uint16_t trap, const uint8_t gid[16])
-{
-	struct ibrd_mad_port *mp = arg;
-
-	(void)gid;
-	mp->report_ms = mad_wall_ms();
-	mp->d->sa_reports++;
-	log_debug("sa: port %s: trap %u applied", mp->d->rib.port[mp->idx].name, trap);
 }
 
 /* ---- life ---- */
@@ -345,37 +221,22 @@ static int mad_port_open(struct ibrd *d, uint32_t idx)
 		log_warnx("mad: port %s: cannot set IsSM: vendor SMPs and Reports will not "
 			  "reach us",
 			  cp->name);
-	if (cp->sa_client && d->conf->sa_client) {
-		struct sa_client_config sc = {
-			.name = cp->name,
-			.sm_key = d->conf->sm_key,
-			.resync_ms = d->conf->resync_interval * 1000u,
-		};
-		struct sa_client_ops ops = {
-			.port = mad_sa_port,
-			.changed = mad_sa_changed,
-			.report = mad_sa_report,
-			.peers = mad_sa_peers,
-		};
-
-		if (!(mp->sa = sa_client_new(mp->chan, &sc, &ops, mp)))
-			goto fail;
-	}
 	ev.data.ptr = &mp->ev;
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, mad_chan_fd(mp->chan), &ev) < 0) {
 		rc = -errno;
 		goto fail;
 	}
 	d->mad[idx] = mp;
-	d->sa[idx] = mp->sa;
+	d->chan[idx] = mp->chan;
+	/* the SA client on it is the learn room's (ibrd_sa_start), as the config says */
 	log_info("mad: port %s: attached (%s %s%s%s)%s", cp->name,
 		 cp->mad == IBRD_MAD_IBSIM ? "ibsim" : "umad",
 		 cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_socket : cp->umad_ca,
 		 cp->mad == IBRD_MAD_IBSIM ? "/" : "",
-		 cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_node : "", mp->sa ? ", SA client on" : "");
+		 cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_node : "",
+		 cp->sa_client && d->conf->sa_client ? ", SA client on" : "");
 	return 0;
 fail:
-	sa_client_free(mp->sa);
 	if (mp->chan)
 		mad_chan_destroy(mp->chan);
 	free(mp);
@@ -393,24 +254,19 @@ int ibrd_mad_start(struct ibrd *d)
 }
 
 /*
- * The SA clients go first, all of them, so that every port's parting
- * requests (the unsubscription, the announcements' Deletes, the leaves of
- * ibrd_mcast_stop()) are out at once; then their answers are awaited, with
- * the usual retries, for at most MAD_PART_MS in all: a Delete sent once and
- * lost (ibsim's queue of a client is 10 datagrams; an SA busy with a sweep)
- * left the records at the SA for their lease, in the lab under load.
+ * The SA clients went first (ibrd_sa_stop), all of them, so that every
+ * port's parting requests (the unsubscription, the announcements' Deletes,
+ * the leaves of ibrd_mcast_stop()) are out at once; here their answers are
+ * awaited, with the usual retries, for at most MAD_PART_MS in all: a Delete
+ * sent once and lost (ibsim's queue of a client is 10 datagrams; an SA busy
+ * with a sweep) left the records at the SA for their lease, in the lab
+ * under load.
  */
 #define MAD_PART_MS 1000
 void ibrd_mad_stop(struct ibrd *d)
 {
 	uint64_t until = ibr_now_ns() + (uint64_t)MAD_PART_MS * 1000000u;
 
-	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++)
-		if (d->mad[i]) {
-			d->sa[i] = NULL;
-			sa_client_free(d->mad[i]->sa); /* unsubscribes, deletes */
-			d->mad[i]->sa = NULL;
-		}
 	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
 		struct ibrd_mad_port *mp = d->mad[i];
 		unsigned int left;
@@ -423,6 +279,7 @@ void ibrd_mad_stop(struct ibrd *d)
 		mad_chan_destroy(mp->chan); /* clears IsSM */
 		free(mp);
 		d->mad[i] = NULL;
+		d->chan[i] = NULL;
 	}
 }
 
@@ -442,35 +299,21 @@ void ibrd_mad_tick(struct ibrd *d, uint64_t now)
 		if (!mp)
 			continue;
 		mad_chan_tick(mp->chan, now);
-		if (mp->sa)
-			sa_client_tick(mp->sa, now);
 		mad_link_check(mp, now, false);
 	}
 }
 
-int ibrd_mad_timeout_ms(const struct ibrd *d, uint64_t now)
+uint64_t ibrd_mad_deadline(const struct ibrd *d)
 {
 	uint64_t t = UINT64_MAX;
 
 	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
-		const struct ibrd_mad_port *mp = d->mad[i];
 		uint64_t x;
 
-		if (!mp)
-			continue;
-		x = mad_chan_next_deadline(mp->chan);
-		t = x < t ? x : t;
-		if (mp->sa && (x = sa_client_next_deadline(mp->sa)) < t)
+		if (d->mad[i] && (x = mad_chan_next_deadline(d->mad[i]->chan)) < t)
 			t = x;
 	}
-	if (ibrd_peers_deadline(d) < t)
-		t = ibrd_peers_deadline(d);
-	if (t == UINT64_MAX)
-		return 1000;
-	if (t <= now)
-		return 0;
-	t = (t - now + 999999) / 1000000;
-	return t > 1000 ? 1000 : (int)t;
+	return t;
 }
 
 int ibrd_mad_send_smp(struct ibrd *d, uint32_t idx, const uint8_t *mad, uint16_t dlid)
@@ -481,17 +324,4 @@ int ibrd_mad_send_smp(struct ibrd *d, uint32_t idx, const uint8_t *mad, uint16_t
 	if (!mp || !mp->chan)
 		return -ENOENT;
 	return mad_chan_send(mp->chan, mad, IBR_MAD_SIZE, &to);
-}
-
-void ibrd_mad_times(struct ibrd *d, uint32_t idx, uint64_t *report_ms, uint64_t *change_ms)
-{
-	const struct ibrd_mad_port *mp = idx < ROUTER_MAX_PORTS ? d->mad[idx] : NULL;
-
-	*report_ms = mp ? mp->report_ms : 0;
-	*change_ms = mp ? mp->change_ms : 0;
-}
-
-struct mad_chan *ibrd_mad_chan(struct ibrd *d, uint32_t idx)
-{
-	return idx < ROUTER_MAX_PORTS && d->mad[idx] ? d->mad[idx]->chan : NULL;
 }

@@ -11,7 +11,7 @@
  * GMPs the simulator hands the router's attachment (ibrd_mad.c).  On a
  * verbs port the HCA's own PMA answers (its QP1 is the kernel's).
  */
-#include "daemon/ibrd.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_log.h"
 #include "lib/ibr_mad.h"
@@ -49,7 +49,7 @@ static bool pma_rcv_error(int reason)
 static void pma_counts(void *arg, uint8_t port, struct sma_pma_counts *out)
 {
 	struct ibrd *d = arg;
-	const struct router_counters *c = d->pma_sum;
+	const struct router_counters *c = d->agents->pma_sum;
 	unsigned i = port - 1u;
 
 	memset(out, 0, sizeof(*out));
@@ -68,9 +68,9 @@ static void pma_counts(void *arg, uint8_t port, struct sma_pma_counts *out)
 		else
 			out->rcv_relay_errors += c->drop[i][r];
 	}
-	pthread_mutex_lock(&d->smp_lock);
-	out->vl15_dropped = d->smp_lost[i][IBRD_SMP_QUEUE_FULL];
-	pthread_mutex_unlock(&d->smp_lock);
+	pthread_mutex_lock(&d->agents->smp_lock);
+	out->vl15_dropped = d->agents->smp_lost[i][IBRD_SMP_QUEUE_FULL];
+	pthread_mutex_unlock(&d->agents->smp_lock);
 }
 
 static const struct sma_pma_ops *pma_ops(struct ibrd *d)
@@ -83,23 +83,23 @@ static const struct sma_pma_ops *pma_ops(struct ibrd *d)
 
 int ibrd_pma_start(struct ibrd *d)
 {
-	return (d->pma = sma_pma_new(d->conf->nports, pma_ops(d))) ? 0 : -ENOMEM;
+	return (d->agents->pma = sma_pma_new(d->conf->nports, pma_ops(d))) ? 0 : -ENOMEM;
 }
 
 void ibrd_pma_renew(struct ibrd *d, unsigned nports, const int *from)
 {
-	struct sma_pma *p = sma_pma_renew(d->pma, nports, from, pma_ops(d));
+	struct sma_pma *p = sma_pma_renew(d->agents->pma, nports, from, pma_ops(d));
 
 	if (!p)
 		log_warnx("pma: no memory for the new ports: the old clears are forgotten");
-	sma_pma_free(d->pma);
-	d->pma = p ? p : sma_pma_new(nports, pma_ops(d));
+	sma_pma_free(d->agents->pma);
+	d->agents->pma = p ? p : sma_pma_new(nports, pma_ops(d));
 }
 
 void ibrd_pma_stop(struct ibrd *d)
 {
-	sma_pma_free(d->pma);
-	d->pma = NULL;
+	sma_pma_free(d->agents->pma);
+	d->agents->pma = NULL;
 }
 
 /*
@@ -114,12 +114,12 @@ int ibrd_pma_mad(struct ibrd *d, uint32_t port, const uint8_t *mad, size_t len, 
 	struct router_counters *sum;
 	enum sma_pma_result rc;
 
-	if (!d->pma || !(sum = malloc(sizeof(*sum))))
+	if (!d->agents->pma || !(sum = malloc(sizeof(*sum))))
 		return -ENOMEM;
 	ibrd_counters_total(d, sum); /* once for the request, every port from it */
-	d->pma_sum = sum;
-	rc = sma_pma_process(d->pma, (uint8_t)(port + 1), mad, len, reply);
-	d->pma_sum = NULL;
+	d->agents->pma_sum = sum;
+	rc = sma_pma_process(d->agents->pma, (uint8_t)(port + 1), mad, len, reply);
+	d->agents->pma_sum = NULL;
 	free(sum);
 	return rc == SMA_PMA_REPLY ? 0 : -EINVAL;
 }
@@ -131,8 +131,8 @@ void ibrd_pma_one(struct ibrd *d, uint32_t port, const uint8_t *pkt, size_t len)
 	uint8_t reply[IBR_MAD_SIZE], out[IBR_PKT_MAX_LEN];
 	int n, rc = -EINVAL;
 
-	if (!d->pma || ibr_pkt_parse(pkt, len, &p) || p.lnh != IBR_LNH_IBA_LOCAL || !p.deth ||
-	    ibr_bth_get_destqp(p.bth) != 1 || p.payload_len != IBR_MAD_SIZE ||
+	if (!d->agents->pma || ibr_pkt_parse(pkt, len, &p) || p.lnh != IBR_LNH_IBA_LOCAL ||
+	    !p.deth || ibr_bth_get_destqp(p.bth) != 1 || p.payload_len != IBR_MAD_SIZE ||
 	    ibr_mad_mgmt_class(p.payload) != IBR_MGMT_CLASS_PERF || ibr_pkt_crc_check(&p))
 		return;
 	if (ibrd_pma_mad(d, port, p.payload, p.payload_len, reply))
@@ -149,7 +149,8 @@ void ibrd_pma_one(struct ibrd *d, uint32_t port, const uint8_t *pkt, size_t len)
 	r.payload = reply;
 	r.payload_len = sizeof(reply);
 	n = ibr_pkt_build_ud(out, sizeof(out), &r);
-	rc = n > 0 && d->sim_open[port] ? io_sim_send(&d->sim[port], out, (size_t)n) : -EINVAL;
+	rc = n > 0 && d->data->sim_open[port] ? io_sim_send(&d->data->sim[port], out, (size_t)n)
+					      : -EINVAL;
 	if (rc)
 		log_debug("pma: port %s: reply not sent: %s", d->rib.port[port].name,
 			  strerror(-rc));

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_proxy.c - the UD unicast proxies of the verbs ports (ibrouterd.conf(5)
- * proxy sections, ibrouterctl(8) proxy add/del): one list, d->proxy, that
+ * proxy sections, ibrouterctl(8) proxy add/del): one list, d->data->proxy, that
  * the data path opens the proxy QPs from (ibrd_data.c).  A proxy of the
  * config is marked so: a reload replaces those and keeps the ones added
  * with ibrouterctl, as it does with static entries.
  */
-#include "daemon/ibrd.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_log.h"
 
@@ -14,9 +14,9 @@
 
 int ibrd_proxy_find(const struct ibrd *d, uint32_t port, const uint8_t *gid, uint32_t qpn)
 {
-	for (unsigned i = 0; i < d->nproxies; i++)
-		if (d->proxy[i].port == port && d->proxy[i].qpn == qpn &&
-		    !memcmp(d->proxy[i].gid, gid, 16))
+	for (unsigned i = 0; i < d->data->nproxies; i++)
+		if (d->data->proxy[i].port == port && d->data->proxy[i].qpn == qpn &&
+		    !memcmp(d->data->proxy[i].gid, gid, 16))
 			return (int)i;
 	return -1;
 }
@@ -25,23 +25,23 @@ unsigned ibrd_proxy_count(const struct ibrd *d, uint32_t port)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < d->nproxies; i++)
-		n += d->proxy[i].port == port;
+	for (unsigned i = 0; i < d->data->nproxies; i++)
+		n += d->data->proxy[i].port == port;
 	return n;
 }
 
 bool ibrd_proxy_load(struct ibrd *d, const struct ibrd_conf *c)
 {
 	struct ibrd_proxy old[IBRD_MAX_PROXIES];
-	unsigned nold = d->nproxies, n = 0;
+	unsigned nold = d->data->nproxies, n = 0;
 
-	memcpy(old, d->proxy, sizeof(old));
+	memcpy(old, d->data->proxy, sizeof(old));
 	/* keep those of ibrouterctl whose port still is a verbs port */
 	for (unsigned i = 0; i < nold; i++)
 		if (!old[i].conf && old[i].port < c->nports &&
 		    c->port[old[i].port].data == IBRD_DATA_VERBS)
-			d->proxy[n++] = old[i];
-	d->nproxies = n;
+			d->data->proxy[n++] = old[i];
+	d->data->nproxies = n;
 	for (unsigned i = 0; i < c->nproxies; i++) {
 		const struct ibrd_conf_proxy *cx = &c->proxies[i];
 		int port = ibrd_conf_port_index(c, cx->port), at;
@@ -52,12 +52,12 @@ bool ibrd_proxy_load(struct ibrd *d, const struct ibrd_conf *c)
 		x.port = (uint32_t)port;
 		memcpy(x.gid, cx->gid, 16);
 		if ((at = ibrd_proxy_find(d, x.port, x.gid, x.qpn)) >= 0)
-			d->proxy[at] = x; /* added by hand before: the config's now */
-		else if (d->nproxies < IBRD_MAX_PROXIES)
-			d->proxy[d->nproxies++] = x;
+			d->data->proxy[at] = x; /* added by hand before: the config's now */
+		else if (d->data->nproxies < IBRD_MAX_PROXIES)
+			d->data->proxy[d->data->nproxies++] = x;
 		else
 			log_warnx("router: port %s: more than %d proxies", cx->port,
 				  IBRD_MAX_PROXIES);
 	}
-	return d->nproxies != nold || memcmp(old, d->proxy, nold * sizeof(old[0])) != 0;
+	return d->data->nproxies != nold || memcmp(old, d->data->proxy, nold * sizeof(old[0])) != 0;
 }

@@ -9,11 +9,11 @@
  * each turn the SMA's PortInfo is set from the RIB port, whoever changed it
  * (ibrd_sma_sync: one state).  The vendor router tables are each port's,
  * built from the RIB.  Who may Set (sma-set-policy, sma-mkey) is the SMA's
- * (sma/sma_policy.c); show sma [drops] and sma release are its control
- * commands, with what was lost around the SMA counted by port and reason.
+ * (sma/sma_policy.c); what was lost around the SMA is counted by port and
+ * reason (ibrd_sma_losses; show sma [drops] and sma release, its control
+ * commands, are in daemon/cmd/ibrd_cmd_sma.c).
  */
-#include "daemon/ibrd.h"
-#include "daemon/cmd/ibrd_cmd.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/crc/ibr_crc.h"
 #include "lib/ibr_gid.h"
@@ -50,27 +50,28 @@ static void sma_hook(void *ctx, const struct router_mbuf *m, int reason)
 	(void)reason;
 	if (m->port >= ROUTER_MAX_PORTS)
 		return;
-	pthread_mutex_lock(&d->smp_lock);
+	pthread_mutex_lock(&d->agents->smp_lock);
 	if (m->len > SMP_PKT_LEN) {
-		d->smp_lost[m->port][IBRD_SMP_NOT_SMP]++;
-	} else if (d->smp_n >= SMA_QUEUE) {
-		d->smp_lost[m->port][IBRD_SMP_QUEUE_FULL]++; /* the SM retries */
+		d->agents->smp_lost[m->port][IBRD_SMP_NOT_SMP]++;
+	} else if (d->agents->smp_n >= SMA_QUEUE) {
+		d->agents->smp_lost[m->port][IBRD_SMP_QUEUE_FULL]++; /* the SM retries */
 	} else {
-		struct ibrd_smp *q = &d->smp_q[(d->smp_head + d->smp_n++) % SMA_QUEUE];
+		struct ibrd_smp *q =
+			&d->agents->smp_q[(d->agents->smp_head + d->agents->smp_n++) % SMA_QUEUE];
 
 		q->port = m->port;
 		q->len = m->len;
 		memcpy(q->pkt, m->data, m->len);
 	}
-	pthread_mutex_unlock(&d->smp_lock);
-	if (write(d->smp_efd, &one, sizeof(one)) < 0) {
+	pthread_mutex_unlock(&d->agents->smp_lock);
+	if (write(d->agents->smp_efd, &one, sizeof(one)) < 0) {
 		/* the counter is saturated: the control thread is awake anyway */
 	}
 }
 
 void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w)
 {
-	if (d->sma) {
+	if (d->agents->sma) {
 		w->sma_hook = sma_hook;
 		w->local_hook = sma_hook; /* GMPs for the PMA (ibrd_pma.c) ride the same queue */
 	}
@@ -93,10 +94,10 @@ static int sma_sim_send(struct ibrd *d, uint32_t idx, const struct sma_tx *tx, c
 	uint8_t out[SMP_PKT_LEN + 8];
 	int len;
 
-	if (idx >= d->conf->nports || !d->sim_open[idx])
+	if (idx >= d->conf->nports || !d->data->sim_open[idx])
 		return -EINVAL;
 	len = ibr_pkt_build_ud(out, sizeof(out), &r);
-	return len > 0 ? io_sim_send(&d->sim[idx], out, (size_t)len) : len;
+	return len > 0 ? io_sim_send(&d->data->sim[idx], out, (size_t)len) : len;
 }
 
 /*
@@ -110,12 +111,13 @@ static void sma_trap_send(struct ibrd *d, uint32_t idx, const struct sma_event *
 	struct sma_tx tx;
 	int rc;
 
-	if ((rc = sma_trap_bad_mkey_build(d->sma, ev, ++d->sma_trap_tid, mad, &tx))) {
+	if ((rc = sma_trap_bad_mkey_build(d->agents->sma, ev, ++d->agents->sma_trap_tid, mad,
+					  &tx))) {
 		log_warnx("sma: port %s: bad M_Key from LID 0x%04x: no trap (%s)",
 			  d->rib.port[idx].name, ev->trap.lid, strerror(-rc));
 		return;
 	}
-	if ((rc = ibrd_mad_send_smp(d, idx, mad, tx.dlid)) == -ENOENT && d->sim_open[idx])
+	if ((rc = ibrd_mad_send_smp(d, idx, mad, tx.dlid)) == -ENOENT && d->data->sim_open[idx])
 		rc = sma_sim_send(d, idx, &tx, mad);
 	log_warnx("sma: port %s: bad M_Key from LID 0x%04x (attribute 0x%04x): trap 256 to the "
 		  "SM at LID 0x%04x%s%s",
@@ -127,7 +129,7 @@ static void sma_trap_send(struct ibrd *d, uint32_t idx, const struct sma_event *
  * The non-empty P_Keys of a table (base 0 is an empty entry), "0xffff<sep>0x8001" into buf;
  * false when they did not all fit.
  */
-static bool sma_pkeys_str(const uint16_t *pk, unsigned n, const char *sep, char *buf, size_t size)
+bool ibrd_sma_pkeys_str(const uint16_t *pk, unsigned n, const char *sep, char *buf, size_t size)
 {
 	size_t len = 0;
 
@@ -143,8 +145,8 @@ static bool sma_pkeys_str(const uint16_t *pk, unsigned n, const char *sep, char 
 }
 
 /* The alias GUIDs of a GUIDInfo table (entries 1 and up that are set); *count of them. */
-static bool sma_guids_str(const uint64_t *g, unsigned n, const char *sep, char *buf, size_t size,
-			  unsigned *count)
+bool ibrd_sma_guids_str(const uint64_t *g, unsigned n, const char *sep, char *buf, size_t size,
+			unsigned *count)
 {
 	size_t len = 0;
 	bool all = true;
@@ -180,7 +182,7 @@ static void sma_pkeys_apply(struct router_port *p, const struct sma_event *ev)
 	for (unsigned i = 0; i < ev->npkeys; i++)
 		router_port_pkey_add(p, ev->pkeys[i]); /* an empty or repeated entry: skipped */
 	p->flags |= ROUTER_PORT_PKEY_CHECK;
-	all = sma_pkeys_str(p->pkeys, p->npkeys, " ", buf, sizeof(buf));
+	all = ibrd_sma_pkeys_str(p->pkeys, p->npkeys, " ", buf, sizeof(buf));
 	log_info("sma: port %s: P_Key table from the SM (%u):%s%s%s", p->name, p->npkeys,
 		 buf[0] ? " " : "", buf, all ? "" : " ...");
 }
@@ -190,7 +192,7 @@ static void sma_guids_log(const struct router_port *p, const struct sma_event *e
 {
 	char buf[160];
 	unsigned n;
-	bool all = sma_guids_str(ev->guids, ev->nguids, " ", buf, sizeof(buf), &n);
+	bool all = ibrd_sma_guids_str(ev->guids, ev->nguids, " ", buf, sizeof(buf), &n);
 
 	log_info("sma: port %s: alias GUIDs from the SM (%u):%s%s%s", p->name, n, buf[0] ? " " : "",
 		 buf, all ? "" : " ...");
@@ -293,13 +295,13 @@ struct ibrd_sma_tabs {
 /*
  * NextHopTable of port index `idx`: the /64 prefixes its subnet reaches
  * through the router (the prefix routes its OpenSM could hold: not its own
- * prefix, not link-local, not site-local across sites; ibrd_osm_route.c),
+ * prefix, not link-local, not site-local across sites; router/router_export.c),
  * by a port that forwards; one record per P_Key that may leave by that
  * port.  Aggregates and the default route have no 64-bit prefix: not listed.
  */
 static void sma_nh_build(struct ibrd *d, uint32_t idx)
 {
-	struct ibrd_sma_tabs *t = d->sma_tabs;
+	struct ibrd_sma_tabs *t = d->agents->sma_tabs;
 	const struct router_route *r;
 	uint32_t pos = 0, n = 0;
 
@@ -308,7 +310,7 @@ static void sma_nh_build(struct ibrd *d, uint32_t idx)
 		unsigned npk;
 
 		if (r->nh.port >= d->rib.nports ||
-		    ibrd_osm_route_kind(d, idx, r) != IBRD_OSM_LINE ||
+		    router_export_kind(&d->rib, idx, r) != ROUTER_EXPORT_LINE ||
 		    !sma_port_forwards(&d->rib.port[r->nh.port]))
 			continue;
 		npk = sma_port_pkeys(&d->rib.port[r->nh.port], &pk);
@@ -328,7 +330,7 @@ static uint32_t sma_next_hops(void *arg, uint8_t port, uint32_t first, struct sm
 			      unsigned max, unsigned *filled)
 {
 	struct ibrd *d = arg;
-	const struct ibrd_sma_tabs *t = d->sma_tabs;
+	const struct ibrd_sma_tabs *t = d->agents->sma_tabs;
 	uint32_t idx = port - 1u;
 
 	*filled = 0;
@@ -344,7 +346,7 @@ static uint16_t sma_master_sm(struct ibrd *d, uint32_t idx)
 {
 	struct sma_port_view v;
 
-	if (d->sma && sma_port_get(d->sma, idx + 1, &v) == 0 && v.sm_lid)
+	if (d->agents->sma && sma_port_get(d->agents->sma, idx + 1, &v) == 0 && v.sm_lid)
 		return v.sm_lid;
 	return d->sa[idx] ? sa_client_port(d->sa[idx])->sm_lid : 0;
 }
@@ -406,7 +408,7 @@ void ibrd_sma_sync(struct ibrd *d)
 {
 	uint64_t key;
 
-	if (!d->sma)
+	if (!d->agents->sma)
 		return;
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
 		const struct router_port *p = &d->rib.port[i];
@@ -415,16 +417,16 @@ void ibrd_sma_sync(struct ibrd *d)
 					  .gid_prefix = p->prefix,
 					  .forwarding = sma_port_forwards(p) };
 
-		sma_port_sync(d->sma, i + 1, &f);
+		sma_port_sync(d->agents->sma, i + 1, &f);
 	}
 	key = d->rib.generation;
 	for (uint32_t j = 0; j < d->rib.nports; j++)
 		key = key * 0x10001u + sma_master_sm(d, j);
-	if (key != d->sma_tables_key && d->sma_tabs) {
+	if (key != d->agents->sma_tables_key && d->agents->sma_tabs) {
 		for (uint32_t i = 0; i < d->rib.nports; i++)
 			sma_nh_build(d, i);
-		sma_tables_refresh(d->sma);
-		d->sma_tables_key = key;
+		sma_tables_refresh(d->agents->sma);
+		d->agents->sma_tables_key = key;
 	}
 }
 
@@ -463,6 +465,25 @@ static void sma_links_up(struct sma *s, const struct ibrd_conf *c)
 			sma_port_set_link(s, i + 1, true, ibr_now_ns());
 }
 
+struct ibrd_agents *ibrd_agents_new(void)
+{
+	struct ibrd_agents *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return NULL;
+	pthread_mutex_init(&x->smp_lock, NULL);
+	x->smp_efd = -1;
+	return x;
+}
+
+void ibrd_agents_free(struct ibrd_agents *x)
+{
+	if (!x)
+		return;
+	pthread_mutex_destroy(&x->smp_lock);
+	free(x);
+}
+
 int ibrd_sma_start(struct ibrd *d)
 {
 	struct sma_node_cfg cfg;
@@ -470,22 +491,23 @@ int ibrd_sma_start(struct ibrd *d)
 			       .event = sma_event,
 			       .next_hops = sma_next_hops,
 			       .adj_subnets = sma_adj_subnets };
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->ev_sma };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->agents->ev_sma };
 
 	sma_node_cfg_of(d->conf, &cfg);
-	if (!(d->sma_tabs = calloc(1, sizeof(*d->sma_tabs))))
+	if (!(d->agents->sma_tabs = calloc(1, sizeof(*d->agents->sma_tabs))))
 		return -ENOMEM;
-	if (!(d->sma = sma_new(&cfg, &ops)))
+	if (!(d->agents->sma = sma_new(&cfg, &ops)))
 		return -errno;
 	if (ibrd_pma_start(d))
 		return -ENOMEM;
-	sma_links_up(d->sma, d->conf);
-	d->sma_tables_key = 0;
+	sma_links_up(d->agents->sma, d->conf);
+	d->agents->sma_tables_key = 0;
 	ibrd_sma_sync(d);
-	d->smp_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	d->ev_sma.kind = IBRD_EV_SMA;
-	d->smp_q = calloc(SMA_QUEUE, sizeof(*d->smp_q));
-	if (!d->smp_q || d->smp_efd < 0 || epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->smp_efd, &ev) < 0)
+	d->agents->smp_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	d->agents->ev_sma.kind = IBRD_EV_SMA;
+	d->agents->smp_q = calloc(SMA_QUEUE, sizeof(*d->agents->smp_q));
+	if (!d->agents->smp_q || d->agents->smp_efd < 0 ||
+	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->agents->smp_efd, &ev) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -500,7 +522,7 @@ struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int
 	struct sma *s;
 
 	sma_node_cfg_of(nc, &cfg);
-	if (!(s = sma_renew(d->sma, &cfg, from, &ops)))
+	if (!(s = sma_renew(d->agents->sma, &cfg, from, &ops)))
 		return NULL;
 	sma_links_up(s, nc);
 	return s;
@@ -518,34 +540,34 @@ void ibrd_sma_swap(struct ibrd *d, struct sma *s)
 	memset(lost, 0, sizeof(lost));
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS && sma_port_get(s, i + 1, &nv) == 0; i++, n++) {
 		from[i] = -1;
-		for (unsigned j = 0; j < ROUTER_MAX_PORTS && sma_port_get(d->sma, j + 1, &ov) == 0;
-		     j++)
+		for (unsigned j = 0;
+		     j < ROUTER_MAX_PORTS && sma_port_get(d->agents->sma, j + 1, &ov) == 0; j++)
 			if (nv.guid == ov.guid) {
-				memcpy(lost[i], d->smp_lost[j], sizeof(lost[i]));
+				memcpy(lost[i], d->agents->smp_lost[j], sizeof(lost[i]));
 				from[i] = (int)j;
 			}
 	}
-	pthread_mutex_lock(&d->smp_lock);
-	memcpy(d->smp_lost, lost, sizeof(lost));
-	pthread_mutex_unlock(&d->smp_lock);
+	pthread_mutex_lock(&d->agents->smp_lock);
+	memcpy(d->agents->smp_lost, lost, sizeof(lost));
+	pthread_mutex_unlock(&d->agents->smp_lock);
 	ibrd_pma_renew(d, n, from);
-	sma_free(d->sma);
-	d->sma = s;
-	d->sma_tables_key = 0; /* its tables are seen again at the turn's end */
+	sma_free(d->agents->sma);
+	d->agents->sma = s;
+	d->agents->sma_tables_key = 0; /* its tables are seen again at the turn's end */
 }
 
 void ibrd_sma_stop(struct ibrd *d)
 {
 	ibrd_pma_stop(d);
-	sma_free(d->sma);
-	d->sma = NULL;
-	free(d->sma_tabs);
-	d->sma_tabs = NULL;
-	free(d->smp_q);
-	d->smp_q = NULL;
-	if (d->smp_efd >= 0)
-		close(d->smp_efd);
-	d->smp_efd = -1;
+	sma_free(d->agents->sma);
+	d->agents->sma = NULL;
+	free(d->agents->sma_tabs);
+	d->agents->sma_tabs = NULL;
+	free(d->agents->smp_q);
+	d->agents->smp_q = NULL;
+	if (d->agents->smp_efd >= 0)
+		close(d->agents->smp_efd);
+	d->agents->smp_efd = -1;
 }
 
 /*
@@ -577,7 +599,8 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 	}
 	rx.slid = ibr_lrh_get_slid(p.lrh);
 	rx.dlid = ibr_lrh_get_dlid(p.lrh); /* checked by the SMA: a sim port has no link layer */
-	if (sma_process(d->sma, &rx, p.payload, p.payload_len, reply, &tx, &why) != SMA_REPLY)
+	if (sma_process(d->agents->sma, &rx, p.payload, p.payload_len, reply, &tx, &why) !=
+	    SMA_REPLY)
 		return; /* counted by the SMA under its reason */
 	/* a reply the wire did not take is counted: the SM retries */
 	rc = tx.port >= 1 ? sma_sim_send(d, tx.port - 1u, &tx, reply) : -EINVAL;
@@ -590,220 +613,28 @@ void ibrd_sma_event(struct ibrd *d)
 {
 	uint64_t v;
 
-	if (read(d->smp_efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+	if (read(d->agents->smp_efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return;
 	for (;;) {
 		struct ibrd_smp q;
 
-		pthread_mutex_lock(&d->smp_lock);
-		if (!d->smp_n) {
-			pthread_mutex_unlock(&d->smp_lock);
+		pthread_mutex_lock(&d->agents->smp_lock);
+		if (!d->agents->smp_n) {
+			pthread_mutex_unlock(&d->agents->smp_lock);
 			break;
 		}
-		q = d->smp_q[d->smp_head];
-		d->smp_head = (d->smp_head + 1) % SMA_QUEUE;
-		d->smp_n--;
-		pthread_mutex_unlock(&d->smp_lock);
+		q = d->agents->smp_q[d->agents->smp_head];
+		d->agents->smp_head = (d->agents->smp_head + 1) % SMA_QUEUE;
+		d->agents->smp_n--;
+		pthread_mutex_unlock(&d->agents->smp_lock);
 		sma_one(d, &q);
 	}
 }
 
 /* SMPs of port i the SMA or the daemon dropped, and the replies lost (copies taken under smp_lock). */
-static void sma_port_losses(struct ibrd *d, uint32_t i, uint64_t *lost)
+void ibrd_sma_losses(struct ibrd *d, uint32_t i, uint64_t lost[IBRD_SMP_LOSS_MAX])
 {
-	pthread_mutex_lock(&d->smp_lock);
-	memcpy(lost, d->smp_lost[i], sizeof(d->smp_lost[i]));
-	pthread_mutex_unlock(&d->smp_lock);
-}
-
-static const struct {
-	const char *name, *text;
-} sma_losses[IBRD_SMP_LOSS_MAX] = {
-#define SMA_LOSS_NAME(id, name, text) [IBRD_SMP_##id] = { name, text },
-	IBRD_SMP_LOSSES(SMA_LOSS_NAME)
-#undef SMA_LOSS_NAME
-};
-
-static bool sma_loss_is_reply(int r)
-{
-	return r == IBRD_SMP_REPLY_AGAIN || r == IBRD_SMP_REPLY_NO_PEER ||
-	       r == IBRD_SMP_REPLY_ERROR;
-}
-
-/*
- * show sma -o prometheus: per port, the SMPs the SMA saw and answered, the
- * drops by reason (the SMA's and the daemon's) and the replies lost by reason.
- */
-static int sma_prom(struct ibrd *d, struct ibrd_out *o, int port)
-{
-	const struct sma_counters *c = sma_counters_get(d->sma);
-	uint64_t lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
-	uint32_t n = d->rib.nports < SMA_MAX_PORTS ? d->rib.nports : SMA_MAX_PORTS;
-
-	for (uint32_t i = 0; i < n; i++)
-		sma_port_losses(d, i, lost[i]);
-	ibrd_out_printf(o, "# HELP ibrouter_sma_smps_total SMPs handed to the SMA.\n"
-			   "# TYPE ibrouter_sma_smps_total counter\n");
-	for (uint32_t i = 0; i < n; i++)
-		if (port < 0 || (uint32_t)port == i)
-			ibrd_out_printf(o, "ibrouter_sma_smps_total{port=\"%s\"} %llu\n",
-					d->rib.port[i].name, (unsigned long long)c->port[i].rx);
-	ibrd_out_printf(o, "# HELP ibrouter_sma_replies_total SMPs the SMA answered.\n"
-			   "# TYPE ibrouter_sma_replies_total counter\n");
-	for (uint32_t i = 0; i < n; i++)
-		if (port < 0 || (uint32_t)port == i)
-			ibrd_out_printf(o, "ibrouter_sma_replies_total{port=\"%s\"} %llu\n",
-					d->rib.port[i].name,
-					(unsigned long long)c->port[i].replies);
-	ibrd_out_printf(o, "# HELP ibrouter_sma_drops_total SMPs dropped, by port and reason.\n"
-			   "# TYPE ibrouter_sma_drops_total counter\n");
-	for (uint32_t i = 0; i < n; i++) {
-		if (port >= 0 && (uint32_t)port != i)
-			continue;
-		for (int r = 0; r < SMA_DROP_MAX; r++)
-			ibrd_out_printf(
-				o, "ibrouter_sma_drops_total{port=\"%s\",reason=\"%s\"} %llu\n",
-				d->rib.port[i].name, sma_drop_name(r),
-				(unsigned long long)c->port[i].drops[r]);
-		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
-			if (!sma_loss_is_reply(r))
-				ibrd_out_printf(
-					o,
-					"ibrouter_sma_drops_total{port=\"%s\",reason=\"%s\"} "
-					"%llu\n",
-					d->rib.port[i].name, sma_losses[r].name,
-					(unsigned long long)lost[i][r]);
-	}
-	ibrd_out_printf(o,
-			"# HELP ibrouter_sma_reply_errors_total SMA replies not sent, by port and "
-			"reason.\n# TYPE ibrouter_sma_reply_errors_total counter\n");
-	for (uint32_t i = 0; i < n; i++) {
-		if (port >= 0 && (uint32_t)port != i)
-			continue;
-		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
-			if (sma_loss_is_reply(r))
-				ibrd_out_printf(
-					o,
-					"ibrouter_sma_reply_errors_total{port=\"%s\",reason="
-					"\"%s\"} %llu\n",
-					d->rib.port[i].name, sma_losses[r].name,
-					(unsigned long long)lost[i][r]);
-	}
-	return ibrd_out_end(o);
-}
-
-/* show sma drops [PORT]: the non-zero drop and reply-loss counts, by port and reason. */
-static int sma_show_drops(struct ibrd *d, struct ibrd_out *o, int port)
-{
-	static const char *const cols[] = { "port", "reason", "count", "description" };
-	const struct sma_counters *c = sma_counters_get(d->sma);
-
-	ibrd_out_table(o, cols, 4);
-	for (uint32_t i = 0; i < d->rib.nports && i < SMA_MAX_PORTS; i++) {
-		uint64_t lost[IBRD_SMP_LOSS_MAX];
-
-		if (port >= 0 && (uint32_t)port != i)
-			continue;
-		sma_port_losses(d, i, lost);
-		for (int r = 0; r < SMA_DROP_MAX; r++) {
-			if (!c->port[i].drops[r])
-				continue;
-			ibrd_out_str(o, d->rib.port[i].name);
-			ibrd_out_str(o, sma_drop_name(r));
-			ibrd_out_u64(o, c->port[i].drops[r]);
-			ibrd_out_str(o, sma_drop_text(r));
-		}
-		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++) {
-			if (!lost[r])
-				continue;
-			ibrd_out_str(o, d->rib.port[i].name);
-			ibrd_out_str(o, sma_losses[r].name);
-			ibrd_out_u64(o, lost[r]);
-			ibrd_out_str(o, sma_losses[r].text);
-		}
-	}
-	return ibrd_out_end(o);
-}
-
-/*
- * show sma [PORT]: each port's Set policy, its master SM, the Sets refused,
- * what its SMPs came to (answered, dropped, replies lost), and the P_Keys
- * and alias GUIDs its SM set;
- * show sma drops [PORT]: those drops and losses by reason.
- */
-int ibrd_cmd_show_sma(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
-{
-	static const char *const cols[] = { "port",	    "policy",	       "mkey_set",
-					    "sm_lid",	    "master_sm",       "sm_hops",
-					    "sets_refused", "mkey_violations", "gid_prefix",
-					    "smps",	    "replies",	       "drops",
-					    "reply_errors", "pma_gmps",	       "pkeys",
-					    "alias_guids" };
-	const struct sma_counters *c;
-	bool drops = argc >= 3 && !strcmp(argv[2], "drops");
-	int port = -1, a = drops ? 3 : 2;
-
-	if (argc > a + 1)
-		return ibrd_out_usage(o, "usage: show sma [drops] [PORT]");
-	if (argc == a + 1 && (port = ibrd_cmd_port(d, o, argv[a])) < 0)
-		return -ENOENT;
-	if (!d->sma)
-		return ibrd_out_error(o, ENOENT, "no SMA");
-	if (o->fmt == IBRD_FMT_PROM)
-		return sma_prom(d, o, port);
-	if (drops)
-		return sma_show_drops(d, o, port);
-	c = sma_counters_get(d->sma);
-	ibrd_out_table(o, cols, 16);
-	for (uint32_t i = 0; i < d->rib.nports && i < SMA_MAX_PORTS; i++) {
-		char pks[SMA_MAX_PKEYS * 7 + 1], gds[SMA_MAX_GUIDS * 19 + 1];
-		unsigned nguids;
-		struct sma_port_view v;
-		union ibr_gid g;
-		char gs[IBR_GID_STRLEN];
-		uint64_t lost[IBRD_SMP_LOSS_MAX], dropped = 0, reply_errors = 0;
-
-		if ((port >= 0 && (uint32_t)port != i) || sma_port_get(d->sma, i + 1, &v))
-			continue;
-		sma_port_losses(d, i, lost);
-		for (int r = 0; r < SMA_DROP_MAX; r++)
-			dropped += c->port[i].drops[r];
-		for (int r = 0; r < IBRD_SMP_LOSS_MAX; r++)
-			*(sma_loss_is_reply(r) ? &reply_errors : &dropped) += lost[r];
-		g = ibr_gid_make(v.gid_prefix, 0);
-		ibrd_out_str(o, d->rib.port[i].name);
-		ibrd_out_str(o, v.set_policy == SMA_SET_OPEN ? "open" : "master-sm");
-		ibrd_out_bool(o, v.mkey != 0); /* never the key itself */
-		ibrd_out_lid(o, v.sm_lid);
-		ibrd_out_str(o, !v.sm_bound ? "none" : v.sm_dr ? "directed-route" : "lid-routed");
-		ibrd_out_u64(o, v.sm_dr ? v.sm_hops : 0);
-		ibrd_out_u64(o, v.sets_refused);
-		ibrd_out_u64(o, v.mkey_violations);
-		ibrd_out_str(o, ibr_gid_ntop(&g, gs, sizeof(gs)));
-		ibrd_out_u64(o, c->port[i].rx);
-		ibrd_out_u64(o, c->port[i].replies);
-		ibrd_out_u64(o, dropped);
-		ibrd_out_u64(o, reply_errors);
-		ibrd_out_u64(o, sma_pma_gmps(d->pma, (uint8_t)(i + 1)));
-		sma_pkeys_str(v.pkeys, v.npkeys, ",", pks, sizeof(pks));
-		sma_guids_str(v.guids, v.nguids, ",", gds, sizeof(gds), &nguids);
-		ibrd_out_str(o, pks[0] ? pks : NULL);
-		ibrd_out_str(o, gds[0] ? gds : NULL);
-	}
-	return ibrd_out_end(o);
-}
-
-/* sma release PORT: forget the port's master SM (one that moved, sma_policy.c). */
-int ibrd_cmd_sma_release(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
-{
-	int port;
-
-	if (argc != 3)
-		return ibrd_out_usage(o, "usage: sma release PORT");
-	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
-		return -ENOENT;
-	if (!d->sma || sma_port_release(d->sma, (unsigned)port + 1))
-		return ibrd_out_error(o, ENOENT, "port %s has no SMA", argv[2]);
-	log_info("sma: port %s: master SM released by a control command", argv[2]);
-	return ibrd_cmd_ok(o);
+	pthread_mutex_lock(&d->agents->smp_lock);
+	memcpy(lost, d->agents->smp_lost[i], sizeof(d->agents->smp_lost[i]));
+	pthread_mutex_unlock(&d->agents->smp_lock);
 }

@@ -27,7 +27,7 @@
  * Each is logged.  At start the same reading of every port fills what the
  * config leaves to the fabric.
  */
-#include "daemon/ibrd.h"
+#include "daemon/port/ibrd_port.h"
 #include "router/io/io_verbs.h"
 
 #include "lib/ibr_gid.h"
@@ -86,16 +86,16 @@ static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
 int ibrd_verbs_watch(struct ibrd *d)
 {
 	ibrd_verbs_unwatch(d); /* the same ports again, or others */
-	for (unsigned k = 0; d->verbs && io_verbs_port(d->verbs, k); k++) {
-		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
+	for (unsigned k = 0; d->data->verbs && io_verbs_port(d->data->verbs, k); k++) {
+		struct io_verbs_port *vp = io_verbs_port(d->data->verbs, k);
 		int fd = io_verbs_async_fd(vp);
-		struct ibrd_verbs_ev *e = &d->vev[d->nvev];
+		struct ibrd_verbs_ev *e = &d->data->vev[d->data->nvev];
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &e->ev };
 		bool seen = fd < 0; /* its device is lost: no events until it is back */
 
 		verbs_port_sync(d, vp);
-		for (unsigned j = 0; j < d->nvev; j++)
-			seen |= d->vev[j].fd == fd; /* ports of one device share it */
+		for (unsigned j = 0; j < d->data->nvev; j++)
+			seen |= d->data->vev[j].fd == fd; /* ports of one device share it */
 		if (seen || d->epfd < 0)
 			continue;
 		*e = (struct ibrd_verbs_ev){ .ev.kind = IBRD_EV_VERBS, .k = k, .fd = fd };
@@ -103,18 +103,18 @@ int ibrd_verbs_watch(struct ibrd *d)
 			log_warn("verbs: %s: async events", vp->cfg.device);
 			return -errno;
 		}
-		d->nvev++;
+		d->data->nvev++;
 	}
-	if (d->verbs)
-		io_verbs_async_owner(d->verbs, d->epfd >= 0);
+	if (d->data->verbs)
+		io_verbs_async_owner(d->data->verbs, d->epfd >= 0);
 	return 0;
 }
 
 void ibrd_verbs_unwatch(struct ibrd *d)
 {
-	for (unsigned j = 0; j < d->nvev; j++)
-		epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->vev[j].fd, NULL);
-	d->nvev = 0;
+	for (unsigned j = 0; j < d->data->nvev; j++)
+		epoll_ctl(d->epfd, EPOLL_CTL_DEL, d->data->vev[j].fd, NULL);
+	d->data->nvev = 0;
 	memset(d->vdown, 0, sizeof(d->vdown));
 }
 
@@ -133,7 +133,7 @@ static void verbs_on_event(void *ctx, struct io_verbs_port *vp, enum io_verbs_ev
 		log_warnx("verbs: port %s: %s: fatal device error: its ports are down, the device "
 			  "is let go of and opened again once it is back",
 			  name, vp->cfg.device);
-		d->verbs_check_ns = 0; /* ibrd_verbs_tick in this loop turn */
+		d->data->verbs_check_ns = 0; /* ibrd_verbs_tick in this loop turn */
 		verbs_port_sync(d, vp);
 		return;
 	}
@@ -173,7 +173,7 @@ void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev)
 {
 	const struct ibrd_verbs_ev *e =
 		(const struct ibrd_verbs_ev *)((char *)ev - offsetof(struct ibrd_verbs_ev, ev));
-	struct io_verbs_port *vp = d->verbs ? io_verbs_port(d->verbs, e->k) : NULL;
+	struct io_verbs_port *vp = d->data->verbs ? io_verbs_port(d->data->verbs, e->k) : NULL;
 
 	if (vp)
 		io_verbs_async_poll(vp, verbs_on_event,
@@ -185,12 +185,12 @@ void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev)
 /* The router ports on verbs device `k`, for the log: "a, b". */
 static const char *verbs_dev_ports(struct ibrd *d, unsigned k, char *buf, size_t n)
 {
-	const char *dev = io_verbs_dev_name(d->verbs, k);
+	const char *dev = io_verbs_dev_name(d->data->verbs, k);
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (unsigned j = 0; io_verbs_port(d->verbs, j) && len < n; j++) {
-		const struct io_verbs_port *vp = io_verbs_port(d->verbs, j);
+	for (unsigned j = 0; io_verbs_port(d->data->verbs, j) && len < n; j++) {
+		const struct io_verbs_port *vp = io_verbs_port(d->data->verbs, j);
 
 		if (!strcmp(vp->cfg.device, dev))
 			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
@@ -216,41 +216,41 @@ void ibrd_verbs_tick(struct ibrd *d, uint64_t now)
 	bool running;
 	int rc;
 
-	if (!d->verbs || now < d->verbs_check_ns)
+	if (!d->data->verbs || now < d->data->verbs_check_ns)
 		return;
-	d->verbs_check_ns = now + 1000000000ull;
-	n = io_verbs_ndevs(d->verbs);
+	d->data->verbs_check_ns = now + 1000000000ull;
+	n = io_verbs_ndevs(d->data->verbs);
 	for (unsigned k = 0; k < n; k++) {
 		const char *why;
 
-		if (io_verbs_dev_lost(d->verbs, k)) {
-			if (io_verbs_dev_present(d->verbs, k))
+		if (io_verbs_dev_lost(d->data->verbs, k)) {
+			if (io_verbs_dev_present(d->data->verbs, k))
 				found |= 1u << k;
-		} else if ((why = io_verbs_dev_check(d->verbs, k))) {
+		} else if ((why = io_verbs_dev_check(d->data->verbs, k))) {
 			log_warnx("verbs: device %s lost (%s): port %s down until it is back",
-				  io_verbs_dev_name(d->verbs, k), why,
+				  io_verbs_dev_name(d->data->verbs, k), why,
 				  verbs_dev_ports(d, k, ports, sizeof(ports)));
 			lose |= 1u << k;
 		}
 	}
 	if (!lose && !found)
 		return;
-	running = d->running;
+	running = d->data->running;
 	if (running)
 		ibrd_data_stop(d);
 	ibrd_verbs_unwatch(d);
 	for (unsigned k = 0; k < n; k++) {
 		if (lose & (1u << k))
-			io_verbs_dev_lose(d->verbs, k);
+			io_verbs_dev_lose(d->data->verbs, k);
 		if (!(found & (1u << k)))
 			continue;
-		if ((rc = io_verbs_dev_reopen(d->verbs, k)))
+		if ((rc = io_verbs_dev_reopen(d->data->verbs, k)))
 			log_warnx(
 				"verbs: device %s is back but did not open: %s (again in a second)",
-				io_verbs_dev_name(d->verbs, k), strerror(-rc));
+				io_verbs_dev_name(d->data->verbs, k), strerror(-rc));
 		else
 			log_info("verbs: device %s is back: port %s open again",
-				 io_verbs_dev_name(d->verbs, k),
+				 io_verbs_dev_name(d->data->verbs, k),
 				 verbs_dev_ports(d, k, ports, sizeof(ports)));
 	}
 	if ((rc = ibrd_verbs_watch(d)))
@@ -281,7 +281,7 @@ int ibrd_verbs_open(struct ibrd *d)
 {
 	static bool atexit_set;
 	struct io_verbs_port_cfg cfg[ROUTER_MAX_PORTS];
-	char sig[sizeof(d->verbs_sig)] = "";
+	char sig[sizeof(d->data->verbs_sig)] = "";
 	unsigned n = 0, at[ROUTER_MAX_PORTS];
 	size_t len = 0;
 
@@ -297,8 +297,8 @@ int ibrd_verbs_open(struct ibrd *d)
 		cfg[n].qkey = p->relay_qkey;
 		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u:%x ", i, p->device,
 					p->device_port, p->relay_qkey);
-		for (unsigned k = 0; k < d->nproxies; k++) {
-			const struct ibrd_proxy *x = &d->proxy[k];
+		for (unsigned k = 0; k < d->data->nproxies; k++) {
+			const struct ibrd_proxy *x = &d->data->proxy[k];
 			struct io_verbs_proxy_cfg *c = &cfg[n].proxy[cfg[n].nproxy];
 
 			if (x->port != i || cfg[n].nproxy == IO_VERBS_MAX_PROXY)
@@ -316,31 +316,31 @@ int ibrd_verbs_open(struct ibrd *d)
 		}
 		at[n++] = i;
 	}
-	if (d->verbs && !strcmp(sig, d->verbs_sig))
+	if (d->data->verbs && !strcmp(sig, d->data->verbs_sig))
 		return ibrd_verbs_watch(d); /* the same ports: their state into the new RIB */
-	memset(d->vport, 0, sizeof(d->vport));
+	memset(d->data->vport, 0, sizeof(d->data->vport));
 	ibrd_verbs_unwatch(d);
-	if (d->verbs)
-		io_verbs_close(d->verbs);
-	d->verbs = verbs_live = NULL;
-	d->verbs_sig[0] = '\0';
+	if (d->data->verbs)
+		io_verbs_close(d->data->verbs);
+	d->data->verbs = verbs_live = NULL;
+	d->data->verbs_sig[0] = '\0';
 	if (!n)
 		return ibrd_verbs_watch(d);
-	if (!(d->verbs = io_verbs_open(cfg, n))) {
+	if (!(d->data->verbs = io_verbs_open(cfg, n))) {
 		int rc = -errno;
 
 		log_warnx("router: verbs ports: %s", strerror(-rc));
 		return rc;
 	}
-	verbs_live = d->verbs;
+	verbs_live = d->data->verbs;
 	if (!atexit_set)
 		atexit(verbs_atexit);
 	atexit_set = true;
-	strcpy(d->verbs_sig, sig);
+	strcpy(d->data->verbs_sig, sig);
 	for (unsigned k = 0; k < n; k++) {
-		struct io_verbs_port *vp = io_verbs_port(d->verbs, k);
+		struct io_verbs_port *vp = io_verbs_port(d->data->verbs, k);
 
-		d->vport[at[k]] = &vp->io;
+		d->data->vport[at[k]] = &vp->io;
 		log_info("router: port %s: verbs %s:%u, LID 0x%04x, relay QPN 0x%06x Q_Key "
 			 "0x%08x, %s",
 			 d->conf->port[at[k]].name, vp->cfg.device, vp->cfg.port_num, vp->lid,

@@ -8,6 +8,7 @@
  * made move with it; the old file's entries go, the new file's come.
  */
 #include "daemon/ibrd.h"
+#include "daemon/port/ibrd_port.h"
 #include "tests/unit/ibr_test.h"
 
 #include <stdio.h>
@@ -121,17 +122,19 @@ static void test_counters_move(void)
 		from[i] = -1;
 	from[0] = 2, from[2] = 0; /* 0 and 2 swapped, 1 new */
 	memset(&d, 0, sizeof(d));
-	d.retired.rx_pkts[0] = 10;
-	d.retired.tx_pkts[2] = 30;
-	d.retired.drop[2][ROUTER_DROP_NO_ROUTE] = 3;
-	d.cleared.rx_pkts[2] = 7;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d.data = ibrd_data_new());
+	d.data->retired.rx_pkts[0] = 10;
+	d.data->retired.tx_pkts[2] = 30;
+	d.data->retired.drop[2][ROUTER_DROP_NO_ROUTE] = 3;
+	d.data->cleared.rx_pkts[2] = 7;
 	ibrd_counters_move(&d, from);
-	CU_ASSERT_EQUAL(d.retired.tx_pkts[0], 30);
-	CU_ASSERT_EQUAL(d.retired.drop[0][ROUTER_DROP_NO_ROUTE], 3);
-	CU_ASSERT_EQUAL(d.cleared.rx_pkts[0], 7);
-	CU_ASSERT_EQUAL(d.retired.rx_pkts[1], 0); /* new */
-	CU_ASSERT_EQUAL(d.retired.rx_pkts[2], 10);
-	CU_ASSERT_EQUAL(d.retired.tx_pkts[2], 0);
+	CU_ASSERT_EQUAL(d.data->retired.tx_pkts[0], 30);
+	CU_ASSERT_EQUAL(d.data->retired.drop[0][ROUTER_DROP_NO_ROUTE], 3);
+	CU_ASSERT_EQUAL(d.data->cleared.rx_pkts[0], 7);
+	CU_ASSERT_EQUAL(d.data->retired.rx_pkts[1], 0); /* new */
+	CU_ASSERT_EQUAL(d.data->retired.rx_pkts[2], 10);
+	CU_ASSERT_EQUAL(d.data->retired.tx_pkts[2], 0);
+	ibrd_data_free(d.data);
 }
 
 static CU_TestInfo tests[] = {

@@ -7,7 +7,7 @@
  * include/exclude lists, members other than the router, joins never seen
  * (sent again), and the groups it joined marked as fed in the RIB.
  */
-#include "daemon/ibrd.h"
+#include "daemon/learn/ibrd_learn.h"
 #include "sa/sa_client.h"
 #include "tests/unit/ibr_test.h"
 
@@ -22,6 +22,7 @@
 #define MAX_OPS	 64
 
 static struct ibrd d;
+static struct ibrd_mcast mcast_room;	      /* d.mcast */
 static struct sa_group grp[NPORTS][MAX_GRPS]; /* what each subnet's SA lists */
 static size_t ngrp[NPORTS];
 static struct {
@@ -123,6 +124,8 @@ static unsigned made(char what, uint32_t port, const char *s)
 static int setup(void)
 {
 	memset(&d, 0, sizeof(d));
+	memset(&mcast_room, 0, sizeof(mcast_room));
+	d.mcast = &mcast_room;
 	d.conf = ibrd_conf_load_string(conf_text, "mcast.conf", stderr);
 	if (!d.conf)
 		return 1;
@@ -130,7 +133,7 @@ static int setup(void)
 	for (unsigned i = 0; i < d.conf->nports; i++)
 		if (router_rib_port_add(&d.rib, &d.conf->port[i].rp) < 0)
 			return 1;
-	d.mcast_ops = &fake_ops;
+	d.mcast->ops = &fake_ops;
 	return d.rib.nports == NPORTS && d.rib.port[2].site != d.rib.port[0].site ? 0 : 1;
 }
 
@@ -158,7 +161,7 @@ static void test_site_scope(void)
 	CU_ASSERT_EQUAL(made('j', 0, "ff15::1:2"), 1);
 	CU_ASSERT_EQUAL(made('j', 1, "ff15::1:2"), 1);
 	CU_ASSERT_EQUAL(made('j', 2, "ff15::1:2"), 0); /* another site */
-	CU_ASSERT_EQUAL(d.nmjoins, 2);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 2);
 	/* the same again: no second join while the first is in flight */
 	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(made('j', 1, "ff15::1:2"), 1);
@@ -213,7 +216,7 @@ static void test_leave(void)
 	reset();
 	listed(0, "ff15::1:6", true);
 	ibrd_mcast_policy(&d);
-	CU_ASSERT_EQUAL(d.nmjoins, 2);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 2);
 	/* the groups now exist in a and b, with the router as their only member */
 	grp[0][0].members = 0;
 	grp[0][0].receivers = grp[0][0].senders = false;
@@ -223,7 +226,7 @@ static void test_leave(void)
 	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(made('l', 0, "ff15::1:6"), 1);
 	CU_ASSERT_EQUAL(made('l', 1, "ff15::1:6"), 1);
-	CU_ASSERT_EQUAL(d.nmjoins, 0);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 0);
 }
 
 /* A join that never shows in its subnet (within 5 s) is sent again; one seen, then gone, too. */
@@ -233,8 +236,8 @@ static void test_rejoin(void)
 	listed(0, "ff15::1:7", true);
 	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(made('j', 1, "ff15::1:7"), 1);
-	for (unsigned i = 0; i < d.nmjoins; i++)
-		d.mjoins[i].sent_ns = 0; /* sent long ago */
+	for (unsigned i = 0; i < d.mcast->nmjoins; i++)
+		d.mcast->mjoins[i].sent_ns = 0; /* sent long ago */
 	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(made('j', 1, "ff15::1:7"), 2); /* b never listed it: again */
 	CU_ASSERT_EQUAL(made('j', 0, "ff15::1:7"), 1); /* a lists it: seen, kept */

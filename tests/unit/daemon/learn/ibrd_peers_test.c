@@ -8,7 +8,7 @@
  * unreachable metric, and the hold-down of a prefix that lost its route or
  * whose metric grew (a worse route waits, an equal one does not).
  */
-#include "daemon/ibrd.h"
+#include "daemon/learn/ibrd_learn.h"
 #include "sa/sa_client.h"
 #include "tests/unit/ibr_test.h"
 
@@ -31,6 +31,7 @@
 #define AGG_E 0xfec0000000050000ull /* a /48 */
 
 static struct ibrd d;
+static struct ibrd_peers peer_room; /* d.peer */
 static struct sa_peer peers[NPORTS][MAX_PEERS];
 static struct sa_route_ad ads[NPORTS][MAX_PEERS][MAX_ADS];
 static size_t npeers[NPORTS];
@@ -153,10 +154,20 @@ static void log_quiet(int pri, const char *msg)
 		fprintf(stderr, "%s\n", msg);
 }
 
+/* No peer routes, none held (as at start). */
+static void peers_forget(void)
+{
+	free(d.peer->v);
+	d.peer->v = NULL;
+	d.peer->n = 0;
+}
+
 static int setup(void)
 {
 	log_set_sink(log_quiet);
 	memset(&d, 0, sizeof(d));
+	memset(&peer_room, 0, sizeof(peer_room));
+	d.peer = &peer_room;
 	d.conf = ibrd_conf_load_string(conf_text, "peers.conf", stderr);
 	if (!d.conf)
 		return 1;
@@ -164,13 +175,13 @@ static int setup(void)
 	for (unsigned i = 0; i < d.conf->nports; i++)
 		if (router_rib_port_add(&d.rib, &d.conf->port[i].rp) < 0)
 			return 1;
-	d.peer.src = fake_src;
+	d.peer->src = fake_src;
 	return d.rib.nports == NPORTS ? 0 : 1;
 }
 
 static int teardown(void)
 {
-	ibrd_peers_free(&d);
+	peers_forget();
 	router_rib_free(&d.rib);
 	ibrd_conf_free(d.conf);
 	return 0;
@@ -182,9 +193,9 @@ static void reset(void)
 	memset(npeers, 0, sizeof(npeers));
 	now = 1000 * SEC;
 	sync_now();
-	ibrd_peers_free(&d);
+	peers_forget();
 	router_rib_flush_routes(&d.rib, ROUTER_SRC_PEER, -1);
-	d.peer.next = UINT64_MAX;
+	d.peer->next = UINT64_MAX;
 }
 
 /* What the routers of b announce becomes routes through b, at their LIDs */
@@ -198,18 +209,18 @@ static void test_learned(void)
 	announce(r2, PFX_C, 64, 1);
 	announce(r2, AGG_E, 48, 2);
 	r2->lmc = 1;
-	gen = d.peer.changes;
+	gen = d.peer->changes;
 	sync_now();
 	CU_ASSERT_EQUAL(peer_routes(), 2);
 	check_route(PFX_C, 64, 1, 12, 1);
 	check_route(AGG_E, 48, 1, 12, 2);
 	CU_ASSERT_EQUAL(route(PFX_C, 64)->nh.lmc, 1);
-	CU_ASSERT_EQUAL(d.peer.changes, gen + 1);
+	CU_ASSERT_EQUAL(d.peer->changes, gen + 1);
 	CU_ASSERT(d.dirty & IBRD_DIRTY_FIB);
 	/* the same again: no change */
 	d.dirty = 0;
 	sync_now();
-	CU_ASSERT_EQUAL(d.peer.changes, gen + 1);
+	CU_ASSERT_EQUAL(d.peer->changes, gen + 1);
 	CU_ASSERT_EQUAL(d.dirty & IBRD_DIRTY_FIB, 0);
 }
 
@@ -285,13 +296,13 @@ static void test_holddown(void)
 	announce(r3, PFX_C, 64, 3);
 	sync_now();
 	check_route(PFX_C, 64, 1, 12, 1);
-	holds = d.peer.holddowns;
+	holds = d.peer->holddowns;
 	/* R2 withdraws it: held, R3's metric 3 not taken */
 	withdraw(r2, PFX_C);
 	now += SEC;
 	sync_now();
 	CU_ASSERT_PTR_NULL(route(PFX_C, 64));
-	CU_ASSERT_EQUAL(d.peer.holddowns, holds + 1);
+	CU_ASSERT_EQUAL(d.peer->holddowns, holds + 1);
 	CU_ASSERT_EQUAL(ibrd_peers_deadline(&d), now + 10 * SEC);
 	now += 9 * SEC;
 	ibrd_peers_sync_at(&d, now);
@@ -323,10 +334,10 @@ static void test_holddown(void)
 	now += SEC;
 	sync_now();
 	CU_ASSERT_PTR_NULL(route(PFX_C, 64));
-	CU_ASSERT_EQUAL(d.peer.n, 1);
+	CU_ASSERT_EQUAL(d.peer->n, 1);
 	now += 10 * SEC;
 	ibrd_peers_sync_at(&d, now);
-	CU_ASSERT_EQUAL(d.peer.n, 0);
+	CU_ASSERT_EQUAL(d.peer->n, 0);
 	CU_ASSERT_EQUAL(peer_routes(), 0);
 }
 
@@ -343,7 +354,7 @@ static void test_off(void)
 	d.conf->peer_routes = false; /* at once: no hold-down */
 	sync_now();
 	CU_ASSERT_EQUAL(peer_routes(), 0);
-	CU_ASSERT_EQUAL(d.peer.n, 0);
+	CU_ASSERT_EQUAL(d.peer->n, 0);
 	d.conf->peer_routes = true;
 }
 

@@ -6,7 +6,8 @@
  * the plugin as MCAST messages (lib/ibr_plug.h) -- only to the port's
  * feeder, only to a plugin that says it makes them.
  */
-#include "daemon/ibrd.h"
+#include "daemon/ctl/ibrd_ctl.h"
+#include "daemon/learn/ibrd_learn.h"
 #include "daemon/learn/ibrd_plugin.h"
 #include "sa/sa_client.h"
 #include "tests/unit/ibr_test.h"
@@ -20,6 +21,7 @@
 #define ROUTER_GUID 0x300001ull
 
 static struct ibrd d;
+static struct ibrd_plugins plug_room; /* d.plug */
 static struct ibrd_plugin pl;
 
 /* What the daemon sent the plugin (ibrd_client.c's, replaced here: no socket). */
@@ -65,6 +67,8 @@ static void view_group(uint8_t id, const uint64_t *guid, const uint8_t *js, unsi
 static int setup(void)
 {
 	memset(&d, 0, sizeof(d));
+	memset(&plug_room, 0, sizeof(plug_room));
+	d.plug = &plug_room;
 	memset(&pl, 0, sizeof(pl));
 	router_rib_init(&d.rib);
 	d.rib.nports = 2;
@@ -77,8 +81,8 @@ static int setup(void)
 	pl.client = (struct ibrd_client *)&pl; /* never dereferenced: the fake above */
 	pl.s.hello = true;
 	pl.s.h.flags = IBR_PLUG_HELLO_MCAST;
-	d.plugins = &pl;
-	d.plugin_feeder[0] = 7; /* port a takes its plugin data from it; b from none */
+	d.plug->list = &pl;
+	d.plug->feeder[0] = 7; /* port a takes its plugin data from it; b from none */
 	return 0;
 }
 
@@ -153,14 +157,14 @@ static void test_groups(void)
 	CU_ASSERT_EQUAL(ibrd_plugin_groups(&d, 1, &v), 0);
 	CU_ASSERT_PTR_NULL(v);
 	/* another port fed by it: "ours" is that port's GUID, so it is rebuilt */
-	d.plugin_feeder[1] = 7;
+	d.plug->feeder[1] = 7;
 	n = ibrd_plugin_groups(&d, 1, &v);
 	CU_ASSERT_EQUAL(n, 4);
 	g = find(v, n, 2);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	CU_ASSERT_EQUAL(g->members, 1); /* port b has no GUID: 0x300001 is a member to it */
 	CU_ASSERT_FALSE(g->ours);
-	d.plugin_feeder[1] = 0;
+	d.plug->feeder[1] = 0;
 }
 
 static void test_joins_sent(void)

@@ -7,7 +7,7 @@
  * members go; a group the config or `mcast add` put on b counts as members
  * there, so it is joined in A, and is never removed by a leave.
  */
-#include "daemon/ibrd.h"
+#include "daemon/learn/ibrd_learn.h"
 #include "sa/sa_client.h"
 #include "tests/unit/ibr_test.h"
 
@@ -17,7 +17,8 @@
 #include <string.h>
 
 static struct ibrd d;
-static struct sa_group grp[4]; /* what A's SA lists */
+static struct ibrd_mcast mcast_room; /* d.mcast */
+static struct sa_group grp[4];	     /* what A's SA lists */
 static size_t ngrp;
 static unsigned joins_a, leaves_a;
 static uint32_t join_qkey_a;
@@ -80,6 +81,8 @@ static int setup(void)
 	struct router_port rp;
 
 	memset(&d, 0, sizeof(d));
+	memset(&mcast_room, 0, sizeof(mcast_room));
+	d.mcast = &mcast_room;
 	d.conf = ibrd_conf_load_string(conf_text, "roce.conf", stderr);
 	if (!d.conf)
 		return 1;
@@ -90,7 +93,7 @@ static int setup(void)
 	rp = d.rib.port[1];
 	rp.flags |= ROUTER_PORT_ROCE; /* as ibrd_verbs.c sets it from the HCA port's link layer */
 	router_rib_port_set(&d.rib, 1, &rp);
-	d.mcast_ops = &ops;
+	d.mcast->ops = &ops;
 	return 0;
 }
 
@@ -132,13 +135,13 @@ static void test_bridged_from_ib(void)
 	CU_ASSERT_EQUAL(m->flowlabel, 0x54321);
 	CU_ASSERT_EQUAL(m->flags, ROUTER_MCAST_RECEIVERS | ROUTER_MCAST_SENDERS);
 	CU_ASSERT(d.dirty & IBRD_DIRTY_FIB); /* compiled in this turn */
-	CU_ASSERT_EQUAL(d.nmjoins, 2);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 2);
 	/* again, and past the 5 s a join has to show: b lists it as ours, nothing new */
-	for (unsigned i = 0; i < d.nmjoins; i++)
-		d.mjoins[i].sent_ns -= 6000000000ull;
+	for (unsigned i = 0; i < d.mcast->nmjoins; i++)
+		d.mcast->mjoins[i].sent_ns -= 6000000000ull;
 	d.dirty = 0;
 	ibrd_mcast_policy(&d);
-	CU_ASSERT_EQUAL(d.nmjoins, 2);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 2);
 	CU_ASSERT_EQUAL(d.dirty, 0);
 	CU_ASSERT_PTR_NOT_NULL(on_b());
 	/* A's members leave (the router's own membership is left there) */
@@ -148,7 +151,7 @@ static void test_bridged_from_ib(void)
 	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(leaves_a, 1);
 	CU_ASSERT_PTR_NULL(on_b());
-	CU_ASSERT_EQUAL(d.nmjoins, 0);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 0);
 	CU_ASSERT(d.dirty & IBRD_DIRTY_FIB);
 }
 
@@ -177,7 +180,7 @@ static void test_config_group_on_roce(void)
 	CU_ASSERT_EQUAL(router_rib_mcast_del(&d.rib, mg, 1), 0);
 	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(leaves_a, 1);
-	CU_ASSERT_EQUAL(d.nmjoins, 0);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 0);
 }
 
 /* Link-local scope is never bridged onto RoCE either (IBA 8.3). */
