@@ -2,8 +2,19 @@
 /*
  * sa_client.c - the SA client of one port: its phases, the poll of our own
  * PortInfo (hop-0 directed-route SMPs, 14.2.2), InformInfo Reports (13.4.8,
- * acknowledged with ReportResp, 13.4.6.1), the tables and their API.  The
- * queries of a sync are in sa_sync.c.  See sa_client.h.
+ * acknowledged with ReportResp, 13.4.6.1), the answers dispatched to the
+ * parts, and the API.  See sa_client.h.
+ *
+ * The top of sa/; calls go one way, downwards:
+ *   sa_client.c                             the dispatcher and the API
+ *   sa_sync.c, sa_announce.c, sa_peers.c    the parts (a sync, traps and
+ *                                           joins; our announcements; the
+ *                                           other routers'), never calling
+ *                                           each other nor up
+ *   sa_io.c, sa_tables.c                    what they share: the clock, our
+ *                                           GID, a request sent, the change
+ *                                           notice; the tables
+ * What the bottom must reach above it is given at sa_client_new() (c->up).
  */
 #include "sa/sa_int.h"
 
@@ -21,11 +32,6 @@ static uint64_t sa_default_clock(void *arg)
 	return ibr_now_ns();
 }
 
-uint64_t sa_now(const struct sa_client *c)
-{
-	return c->cfg.clock(c->cfg.clock_arg);
-}
-
 const char *sa_client_phase_name(enum sa_client_phase p)
 {
 	static const char *const names[] = { "down", "sync", "ready", "backoff" };
@@ -33,89 +39,7 @@ const char *sa_client_phase_name(enum sa_client_phase p)
 	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "unknown";
 }
 
-/* ---- tables ---- */
-
-struct sa_neigh *sa_neigh_find(struct sa_neigh_vec *t, uint64_t guid)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].guid == guid)
-			return &t->v[i];
-	return NULL;
-}
-
-static int sa_vec_grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap = *cap ? *cap * 2 : 64;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*v, ncap * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = ncap;
-	return 0;
-}
-
-/* Insert or replace by GUID; an LMC block seen twice keeps its lowest LID. */
-int sa_neigh_put(struct sa_neigh_vec *t, const struct sa_neigh *n)
-{
-	struct sa_neigh *e = sa_neigh_find(t, n->guid);
-
-	if (e) {
-		if (n->lid < e->lid || e->lid == 0 || n->lmc != e->lmc)
-			*e = *n;
-		return 0;
-	}
-	if (sa_vec_grow((void **)&t->v, &t->cap, t->n, sizeof(*t->v)))
-		return -ENOMEM;
-	t->v[t->n++] = *n;
-	return 0;
-}
-
-bool sa_neigh_del(struct sa_neigh_vec *t, uint64_t guid)
-{
-	struct sa_neigh *e = sa_neigh_find(t, guid);
-
-	if (!e)
-		return false;
-	*e = t->v[--t->n];
-	return true;
-}
-
-struct sa_group *sa_group_find(struct sa_group_vec *t, const uint8_t mgid[16])
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (!memcmp(t->v[i].mgid, mgid, 16))
-			return &t->v[i];
-	return NULL;
-}
-
-/* The group `mgid`, added empty if new; NULL on ENOMEM. */
-struct sa_group *sa_group_get(struct sa_group_vec *t, const uint8_t mgid[16])
-{
-	struct sa_group *g = sa_group_find(t, mgid);
-
-	if (g)
-		return g;
-	if (sa_vec_grow((void **)&t->v, &t->cap, t->n, sizeof(*t->v)))
-		return NULL;
-	g = &t->v[t->n++];
-	memset(g, 0, sizeof(*g));
-	memcpy(g->mgid, mgid, 16);
-	return g;
-}
-
-bool sa_group_del(struct sa_group_vec *t, const uint8_t mgid[16])
-{
-	struct sa_group *g = sa_group_find(t, mgid);
-
-	if (!g)
-		return false;
-	*g = t->v[--t->n];
-	return true;
-}
+/* ---- the API's view of the state ---- */
 
 size_t sa_client_neighs(const struct sa_client *c, const struct sa_neigh **v)
 {
@@ -142,62 +66,6 @@ const struct sa_port_state *sa_client_port(const struct sa_client *c)
 const struct sa_client_stats *sa_client_stats(const struct sa_client *c)
 {
 	return &c->st;
-}
-
-void sa_own_gid(const struct sa_client *c, uint8_t gid[16])
-{
-	ibr_mad_st64(gid, c->ps.prefix);
-	ibr_mad_st64(gid + 8, c->ps.port_guid);
-}
-
-/* ---- requests ---- */
-
-static void sa_on_result(struct mad_chan *ch, const struct mad_chan_result *r, void *arg);
-
-static int sa_submit(struct sa_client *c, const uint8_t *mad, const struct mad_addr *to,
-		     enum sa_req_kind kind, const struct sa_req *tmpl)
-{
-	struct sa_req *q = calloc(1, sizeof(*q));
-	int rc;
-
-	if (!q)
-		return -ENOMEM;
-	if (tmpl)
-		*q = *tmpl;
-	q->c = c;
-	q->kind = kind;
-	q->gen = c->gen;
-	LIST_INSERT_HEAD(&c->reqs, q, link);
-	rc = mad_chan_send_request(c->chan, mad, to, NULL, sa_on_result, q, &q->tid);
-	if (rc < 0) {
-		LIST_REMOVE(q, link);
-		free(q);
-		return rc;
-	}
-	c->st.queries++;
-	return 0;
-}
-
-int sa_send(struct sa_client *c, uint8_t *mad, enum sa_req_kind kind, const struct sa_req *tmpl)
-{
-	struct mad_addr to = {
-		.lid = c->ps.sm_lid,
-		.qpn = 1,
-		.qkey = MAD_QP1_QKEY,
-		.sl = c->ps.sm_sl,
-	};
-
-	return sa_submit(c, mad, &to, kind, tmpl);
-}
-
-/* A hop-0 directed-route Get: answered by our own port's SMA (14.2.2). */
-static int sa_send_smp(struct sa_client *c, uint16_t attr, enum sa_req_kind kind)
-{
-	uint8_t mad[IBR_MAD_SIZE];
-	struct mad_addr to = { .lid = 0xFFFF, .qpn = 0 };
-
-	ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, attr, 0, 0, 0, NULL, 0);
-	return sa_submit(c, mad, &to, kind, NULL);
 }
 
 /* ---- our own port ---- */
@@ -276,14 +144,6 @@ static void sa_poll(struct sa_client *c, uint64_t now)
 }
 
 /* ---- results and Reports ---- */
-
-void sa_changed(struct sa_client *c, bool neighs, bool groups)
-{
-	if (neighs)
-		sa_peers_routers(c);
-	if (c->ops.changed)
-		c->ops.changed(c->arg, neighs, groups);
-}
 
 static void sa_on_result(struct mad_chan *ch, const struct mad_chan_result *r, void *arg)
 {
@@ -415,6 +275,9 @@ struct sa_client *sa_client_new(struct mad_chan *chan, const struct sa_client_co
 	if (ops)
 		c->ops = *ops;
 	c->arg = arg;
+	/* the answers come back here; a changed neighbour table goes to the peers first */
+	c->up.result = sa_on_result;
+	c->up.neighs = sa_peers_routers;
 	snprintf(c->name, sizeof(c->name), "%s", cfg->name ? cfg->name : "port");
 	c->st.table_mode = true;
 	LIST_INIT(&c->reqs);

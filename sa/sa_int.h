@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
- * sa_int.h - internal to the SA client (sa_client.c: state, port poll,
- * Reports, tables; sa_sync.c: the queries of a full sync and of one trap).
+ * sa_int.h - internal to the SA client: its state, and the functions its
+ * files give each other, by layer (calls go one way, downwards):
+ * sa_client.c (the dispatcher: port poll, Reports, the answers, the API)
+ * over its parts sa_sync.c (the queries of a full sync, of one trap, and
+ * the joins' answers), sa_announce.c and sa_peers.c, over sa_io.c and
+ * sa_tables.c (what the parts share).
  */
 #ifndef SA_SA_INT_H
 #define SA_SA_INT_H
@@ -108,21 +112,41 @@ struct sa_client {
 		size_t n, cap;
 		uint32_t interval_ms, seq;
 	} peers;
+	/*
+	 * What the bottom (sa_io.c) calls above it, set by sa_client_new():
+	 * the dispatcher of the answers (each request's callback), and the
+	 * peers' look at a changed neighbour table (sa_changed).  Pointers,
+	 * so that calls go one way: the dispatcher names its parts and the
+	 * bottom, the bottom names neither.
+	 */
+	struct {
+		mad_chan_resp_fn result;
+		void (*neighs)(struct sa_client *c);
+	} up;
 };
 
+/* ---- the bottom: sa_io.c and sa_tables.c (they call nothing above) ---- */
+
+/* sa_io.c */
 uint64_t sa_now(const struct sa_client *c);
 /* Our port GID: the SM's prefix and our port GUID. */
 void sa_own_gid(const struct sa_client *c, uint8_t gid[16]);
 /* Send an SA request built in `mad` to the SM; the context is allocated here. */
 int sa_send(struct sa_client *c, uint8_t *mad, enum sa_req_kind kind, const struct sa_req *tmpl);
+/* A hop-0 directed-route Get of `attr` to our own port's SMA. */
+int sa_send_smp(struct sa_client *c, uint16_t attr, enum sa_req_kind kind);
+/* The neighbour table changed (neighs) or the groups: the peers, then the daemon. */
+void sa_changed(struct sa_client *c, bool neighs, bool groups);
 
-/* Tables */
+/* sa_tables.c */
 struct sa_neigh *sa_neigh_find(struct sa_neigh_vec *t, uint64_t guid);
 int sa_neigh_put(struct sa_neigh_vec *t, const struct sa_neigh *n);
 bool sa_neigh_del(struct sa_neigh_vec *t, uint64_t guid);
 struct sa_group *sa_group_find(struct sa_group_vec *t, const uint8_t mgid[16]);
 struct sa_group *sa_group_get(struct sa_group_vec *t, const uint8_t mgid[16]);
 bool sa_group_del(struct sa_group_vec *t, const uint8_t mgid[16]);
+
+/* ---- the parts: the dispatcher (sa_client.c) calls them; they never call each other ---- */
 
 /* sa_announce.c: the announcements' timer (from sa_client_tick), results, withdrawal at free */
 void sa_ad_tick(struct sa_client *c, uint64_t now);
@@ -134,11 +158,9 @@ void sa_ad_free(struct sa_client *c);
 void sa_peers_tick(struct sa_client *c, uint64_t now);
 uint64_t sa_peers_deadline(const struct sa_client *c);
 void sa_peers_result(struct sa_client *c, struct sa_req *q, const struct mad_chan_result *r);
-/* The neighbour table changed: routers come and go (called before ops.changed). */
+/* The neighbour table changed: routers come and go (c->up.neighs, before ops.changed). */
 void sa_peers_routers(struct sa_client *c);
 void sa_peers_free(struct sa_client *c);
-/* The neighbour table changed (neighs) or the groups: the peers, then the daemon. */
-void sa_changed(struct sa_client *c, bool neighs, bool groups);
 
 /* sa_sync.c */
 void sa_sync_start(struct sa_client *c, const char *why);

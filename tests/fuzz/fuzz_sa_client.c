@@ -42,6 +42,8 @@
 #include "sa/sa_sync.c"
 #include "sa/sa_announce.c"
 #include "sa/sa_peers.c"
+#include "sa/sa_io.c"
+#include "sa/sa_tables.c"
 
 #define FZ_TP_MIN_SEND IBR_MAD_SIZE /* the client and the channel send whole MADs only */
 #include "tests/fuzz/fuzz_mad_tp.h"
