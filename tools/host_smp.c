@@ -127,7 +127,7 @@ int host_mad_call(int fd, const struct sockaddr_un *peer, socklen_t peerlen, int
 		if (r <= 0)
 			return -ETIMEDOUT;
 		if (pfd.revents & POLLHUP)
-			return -EINTR; /* shut down by the signal handler (ibrouter-host.c) */
+			return -EINTR; /* shut down by the signal handler (host_wire.c) */
 		n = recv(fd, in, sizeof(in), 0);
 		if (n <= 0 || ibr_pkt_parse(in, (size_t)n, &rp) ||
 		    (ibr_lrh_get_vl(rp.lrh) == IBR_VL15) != smp || rp.payload_len != IBR_MAD_SIZE ||
