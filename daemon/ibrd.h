@@ -26,6 +26,7 @@ struct ibrd;
 struct ibrd_client;
 struct ibrd_out;
 struct ibrd_reload_job;
+struct ibrd_watch;
 struct mad_chan;
 struct sa_client;
 /* the rooms' state (each defined in its room's header) */
@@ -84,6 +85,7 @@ struct ibrd {
 	struct ibrd_ev ev_signal;
 	bool quit;
 	struct ibrd_reload_job *reload; /* a parse of the config file (ibrd_reload.c) */
+	struct ibrd_watch *watch;	/* systemd's watchdog (ibrd_notify.c), else NULL */
 	/* what the loop's tail has to do (ibrd_sync.c), said by whoever changed it */
 	unsigned dirty;		/* enum ibrd_dirty */
 	uint32_t dirty_ports;	/* ports whose prefix or link changed: their connected routes */
@@ -177,6 +179,18 @@ void ibrd_reload_event(struct ibrd *d);
 void ibrd_reload_fini(struct ibrd *d);
 /* Apply `nc` (taken: freed on error); 0 or -errno with `err` set. */
 int ibrd_reload_apply(struct ibrd *d, struct ibrd_conf *nc, char *err, size_t errlen);
+
+/* ibrd_notify.c: the service manager (sd_notify(3); no-ops without NOTIFY_SOCKET) */
+/* READY=1 and STATUS=, and the watchdog when WATCHDOG_USEC asks for one; 0 or -ENOMEM. */
+int ibrd_notify_start(struct ibrd *d);
+void ibrd_notify_reloading(struct ibrd *d);
+/* READY=1 again, the STATUS= saying whether the new config is the one that forwards. */
+void ibrd_notify_reloaded(struct ibrd *d, bool ok);
+void ibrd_notify_stopping(struct ibrd *d);
+/* WATCHDOG=1 each half period, only while every worker's beat count moves. */
+void ibrd_notify_tick(struct ibrd *d, uint64_t now_ns);
+/* When ibrd_notify_tick() has work (ns), UINT64_MAX: never. */
+uint64_t ibrd_notify_deadline(const struct ibrd *d);
 
 /* ibrd_pidfile.c */
 /* Write our PID to `path`; 0 or -errno. */

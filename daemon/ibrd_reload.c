@@ -468,9 +468,12 @@ int ibrd_reload_request(struct ibrd *d, struct ibrd_client *c, int fmt)
 	/* a parse that runs already may have read the file before this request */
 	j->w[j->nw++] =
 		(struct reload_waiter){ .c = c, .fmt = (enum ibrd_fmt)fmt, .gen = ++j->asked };
-	if (!j->running && (rc = reload_parse_start(j))) {
-		j->nw--;
-		return rc;
+	if (!j->running) {
+		if ((rc = reload_parse_start(j))) {
+			j->nw--;
+			return rc;
+		}
+		ibrd_notify_reloading(d); /* systemd: reloading until READY=1 */
 	}
 	if (c) {
 		ibrd_client_set_ops(c, &reload_client_ops, d);
@@ -510,10 +513,15 @@ void ibrd_reload_event(struct ibrd *d)
 			 (unsigned long long)(read_ns - j->start_ns) / 1000000u,
 			 (unsigned long long)(ibr_now_ns() - read_ns) / 1000000u);
 	reload_answer(d, gen, rc, err);
-	if (j->nw && (rc = reload_parse_start(j))) {
-		snprintf(err, sizeof(err), "reload: %s", strerror(-rc));
-		reload_answer(d, j->asked, rc, err);
+	if (j->nw) { /* asked again meanwhile: still reloading */
+		int again = reload_parse_start(j);
+
+		if (!again)
+			return;
+		snprintf(err, sizeof(err), "reload: %s", strerror(-again));
+		reload_answer(d, j->asked, again, err);
 	}
+	ibrd_notify_reloaded(d, rc == 0);
 }
 
 void ibrd_reload_fini(struct ibrd *d)

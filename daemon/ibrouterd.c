@@ -91,6 +91,8 @@ static int loop_timeout_ms(const struct ibrd *d, uint64_t now)
 		t = x;
 	if ((x = ibrd_peers_deadline(d)) < t)
 		t = x;
+	if ((x = ibrd_notify_deadline(d)) < t)
+		t = x;
 	if (t == UINT64_MAX)
 		return 1000;
 	if (t <= now)
@@ -132,6 +134,8 @@ static void loop(struct ibrd *d)
 		/* free FIBs no worker can see any more */
 		router_pub_reclaim(&d->pub);
 		ibrd_capture_tick(d);
+		/* systemd's watchdog: pinged only while every worker makes progress */
+		ibrd_notify_tick(d, ibr_now_ns());
 	}
 }
 
@@ -245,11 +249,12 @@ static int start(struct ibrd *d)
 	log_info("crc: vcrc engine %s, icrc engine %s, cpu %s",
 		 ibr_vcrc_impl_name(ibr_vcrc_impl_get()), ibr_icrc_impl_name(ibr_icrc_impl_get()),
 		 ibr_cpu_describe(cpu, sizeof(cpu)));
-	return 0;
+	return ibrd_notify_start(d); /* READY=1: configured, the ports open */
 }
 
 static void stop(struct ibrd *d)
 {
+	ibrd_notify_stopping(d);
 	ibrd_ctl_close(d);
 	ibrd_reload_fini(d);
 	if (d->data) { /* the rooms were made */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -223,12 +224,34 @@ unsigned router_worker_poll(struct router_worker *w, unsigned budget)
 	return total;
 }
 
+#ifdef ROUTER_TEST_HANG
+/*
+ * Test builds only (tests/sim/local.am: ibrouterd-hang): a worker stops
+ * making progress for good once the file ROUTER_TEST_HANG names exists, as
+ * one stuck in a driver or a hook would (tests/sim/sim_notify.sh).  The
+ * signals are blocked in the workers: pause() never returns.
+ */
+static void worker_test_hang(void)
+{
+	const char *f = getenv("ROUTER_TEST_HANG");
+
+	if (f && access(f, F_OK) == 0)
+		for (;;)
+			pause();
+}
+#endif
+
 void *router_worker_run(void *arg)
 {
 	struct router_worker *w = arg;
 	struct epoll_event ev[ROUTER_MAX_PORTS];
 
 	while (!atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+		/* a relaxed add a turn, nothing next to the epoll_wait beside it */
+		atomic_fetch_add_explicit(&w->beats, 1, memory_order_relaxed);
+#ifdef ROUTER_TEST_HANG
+		worker_test_hang();
+#endif
 		/* blocked in epoll the worker holds no FIB: let reclamation go on */
 		router_pub_offline(w->pub, w->id);
 		int n = epoll_wait(w->epfd, ev, ROUTER_MAX_PORTS, 100);

@@ -55,6 +55,12 @@ struct router_worker {
 	void *hook_ctx;
 	const struct router_fib *fib_seen; /* the FIB the rx ports last heard of */
 	uint64_t gen_seen;
+	/*
+	 * One more each turn of the worker's loop (at least every 100 ms, idle
+	 * too): the daemon's watchdog tells systemd all is well only while every
+	 * worker's count moves (ibrouterd(8), WATCHDOG).
+	 */
+	_Atomic uint64_t beats;
 	struct router_counters counters;  /* running totals: this worker's thread only */
 	struct router_worker_shown shown; /* what other threads read of them */
 	struct router_out out;

@@ -13,7 +13,7 @@ set -eu
 DEMO_PKGS="build-essential autoconf automake libtool pkg-config
 libibumad-dev libibmad-dev libibverbs-dev rdma-core
 opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags
-libconfuse-dev zlib1g-dev libisal-dev"
+libconfuse-dev zlib1g-dev libisal-dev libsystemd-dev"
 # and what `scripts/run test` needs besides: CUnit, the captures' and man pages' checkers,
 # clang for the fuzzers and the format check, the packages' build and checkers (debhelper,
 # lintian, rpm's rpmspec), a Prometheus parser for the exporter's test, the VM lab, the aarch64
@@ -23,7 +23,7 @@ tshark mandoc clang clang-format libclang-rt-dev bc
 qemu-system-x86 linux-image-amd64 busybox-static cpio ibverbs-utils ibverbs-providers iproute2
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
 libibumad-dev:arm64 libibmad-dev:arm64 libibverbs-dev:arm64 libconfuse-dev:arm64
-libcunit1-dev:arm64 zlib1g-dev:arm64"
+libcunit1-dev:arm64 zlib1g-dev:arm64 libsystemd-dev:arm64"
 case ${1:-} in
 --demo) PKGS=$DEMO_PKGS ;;
 # --bench: the test set and DPDK, the lookup baseline of `make bench` (tests/bench/bench_dpdk.c)
