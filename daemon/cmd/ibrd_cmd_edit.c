@@ -1,114 +1,145 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_cmd_edit.c - route, neighbour and mcast add/del from the CLI.  These
- * are static entries (source "static"); each change recompiles and publishes
- * the FIB, and is logged.
+ * are static entries (source "static"), what the config's route, neighbour
+ * and mcast sections are: their words are parsed as those sections
+ * (ibrd_conf_entry.h), with the config's key table, ranges, checks and
+ * messages, so that the CLI and the file have one grammar.  Each change
+ * recompiles and publishes the FIB, and is logged.
  */
 #include "daemon/cmd/ibrd_cmd.h"
-#include "daemon/conf/ibrd_conf.h"
+#include "daemon/conf/ibrd_conf_entry.h"
 
-#include "lib/ibr_gid.h"
+#include "lib/ibr_ctl.h"
 #include "lib/ibr_log.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* A number within [0, max] (decimal or 0x hex). */
-static int num(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
+/*
+ * A CLI word and the config key it is.  A word without `value` takes the
+ * next word as the key's value ("port b": port = b); a flag stands for its
+ * key with `value` ("direct": via = direct).  `dir`: mcast's receivers,
+ * senders and both (below).
+ */
+struct edit_word {
+	const char *word, *key, *value;
+	int dir;
+};
 
-	if (!*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	return errno || *end || *v > max ? -EINVAL : 0;
-}
+/* route: lid L is via = L (a next router); direct and algorithmic are via's other values */
+static const struct edit_word edit_route[] = {
+	{ "port", "port", NULL, 0 },	  { "lid", "via", NULL, 0 },
+	{ "direct", "via", "direct", 0 }, { "algorithmic", "via", "algorithmic", 0 },
+	{ "lmc", "lmc", NULL, 0 },	  { "metric", "metric", NULL, 0 },
+	{ NULL, NULL, NULL, 0 },
+};
 
-/* Words after the fixed ones: "key value" pairs and flags. */
-struct kv {
-	const char *port, *lid, *lmc, *metric, *mlid, *sl, *qkey, *pkey;
-	int kind; /* route: -1 unset, else enum router_nh_kind */
-	int dir;  /* mcast: 1 receivers, 2 senders, 3 both */
+/* neighbour: the config's keys by their own names */
+static const struct edit_word edit_neigh[] = {
+	{ "port", "port", NULL, 0 },
+	{ "lid", "lid", NULL, 0 },
+	{ "lmc", "lmc", NULL, 0 },
+	{ NULL, NULL, NULL, 0 },
 };
 
 /*
- * The words after the fixed ones.  0, or a usage refusal that names the
- * word: one this command does not know, or a key without its value.
+ * mcast: the config's keys by their own names, but for the direction: one
+ * word for the config's two booleans, receivers and senders, the last word
+ * counting (receivers: receivers = true, senders = false; senders: the
+ * other way; both: both true, as when none is given).
  */
-static int parse_kv(struct ibrd_out *o, const char *cmd, int argc, char **argv, struct kv *kv)
+enum { EDIT_RECEIVERS = 1, EDIT_SENDERS = 2 };
+static const struct edit_word edit_mcast[] = {
+	{ "port", "port", NULL, 0 },
+	{ "mlid", "mlid", NULL, 0 },
+	{ "sl", "sl", NULL, 0 },
+	{ "qkey", "qkey", NULL, 0 },
+	{ "pkey", "pkey", NULL, 0 },
+	{ "receivers", NULL, NULL, EDIT_RECEIVERS },
+	{ "senders", NULL, NULL, EDIT_SENDERS },
+	{ "both", NULL, NULL, EDIT_RECEIVERS | EDIT_SENDERS },
+	{ NULL, NULL, NULL, 0 },
+};
+
+/* A request has at most IBR_CTL_ARGS_MAX words, each at most one config word; the direction two. */
+#define EDIT_WORDS_MAX (IBR_CTL_ARGS_MAX + 2)
+
+/*
+ * The CLI's words argv[0..argc) of one entry as the config's words, w[0..*n)
+ * (room for EDIT_WORDS_MAX): 0, or a usage refusal that names the word: one
+ * the command does not know, or a key without its value.
+ */
+static int edit_words(struct ibrd_out *o, const char *cmd, const struct edit_word *tab, int argc,
+		      char **argv, struct ibrd_conf_word *w, unsigned *n)
 {
-	char w[64];
+	int dir = 0;
+	char esc[64];
 
-	memset(kv, 0, sizeof(*kv));
-	kv->kind = -1;
-	kv->dir = 3;
+	*n = 0;
 	for (int i = 0; i < argc; i++) {
-		const char **slot = NULL;
+		const struct edit_word *t = tab;
 
-		if (!strcmp(argv[i], "direct"))
-			kv->kind = ROUTER_NH_DIRECT;
-		else if (!strcmp(argv[i], "algorithmic"))
-			kv->kind = ROUTER_NH_ALGO;
-		else if (!strcmp(argv[i], "receivers"))
-			kv->dir = 1;
-		else if (!strcmp(argv[i], "senders"))
-			kv->dir = 2;
-		else if (!strcmp(argv[i], "both"))
-			kv->dir = 3;
-		else if (!strcmp(argv[i], "port"))
-			slot = &kv->port;
-		else if (!strcmp(argv[i], "lid"))
-			slot = &kv->lid, kv->kind = ROUTER_NH_ROUTER;
-		else if (!strcmp(argv[i], "lmc"))
-			slot = &kv->lmc;
-		else if (!strcmp(argv[i], "metric"))
-			slot = &kv->metric;
-		else if (!strcmp(argv[i], "mlid"))
-			slot = &kv->mlid;
-		else if (!strcmp(argv[i], "sl"))
-			slot = &kv->sl;
-		else if (!strcmp(argv[i], "qkey"))
-			slot = &kv->qkey;
-		else if (!strcmp(argv[i], "pkey"))
-			slot = &kv->pkey;
-		else
+		while (t->word && strcmp(t->word, argv[i]) != 0)
+			t++;
+		if (!t->word)
 			return ibrd_out_usage(o, "%s: unknown word \"%s\"", cmd,
-					      ibrd_out_escape(argv[i], w, sizeof(w)));
-		if (slot) {
-			if (++i >= argc)
-				return ibrd_out_usage(o, "%s: %s needs a value", cmd, argv[i - 1]);
-			*slot = argv[i];
+					      ibrd_out_escape(argv[i], esc, sizeof(esc)));
+		if (*n >= EDIT_WORDS_MAX - 2)
+			return ibrd_out_usage(o, "%s: too many words", cmd);
+		if (t->dir) {
+			dir = t->dir;
+			continue;
 		}
+		if (!t->value && ++i >= argc)
+			return ibrd_out_usage(o, "%s: %s needs a value", cmd, t->word);
+		w[(*n)++] = (struct ibrd_conf_word){ t->key, t->value ? t->value : argv[i] };
+	}
+	if (dir) {
+		w[(*n)++] = (struct ibrd_conf_word){ "receivers",
+						     dir & EDIT_RECEIVERS ? "true" : "false" };
+		w[(*n)++] = (struct ibrd_conf_word){ "senders",
+						     dir & EDIT_SENDERS ? "true" : "false" };
 	}
 	return 0;
 }
 
-/*
- * Key `key`'s value `s` (NULL: absent, v left as it is) within [min, max]:
- * 0, or a usage refusal that says which value and what it must be, as the
- * config's messages do ("lid 0 is not a unicast LID (1..0xbfff)").
- */
-static int kv_num(struct ibrd_out *o, const char *cmd, const char *key, const char *s,
-		  unsigned long min, unsigned long max, const char *what, unsigned long *v)
+/* Whether the config's words give key `key`. */
+static bool edit_given(const struct ibrd_conf_word *w, unsigned n, const char *key)
 {
-	char w[64];
-
-	if (!s || (num(s, max, v) == 0 && *v >= min))
-		return 0;
-	return ibrd_out_usage(o, "%s: %s %s is not %s", cmd, key, ibrd_out_escape(s, w, sizeof(w)),
-			      what);
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(w[i].key, key))
+			return true;
+	return false;
 }
 
-/* A base LID and LMC the SM could have assigned (IBA 7.11.1), as the config checks them. */
-static int lid_aligned(struct ibrd_out *o, const char *cmd, const char *s, unsigned long lid,
-		       unsigned long lmc)
+/*
+ * The entry's refusal in the config's text, after the CLI word of the key
+ * it is about ("route add: lid 7 is not aligned to lmc 1 (a multiple of
+ * 2)", where the file says "via: 7 is ...") or after the title, as the file
+ * puts the title before it ("route add: fec0::1/64: bits set past the
+ * prefix length").  The text may repeat the client's words: escaped.
+ */
+static int edit_refused(struct ibrd_out *o, const char *cmd, const struct edit_word *tab,
+			const char *title, const struct ibrd_conf_entry *e, int rc)
 {
-	if (!s || ibr_lid_range_valid((uint16_t)lid, (unsigned)lmc))
-		return 0;
-	return ibrd_out_usage(o, "%s: lid %lu is not aligned to lmc %lu (a multiple of %lu)", cmd,
-			      lid, lmc, 1ul << lmc);
+	const char *word;
+	char t[64], why[256];
+
+	if (rc != -EINVAL)
+		return ibrd_out_error(o, -rc, "%s: %s", cmd, strerror(-rc));
+	ibrd_out_escape(e->why, why, sizeof(why));
+	if (!e->key)
+		return ibrd_out_usage(o, "%s: %s: %s", cmd, ibrd_out_escape(title, t, sizeof(t)),
+				      why);
+	/* the word that takes the key's value: "lid" for via */
+	for (word = e->key; tab->word; tab++) {
+		if (tab->key && !tab->value && !strcmp(tab->key, e->key)) {
+			word = tab->word;
+			break;
+		}
+	}
+	return ibrd_out_usage(o, "%s: %s %s", cmd, word, why);
 }
 
 static int edit_done(struct ibrd *d, struct ibrd_out *o, int rc, const char *what)
@@ -129,133 +160,139 @@ static int edit_done(struct ibrd *d, struct ibrd_out *o, int rc, const char *wha
  */
 static int next_hop_end(int argc, char **argv, int at)
 {
-	static const char *const valued[] = { "port", "lid", "lmc", "metric" };
 	bool port = false;
 
 	for (int i = at; i < argc; i++) {
-		bool key = false;
+		const struct edit_word *t = edit_route;
 
-		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
-			key |= !strcmp(argv[i], valued[k]);
+		while (t->word && strcmp(t->word, argv[i]) != 0)
+			t++;
 		if (!strcmp(argv[i], "port") && port)
 			return i;
 		port |= !strcmp(argv[i], "port");
-		i += key; /* its value */
+		i += t->word && !t->value; /* its value */
 	}
 	return argc;
 }
 
+/*
+ * The next hops of one "port" word into nhs (n so far), each a route
+ * section of its own (port, via, lmc): its next routers, or itself when
+ * direct or algorithmic.  0, or the refusal sent.
+ */
+static int route_hop(struct ibrd *d, struct ibrd_out *o, const char *cmd,
+		     const struct ibrd_conf_route *cr, bool last, struct router_nh *nhs,
+		     unsigned *n)
+{
+	unsigned k = cr->kind == ROUTER_NH_ROUTER ? cr->nlid : 1;
+	int port;
+
+	/* one of several (before it, or after it): a next router */
+	if ((*n || !last) && cr->kind != ROUTER_NH_ROUTER)
+		return ibrd_out_usage(o, "%s: several next hops must all be next routers (lid L)",
+				      cmd);
+	if ((port = ibrd_cmd_port(d, o, cr->port)) < 0)
+		return -ENOENT;
+	if (*n + k > ROUTER_ECMP_MAX)
+		return ibrd_out_usage(o, "%s: at most %u next hops", cmd, ROUTER_ECMP_MAX);
+	for (unsigned j = 0; j < k; j++) {
+		uint16_t lid = cr->kind == ROUTER_NH_ROUTER ? cr->lid[j] : 0;
+
+		for (unsigned i = 0; i < *n; i++)
+			if (nhs[i].port == port && nhs[i].lid == lid)
+				return ibrd_out_usage(o, "%s: port %s lid %u twice", cmd, cr->port,
+						      lid);
+		nhs[(*n)++] = (struct router_nh){
+			.port = (uint8_t)port, .kind = cr->kind, .lid = lid, .lmc = cr->lmc
+		};
+	}
+	return 0;
+}
+
 int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "route del" : "route add", *why;
+	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "route del" : "route add";
+	struct ibrd_conf_word w[EDIT_WORDS_MAX];
 	struct router_nh nhs[ROUTER_ECMP_MAX];
+	struct ibrd_conf_entry e;
 	struct router_route r;
-	unsigned long lid = 0, lmc = 0, metric = 0;
-	unsigned n = 0;
-	uint64_t prefix;
-	uint8_t plen;
-	struct kv kv;
-	char w[64];
-	int port, rc;
+	unsigned n = 0, nw;
+	int rc;
 
 	if (argc < 3)
 		return ibrd_out_usage(o, "usage: route add|del PREFIX ... (prefix length 0..64)");
-	/* the config's rule for a route's prefix, and its words (ibrd_conf.c) */
-	if ((why = ibrd_conf_prefix_why(argv[2], &prefix, &plen)))
-		return ibrd_out_usage(o, "%s: %s: %s", cmd, ibrd_out_escape(argv[2], w, sizeof(w)),
-				      why);
+	/* the prefix first, alone: what a route del takes */
+	if ((rc = ibrd_conf_entry_parse(&e, IBRD_ENTRY_ROUTE, IBRD_ENTRY_DEL, argv[2], NULL, 0)))
+		return edit_refused(o, cmd, edit_route, argv[2], &e, rc);
+	memset(&r, 0, sizeof(r));
+	r.key.prefix = e.route.prefix;
+	r.key.plen = e.route.plen;
+	r.key.source = ROUTER_SRC_STATIC;
 	if (!strcmp(argv[1], "del")) {
 		if (argc != 3)
 			return ibrd_out_usage(o, "usage: route del PREFIX");
-		return edit_done(d, o,
-				 router_rib_route_del(&d->rib, prefix, plen, ROUTER_SRC_STATIC),
-				 "route del");
+		return edit_done(
+			d, o,
+			router_rib_route_del(&d->rib, r.key.prefix, r.key.plen, ROUTER_SRC_STATIC),
+			"route del");
 	}
-	memset(&r, 0, sizeof(r));
-	r.key.prefix = prefix;
-	r.key.plen = plen;
-	r.key.source = ROUTER_SRC_STATIC;
 	/*
-	 * One next hop a "port" word: "port b lid 5 port b lid 7" is a route
-	 * through two next routers of equal cost (each flow keeps one).  No
-	 * words at all: the first next hop has no port (usage).
+	 * One next hop a "port" word: "port b lid 5 port c lid 7" is a route
+	 * through two next routers of equal cost (each flow keeps one); within
+	 * one, "lid 5 lid 7" is the file's via = {5, 7}.  No words at all, or a
+	 * next hop without lid, direct or algorithmic: usage.
 	 */
 	for (int at = 3, end = 3; at == 3 || at < argc; at = end) {
 		end = next_hop_end(argc, argv, at);
-		if (n == ROUTER_ECMP_MAX)
-			return ibrd_out_usage(o, "%s: at most %u next hops", cmd, ROUTER_ECMP_MAX);
-		lid = lmc = 0;
-		if ((rc = parse_kv(o, cmd, end - at, argv + at, &kv)) ||
-		    (rc = kv_num(o, cmd, "lid", kv.lid, 1, 0xBFFF, "a unicast LID (1..0xbfff)",
-				 &lid)) ||
-		    (rc = kv_num(o, cmd, "lmc", kv.lmc, 0, 7, "an LMC (0..7)", &lmc)) ||
-		    (rc = kv_num(o, cmd, "metric", kv.metric, 0, UINT32_MAX,
-				 "a metric (0..4294967295)", &metric)) ||
-		    (rc = lid_aligned(o, cmd, kv.lid, lid, lmc)))
+		if ((rc = edit_words(o, cmd, edit_route, end - at, argv + at, w, &nw)))
 			return rc;
-		if (!kv.port || kv.kind < 0)
+		if (!edit_given(w, nw, "via"))
 			return ibrd_out_usage(o, "usage: route add PREFIX port P lid L [lmc M] "
 						 "[port P lid L ...] | port P direct | port P "
 						 "algorithmic [metric N]");
-		/* one of several (before it, or after it): a next router */
-		if ((n || end < argc) && kv.kind != ROUTER_NH_ROUTER)
-			return ibrd_out_usage(o,
-					      "%s: several next hops must all be next routers "
-					      "(lid L)",
-					      cmd);
-		if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
-			return -ENOENT;
-		for (unsigned i = 0; i < n; i++)
-			if (nhs[i].port == port && nhs[i].lid == lid)
-				return ibrd_out_usage(o, "%s: port %s lid %lu twice", cmd, kv.port,
-						      lid);
-		nhs[n++] = (struct router_nh){ .port = (uint8_t)port,
-					       .kind = (uint8_t)kv.kind,
-					       .lid = (uint16_t)lid,
-					       .lmc = (uint8_t)lmc };
+		if ((rc = ibrd_conf_entry_parse(&e, IBRD_ENTRY_ROUTE, IBRD_ENTRY_ADD, argv[2], w,
+						nw)))
+			return edit_refused(o, cmd, edit_route, argv[2], &e, rc);
+		if ((rc = route_hop(d, o, cmd, &e.route, end == argc, nhs, &n)))
+			return rc;
+		if (edit_given(w, nw, "metric")) /* the last one given */
+			r.metric = e.route.metric;
 	}
-	r.metric = (uint32_t)metric;
 	return edit_done(d, o, router_rib_route_add_nhs(&d->rib, &r, nhs, n), "route add");
 }
 
 int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "neighbour del" : "neighbour add";
+	bool del = argc > 1 && !strcmp(argv[1], "del");
+	const char *cmd = del ? "neighbour del" : "neighbour add";
+	struct ibrd_conf_word w[EDIT_WORDS_MAX];
+	struct ibrd_conf_entry e;
 	struct router_neigh n;
-	unsigned long lid = 0, lmc = 0;
-	uint64_t guid;
-	struct kv kv;
-	char w[64];
+	unsigned nw;
 	int port, rc;
 
 	if (argc < 5)
 		return ibrd_out_usage(o,
 				      "usage: neighbour add GUID port P lid L [lmc M] | neighbour "
 				      "del GUID port P");
-	if (ibr_guid_parse(argv[2], &guid))
-		return ibrd_out_usage(o, "%s: %s is not a GUID (0x0002c90300001234)", cmd,
-				      ibrd_out_escape(argv[2], w, sizeof(w)));
-	if ((rc = parse_kv(o, cmd, argc - 3, argv + 3, &kv)) ||
-	    (rc = kv_num(o, cmd, "lid", kv.lid, 1, 0xBFFF, "a unicast LID (1..0xbfff)", &lid)) ||
-	    (rc = kv_num(o, cmd, "lmc", kv.lmc, 0, 7, "an LMC (0..7)", &lmc)) ||
-	    (rc = lid_aligned(o, cmd, kv.lid, lid, lmc)))
+	if ((rc = edit_words(o, cmd, edit_neigh, argc - 3, argv + 3, w, &nw)))
 		return rc;
-	if (!kv.port)
-		return ibrd_out_usage(o, "%s: port is required", cmd);
-	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
+	if ((rc = ibrd_conf_entry_parse(&e, IBRD_ENTRY_NEIGH, del ? IBRD_ENTRY_DEL : IBRD_ENTRY_ADD,
+					argv[2], w, nw)))
+		return edit_refused(o, cmd, edit_neigh, argv[2], &e, rc);
+	if ((port = ibrd_cmd_port(d, o, e.neigh.port)) < 0)
 		return -ENOENT;
-	if (!strcmp(argv[1], "del"))
-		return edit_done(
-			d, o, router_rib_neigh_del(&d->rib, (uint8_t)port, guid, ROUTER_SRC_STATIC),
-			"neighbour del");
-	if (!kv.lid)
-		return ibrd_out_usage(o, "neighbour add: lid is required");
+	if (del)
+		return edit_done(d, o,
+				 router_rib_neigh_del(&d->rib, (uint8_t)port, e.neigh.guid,
+						      ROUTER_SRC_STATIC),
+				 "neighbour del");
 	memset(&n, 0, sizeof(n));
-	n.key.guid = guid;
+	n.key.guid = e.neigh.guid;
 	n.key.port = (uint8_t)port;
 	n.key.source = ROUTER_SRC_STATIC;
-	n.lid = (uint16_t)lid;
-	n.lmc = (uint8_t)lmc;
+	n.lid = e.neigh.lid;
+	n.lmc = e.neigh.lmc;
 	return edit_done(d, o, router_rib_neigh_add(&d->rib, &n), "neighbour add");
 }
 
@@ -269,46 +306,45 @@ static int mcast_edited(struct ibrd *d, int rc)
 
 int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
+	bool del = argc > 1 && !strcmp(argv[1], "del");
+	const char *cmd = del ? "mcast del" : "mcast add";
+	struct ibrd_conf_word w[EDIT_WORDS_MAX];
+	const struct ibrd_conf_mcast *g;
+	struct ibrd_conf_entry e;
 	struct router_mcast m;
-	union ibr_gid mgid;
-	unsigned long mlid = 0, sl = 0, qkey = 0, pkey = 0xFFFF;
-	const char *cmd = argc > 1 && !strcmp(argv[1], "del") ? "mcast del" : "mcast add";
-	struct kv kv;
-	char w[64];
+	unsigned nw;
 	int port, rc;
 
 	if (argc < 5)
 		return ibrd_out_usage(o,
 				      "usage: mcast add MGID port P mlid L [sl S] [qkey Q] [pkey "
 				      "K] [receivers|senders|both] | mcast del MGID port P");
-	if (ibr_gid_parse(argv[2], &mgid) || !ibr_gid_is_mcast(&mgid))
-		return ibrd_out_usage(o, "%s: %s is not a multicast GID (ff15::1:1)", cmd,
-				      ibrd_out_escape(argv[2], w, sizeof(w)));
-	if ((rc = parse_kv(o, cmd, argc - 3, argv + 3, &kv)) ||
-	    (rc = kv_num(o, cmd, "mlid", kv.mlid, 0, 0xFFFE, "an MLID (0..0xfffe)", &mlid)) ||
-	    (rc = kv_num(o, cmd, "sl", kv.sl, 0, 15, "an SL (0..15)", &sl)) ||
-	    (rc = kv_num(o, cmd, "qkey", kv.qkey, 0, UINT32_MAX, "a Q_Key (0..0xffffffff)",
-			 &qkey)) ||
-	    (rc = kv_num(o, cmd, "pkey", kv.pkey, 0, 0xFFFF, "a P_Key (0..0xffff)", &pkey)))
+	if ((rc = edit_words(o, cmd, edit_mcast, argc - 3, argv + 3, w, &nw)))
 		return rc;
-	if (!kv.port)
-		return ibrd_out_usage(o, "%s: port is required", cmd);
-	if ((port = ibrd_cmd_port(d, o, kv.port)) < 0)
+	if ((rc = ibrd_conf_entry_parse(&e, IBRD_ENTRY_MCAST, del ? IBRD_ENTRY_DEL : IBRD_ENTRY_ADD,
+					argv[2], w, nw)))
+		return edit_refused(o, cmd, edit_mcast, argv[2], &e, rc);
+	g = &e.mcast;
+	if ((port = ibrd_cmd_port(d, o, g->port)) < 0)
 		return -ENOENT;
-	if (!strcmp(argv[1], "del"))
+	if (del)
 		return edit_done(
 			d, o,
-			mcast_edited(d, router_rib_mcast_del(&d->rib, mgid.raw, (uint8_t)port)),
+			mcast_edited(d, router_rib_mcast_del(&d->rib, g->mgid, (uint8_t)port)),
 			"mcast del");
+	/* as a config's group goes into the RIB (ibrd_state.c) */
 	memset(&m, 0, sizeof(m));
-	memcpy(m.key.mgid, mgid.raw, 16);
+	memcpy(m.key.mgid, g->mgid, 16);
 	m.key.port = (uint8_t)port;
-	m.mlid = (uint16_t)mlid;
-	m.sl = (uint8_t)sl;
-	m.qkey = (uint32_t)qkey;
-	m.pkey = (uint16_t)pkey;
+	m.mlid = g->mlid;
+	m.sl = g->sl;
+	m.tclass = g->tclass;
+	m.flowlabel = g->flowlabel;
+	m.pkey = g->pkey;
+	m.qkey = g->qkey;
+	m.mtu = g->mtu;
 	m.source = ROUTER_SRC_STATIC;
-	m.flags = (uint8_t)((kv.dir & 1 ? ROUTER_MCAST_RECEIVERS : 0) |
-			    (kv.dir & 2 ? ROUTER_MCAST_SENDERS : 0));
+	m.flags = (uint8_t)((g->receivers ? ROUTER_MCAST_RECEIVERS : 0) |
+			    (g->senders ? ROUTER_MCAST_SENDERS : 0));
 	return edit_done(d, o, mcast_edited(d, router_rib_mcast_add(&d->rib, &m)), "mcast add");
 }

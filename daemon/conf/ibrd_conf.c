@@ -103,30 +103,6 @@ static int ibrd_conf_line(const struct ibrd_conf_recs *r, const cfg_opt_t *opt, 
 	return dflt;
 }
 
-/* k->parse(v), but a secret's value is never echoed. */
-static int ibrd_conf_parse_value(struct ibrd_conf_val *v)
-{
-	const struct ibrd_conf_key *k = v->k;
-	int rc;
-
-	if (!(k->flags & IBRD_KEY_SECRET))
-		return k->parse(v);
-	if (v->text && strcmp(v->text, IBRD_CONF_REDACTED) == 0) {
-		snprintf(v->why, sizeof(v->why),
-			 "\"%s\" is what ibrouterd -n prints for a secret: write the value "
-			 "(ibrouterd -N prints it)",
-			 IBRD_CONF_REDACTED);
-		return -EINVAL;
-	}
-	rc = k->parse(v);
-	if (rc < 0)
-		snprintf(v->why, sizeof(v->why),
-			 "not a number in 0x%" PRIx64 "..0x%" PRIx64
-			 " (a secret: the value is not shown)",
-			 k->min, k->max);
-	return rc;
-}
-
 static void ibrd_conf_convert_key(struct ibrd_conf_ctx *ctx, unsigned ki,
 				  const struct ibrd_conf_key *k, cfg_opt_t *opt,
 				  const struct ibrd_conf_recs *recs, void *obj,
@@ -145,34 +121,12 @@ static void ibrd_conf_convert_key(struct ibrd_conf_ctx *ctx, unsigned ki,
 	}
 	for (v.idx = 0; v.idx < v.n; v.idx++) {
 		v.text = cfg_opt_getnstr(opt, v.idx);
-		rc = ibrd_conf_parse_value(&v);
+		rc = ibrd_conf_value_parse(&v);
 		if (rc < 0)
 			ibrd_conf_err(ctx, ibrd_conf_line(recs, opt, v.idx, line), m->label,
 				      k->name, "%s%s", v.why, ibrd_conf_hint(v.text));
 		if (rc == -E2BIG)
 			break;
-	}
-}
-
-/* Keys given where they mean nothing, and required keys not given. */
-static void ibrd_conf_check_when(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect_id id,
-				 const void *obj, const struct ibrd_conf_meta *m)
-{
-	const struct ibrd_conf_keys *t = &ibrd_conf_keys[id];
-	/* a second "router { }" need not repeat what the first has */
-	bool need = !m->bad || t->titled;
-
-	for (unsigned i = 0; i < t->n; i++) {
-		const struct ibrd_conf_key *k = &t->keys[i];
-		bool relevant = !k->when || k->when(obj);
-
-		if (m->key_line[i] && !relevant)
-			ibrd_conf_err(ctx, m->key_line[i], m->label, k->name, "only with %s",
-				      k->when_text);
-		else if (!m->key_line[i] && relevant && need && (k->flags & IBRD_KEY_REQ))
-			ibrd_conf_err(ctx, m->line, m->label, k->name, "missing (required%s%s)",
-				      k->when_text ? " with " : "",
-				      k->when_text ? k->when_text : "");
 	}
 }
 
@@ -193,7 +147,7 @@ static bool ibrd_conf_convert(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect_id 
 	/* after a bad value, "only with data = sim" and the like would mislead */
 	if (ctx->nmsg != nerr)
 		return false;
-	ibrd_conf_check_when(ctx, id, obj, m);
+	ibrd_conf_check_when(ctx, id, obj, m, IBRD_KEY_REQ);
 	return ctx->nmsg == nerr;
 }
 
@@ -277,36 +231,6 @@ static void *ibrd_conf_list_new(struct ibrd_conf_ctx *ctx, unsigned list, void *
 	return memset(base + (size_t)(*n)++ * size, 0, size);
 }
 
-/* Why a route title is not a route prefix, or NULL. */
-static const char *ibrd_conf_route_prefix(const char *t, struct ibrd_conf_route *r)
-{
-	struct ibr_gid_prefix p;
-
-	if (ibr_gid_prefix_parse(t, &p) < 0)
-		return ibrd_conf_host_bits(t) ? "bits set past the prefix length"
-					      : "not a GID prefix (fec0:0:0:2::/64 or "
-						"0xfec0000000000002)";
-	if (p.len > 64)
-		return "prefix longer than 64 bits (routes use the subnet prefix)";
-	if (p.len >= 8 && ibr_gid_is_mcast(&p.addr))
-		return "a multicast prefix";
-	if (p.len >= 10 && ibr_gid_is_link_local(&p.addr))
-		return "link-local GIDs are never routed";
-	r->prefix = ibr_gid_prefix(&p.addr);
-	r->plen = p.len;
-	return NULL;
-}
-
-const char *ibrd_conf_prefix_why(const char *text, uint64_t *prefix, uint8_t *plen)
-{
-	struct ibrd_conf_route r;
-	const char *why = ibrd_conf_route_prefix(text, &r);
-
-	if (!why)
-		*prefix = r.prefix, *plen = r.plen;
-	return why;
-}
-
 static void *ibrd_conf_open_route(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect_id id,
 				  const char *title, const struct ibrd_conf_meta *at,
 				  struct ibrd_conf_meta **m)
@@ -317,9 +241,7 @@ static void *ibrd_conf_open_route(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 
 	if (!(r = ibrd_conf_list_new(ctx, IBRD_LIST_ROUTE, &c->routes, sizeof(*r), &c->nroutes, m)))
 		return NULL;
-	r->kind = ROUTER_NH_DIRECT;
-	why = ibrd_conf_route_prefix(title, r);
-	if (why)
+	if ((why = ibrd_conf_route_init(r, title)))
 		ibrd_conf_err(ctx, at->line, at->label, NULL, "%s", why);
 	return r;
 }
@@ -330,12 +252,12 @@ static void *ibrd_conf_open_neigh(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 {
 	struct ibrd_conf *c = ctx->c;
 	struct ibrd_conf_neigh *n;
+	const char *why;
 
 	if (!(n = ibrd_conf_list_new(ctx, IBRD_LIST_NEIGH, &c->neighs, sizeof(*n), &c->nneighs, m)))
 		return NULL;
-	if (ibr_guid_parse(title, &n->guid) < 0 || !n->guid)
-		ibrd_conf_err(ctx, at->line, at->label, NULL,
-			      "not a port GUID (0x and 1 to 16 hex digits, not zero)");
+	if ((why = ibrd_conf_neigh_init(n, title)))
+		ibrd_conf_err(ctx, at->line, at->label, NULL, "%s", why);
 	return n;
 }
 
@@ -345,24 +267,12 @@ static void *ibrd_conf_open_mcast(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 {
 	struct ibrd_conf *c = ctx->c;
 	struct ibrd_conf_mcast *g;
-	union ibr_gid mgid;
-	const char *why = NULL;
+	const char *why;
 
 	if (!(g = ibrd_conf_list_new(ctx, IBRD_LIST_MCAST, &c->mcasts, sizeof(*g), &c->nmcasts, m)))
 		return NULL;
-	g->pkey = 0xFFFF;
-	g->mtu = 2048;
-	g->receivers = g->senders = true;
-	if (ibr_gid_parse(title, &mgid) < 0 || !ibr_gid_is_mcast(&mgid))
-		why = "not a multicast GID (ff00::/8)";
-	else if (ibr_gid_mcast_scope(&mgid) == 0 || ibr_gid_mcast_scope(&mgid) == 0xF)
-		why = "reserved multicast scope";
-	else if (ibr_gid_mcast_scope(&mgid) <= IBR_MCAST_SCOPE_LINK)
-		why = "interface- and link-local groups are never routed";
-	if (why)
+	if ((why = ibrd_conf_mcast_init(g, title)))
 		ibrd_conf_err(ctx, at->line, at->label, NULL, "%s", why);
-	else
-		memcpy(g->mgid, mgid.raw, sizeof(g->mgid));
 	return g;
 }
 
@@ -423,17 +333,6 @@ static void ibrd_conf_device_split(struct ibrd_conf_ctx *ctx, struct ibrd_conf_p
 	p->device_port = (uint8_t)n;
 }
 
-/* A base LID and LMC that the SM could have assigned (IBA 7.11.1). */
-static void ibrd_conf_check_lids(struct ibrd_conf_ctx *ctx, const struct ibrd_conf_meta *m,
-				 int line, const char *key, uint16_t lid, unsigned lmc)
-{
-	/* lid is unicast: then only alignment can fail (0xc000 is a multiple of 2^7) */
-	if (!ibr_lid_range_valid(lid, lmc))
-		ibrd_conf_err(ctx, line, m->label, key,
-			      "%u is not aligned to lmc %u (a multiple of %u)", lid, lmc,
-			      1u << lmc);
-}
-
 static void ibrd_conf_close_port(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m)
 {
 	struct ibrd_conf_port *p = obj;
@@ -467,31 +366,11 @@ static void ibrd_conf_close_port(struct ibrd_conf_ctx *ctx, void *obj, struct ib
 		    (!p->rp.lid || !p->rp.prefix);
 }
 
-static void ibrd_conf_close_route(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m)
-{
-	struct ibrd_conf_route *r = obj;
-
-	if (r->kind != ROUTER_NH_ROUTER && r->lmc)
-		ibrd_conf_err(ctx, m->key_line[IBRD_TK_LMC], m->label, "lmc",
-			      "only with via = <LID of the next router>");
-	else if (r->kind == ROUTER_NH_ROUTER)
-		for (unsigned i = 0; i < r->nlid; i++)
-			ibrd_conf_check_lids(ctx, m, m->key_line[IBRD_TK_VIA], "via", r->lid[i],
-					     r->lmc);
-}
-
-static void ibrd_conf_close_neigh(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m)
-{
-	struct ibrd_conf_neigh *n = obj;
-
-	ibrd_conf_check_lids(ctx, m, m->key_line[IBRD_NK_LID], "lid", n->lid, n->lmc);
-}
-
 static const struct ibrd_conf_sect ibrd_conf_sects[IBRD_SECT_MAX] = {
 	[IBRD_SECT_ROUTER] = { ibrd_conf_open_single, NULL },
 	[IBRD_SECT_PORT] = { ibrd_conf_open_port, ibrd_conf_close_port },
-	[IBRD_SECT_ROUTE] = { ibrd_conf_open_route, ibrd_conf_close_route },
-	[IBRD_SECT_NEIGH] = { ibrd_conf_open_neigh, ibrd_conf_close_neigh },
+	[IBRD_SECT_ROUTE] = { ibrd_conf_open_route, ibrd_conf_route_close },
+	[IBRD_SECT_NEIGH] = { ibrd_conf_open_neigh, ibrd_conf_neigh_close },
 	[IBRD_SECT_MCAST] = { ibrd_conf_open_mcast, NULL },
 	[IBRD_SECT_PROXY] = { ibrd_conf_open_proxy, NULL },
 	[IBRD_SECT_LEARNING] = { ibrd_conf_open_single, NULL },

@@ -177,12 +177,4 @@ void ibrd_conf_print(const struct ibrd_conf *c, FILE *out, enum ibrd_conf_secret
 /* Index of port `name`, or -1. */
 int ibrd_conf_port_index(const struct ibrd_conf *c, const char *name);
 
-/*
- * A route prefix as the config reads a route section's title (0..64 bits,
- * no host bits, neither multicast nor link-local): NULL with *prefix and
- * *plen set, or why not ("bits set past the prefix length"), for the CLI
- * to say what the config would.
- */
-const char *ibrd_conf_prefix_why(const char *text, uint64_t *prefix, uint8_t *plen);
-
 #endif

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
- * ibrd_conf_check.c - after the last line of ibrouterd.conf(5): the
- * defaults that depend on other sections (the host name, port GUIDs from
- * the node GUID, each port's SA client from the learning section, site
- * numbers), then the checks across sections: what no two ports may share,
- * ports that routes, neighbours, groups and proxies name, entries given
- * twice, proxies only where a verbs port can hold them.
+ * ibrd_conf_check.c - the checks of ibrouterd.conf(5).  Of one section, once
+ * its keys converted, which one entry read from words (ibrd_conf_entry.c)
+ * shares: keys given where they mean nothing or missing, LIDs aligned to
+ * their LMC.  After the last line: the defaults that depend on other
+ * sections (the host name, port GUIDs from the node GUID, each port's SA
+ * client from the learning section, site numbers), then the checks across
+ * sections: what no two ports may share, ports that routes, neighbours,
+ * groups and proxies name, entries given twice, proxies only where a verbs
+ * port can hold them.
  */
 #include "daemon/conf/ibrd_conf.h"
 #include "daemon/conf/ibrd_conf_int.h"
@@ -19,6 +22,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* ---- one section's checks, the file's and one entry's from words ---- */
+
+void ibrd_conf_check_when(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect_id id, const void *obj,
+			  const struct ibrd_conf_meta *m, unsigned req)
+{
+	const struct ibrd_conf_keys *t = &ibrd_conf_keys[id];
+	/* a second "router { }" need not repeat what the first has */
+	bool need = !m->bad || t->titled;
+
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct ibrd_conf_key *k = &t->keys[i];
+		bool relevant = !k->when || k->when(obj);
+
+		if (m->key_line[i] && !relevant)
+			ibrd_conf_err(ctx, m->key_line[i], m->label, k->name, "only with %s",
+				      k->when_text);
+		else if (!m->key_line[i] && relevant && need && (k->flags & req))
+			ibrd_conf_err(ctx, m->line, m->label, k->name, "missing (required%s%s)",
+				      k->when_text ? " with " : "",
+				      k->when_text ? k->when_text : "");
+	}
+}
+
+void ibrd_conf_check_lids(struct ibrd_conf_ctx *ctx, const struct ibrd_conf_meta *m, int line,
+			  const char *key, uint16_t lid, unsigned lmc)
+{
+	/* lid is unicast: then only alignment can fail (0xc000 is a multiple of 2^7) */
+	if (!ibr_lid_range_valid(lid, lmc))
+		ibrd_conf_err(ctx, line, m->label, key,
+			      "%u is not aligned to lmc %u (a multiple of %u)", lid, lmc,
+			      1u << lmc);
+}
+
+/* ---- after the last line ---- */
 
 static void ibrd_conf_finish_router(struct ibrd_conf_ctx *ctx)
 {

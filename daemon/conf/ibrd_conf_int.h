@@ -29,6 +29,9 @@ enum ibrd_conf_key_flag {
 	/* numbers: a secret, printed as IBRD_CONF_REDACTED unless asked for,
 	 * never echoed in a message (a wrong value may be close to the right one) */
 	IBRD_KEY_SECRET = 1 << 4,
+	/* routes, neighbours, groups: names the entry with its title, so that
+	 * deleting one needs it too (ibrd_conf_entry.h, IBRD_ENTRY_DEL) */
+	IBRD_KEY_ID = 1 << 5,
 };
 
 /* What a secret prints as when it is left out (it does not parse back). */
@@ -225,7 +228,12 @@ struct ibrd_conf_msg {
 
 enum { IBRD_LIST_ROUTE, IBRD_LIST_NEIGH, IBRD_LIST_MCAST, IBRD_LIST_PROXY, IBRD_LIST_MAX };
 
+struct ibrd_conf_entry;
+
 struct ibrd_conf_ctx {
+	/* one entry from words (ibrd_conf_entry_parse()): the first message
+	 * goes there, without file, line and label, and msg stays empty */
+	struct ibrd_conf_entry *entry;
 	struct ibrd_conf *c;
 	const char *file;
 	struct cfg_t *root;
@@ -245,7 +253,11 @@ struct ibrd_conf_ctx {
 	size_t cap[IBRD_LIST_MAX], mcap[IBRD_LIST_MAX];
 };
 
-/* One message: "FILE:LINE: LABEL: KEY: why" (line 0, label or key NULL: left out). */
+/*
+ * One message: "FILE:LINE: LABEL: KEY: why" (line 0, label or key NULL: left
+ * out).  For one entry from words (ctx->entry) the first message's key and
+ * why go to the entry instead, and later ones are only counted.
+ */
 void ibrd_conf_err(struct ibrd_conf_ctx *ctx, int line, const char *label, const char *key,
 		   const char *fmt, ...) IBR_PRINTF(5, 6);
 
@@ -257,6 +269,33 @@ int ibrd_conf_grow(void *pp, size_t size, size_t n, size_t *cap);
 
 /* After the last line: defaults that depend on other keys, then every cross-check. */
 void ibrd_conf_check(struct ibrd_conf_ctx *ctx);
+
+/* k->parse(v) of one value, but a secret's value is never echoed (ibrd_conf_keys.c). */
+int ibrd_conf_value_parse(struct ibrd_conf_val *v);
+
+/*
+ * Keys of a converted section given where they mean nothing, and keys not
+ * given that the flag `req` makes required: IBRD_KEY_REQ, or IBRD_KEY_ID
+ * for an entry that is to be deleted (ibrd_conf_check.c, as the next).
+ */
+void ibrd_conf_check_when(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect_id id, const void *obj,
+			  const struct ibrd_conf_meta *m, unsigned req);
+
+/* A base LID and LMC that the SM could have assigned (IBA 7.11.1), or a message on `key`. */
+void ibrd_conf_check_lids(struct ibrd_conf_ctx *ctx, const struct ibrd_conf_meta *m, int line,
+			  const char *key, uint16_t lid, unsigned lmc);
+
+/*
+ * The entries, routes, neighbours and groups (ibrd_conf_entry.c), as the
+ * file's sections and the control commands' words both read them: the
+ * defaults and the title of a zeroed struct (NULL, or why the title is
+ * wrong), and the checks across its keys once they all converted.
+ */
+const char *ibrd_conf_route_init(struct ibrd_conf_route *r, const char *title);
+const char *ibrd_conf_neigh_init(struct ibrd_conf_neigh *n, const char *title);
+const char *ibrd_conf_mcast_init(struct ibrd_conf_mcast *g, const char *title);
+void ibrd_conf_route_close(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m);
+void ibrd_conf_neigh_close(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m);
 
 /*
  * The bytes of path, NUL-terminated (to free), if it is a regular file of

@@ -143,6 +143,30 @@ bool ibrd_conf_name_ok(const char *s, size_t max)
 	return n > 0 && n <= max && strspn(s, IBRD_NAME_CHARS) == n;
 }
 
+/* A secret's value is never echoed: a wrong one may be close to the right one. */
+int ibrd_conf_value_parse(struct ibrd_conf_val *v)
+{
+	const struct ibrd_conf_key *k = v->k;
+	int rc;
+
+	if (!(k->flags & IBRD_KEY_SECRET))
+		return k->parse(v);
+	if (v->text && strcmp(v->text, IBRD_CONF_REDACTED) == 0) {
+		snprintf(v->why, sizeof(v->why),
+			 "\"%s\" is what ibrouterd -n prints for a secret: write the value "
+			 "(ibrouterd -N prints it)",
+			 IBRD_CONF_REDACTED);
+		return -EINVAL;
+	}
+	rc = k->parse(v);
+	if (rc < 0)
+		snprintf(v->why, sizeof(v->why),
+			 "not a number in 0x%" PRIx64 "..0x%" PRIx64
+			 " (a secret: the value is not shown)",
+			 k->min, k->max);
+	return rc;
+}
+
 /* ---- generic types ---- */
 
 static int ibrd_conf_p_uint(struct ibrd_conf_val *v)
@@ -619,14 +643,18 @@ static const struct ibrd_conf_key ibrd_conf_k_route[] = {
 
 #define N struct ibrd_conf_neigh
 static const struct ibrd_conf_key ibrd_conf_k_neigh[] = {
-	[IBRD_NK_PORT] = KEY("port", str, N, port, .flags = IBRD_KEY_REQ | IBRD_KEY_NAME),
+	/* a neighbour is a port's (the RIB keys it by port and GUID) */
+	[IBRD_NK_PORT] = KEY("port", str, N, port,
+			     .flags = IBRD_KEY_REQ | IBRD_KEY_NAME | IBRD_KEY_ID),
 	[IBRD_NK_LID] = KEY("lid", lid, N, lid, .min = 1, .flags = IBRD_KEY_REQ),
 	[IBRD_NK_LMC] = KEY("lmc", uint, N, lmc, NUM(0, IBR_LMC_MAX)),
 };
 
 #define M struct ibrd_conf_mcast
 static const struct ibrd_conf_key ibrd_conf_k_mcast[] = {
-	[IBRD_MK_PORT] = KEY("port", str, M, port, .flags = IBRD_KEY_REQ | IBRD_KEY_NAME),
+	/* a group is one per MGID and port */
+	[IBRD_MK_PORT] = KEY("port", str, M, port,
+			     .flags = IBRD_KEY_REQ | IBRD_KEY_NAME | IBRD_KEY_ID),
 	[IBRD_MK_MLID] = KEY_HEX("mlid", M, mlid, IBR_LID_MCAST_MIN, IBR_LID_MCAST_MAX,
 				 .flags = IBRD_KEY_REQ),
 	[IBRD_MK_SL] = KEY("sl", uint, M, sl, NUM(0, 15)),

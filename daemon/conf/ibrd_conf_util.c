@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibrd_conf_util.c - what the config's readers share (ibrd_conf.c, the
- * scanner ibrd_conf_scan.c, the cross-checks ibrd_conf_check.c): messages
- * that name file, line, section and key, growing arrays, section labels;
+ * scanner ibrd_conf_scan.c, the cross-checks ibrd_conf_check.c, one entry
+ * from words ibrd_conf_entry.c): messages that name file, line, section and
+ * key, growing arrays, section labels;
  * and a port's index by name, which the daemon asks of any config.
  */
 #include "daemon/conf/ibrd_conf.h"
+#include "daemon/conf/ibrd_conf_entry.h"
 #include "daemon/conf/ibrd_conf_int.h"
 
 #include <errno.h>
@@ -38,6 +40,16 @@ void ibrd_conf_err(struct ibrd_conf_ctx *ctx, int line, const char *label, const
 	size_t n;
 	va_list ap;
 
+	if (ctx->entry) {
+		/* the first message is the entry's refusal; the caller says where */
+		if (!ctx->nmsg++) {
+			ctx->entry->key = key;
+			va_start(ap, fmt);
+			vsnprintf(ctx->entry->why, sizeof(ctx->entry->why), fmt, ap);
+			va_end(ap);
+		}
+		return;
+	}
 	if (line > 0)
 		snprintf(text, sizeof(text), "%s:%d: ", ctx->file, line);
 	else

@@ -39,7 +39,8 @@ check "ctl -o bogus show ports: 2" test "$(st ctl -o bogus show ports)" = 2
 check "ctl nosuch (an unknown command): 2" test "$(st ctl nosuch)" = 2
 check "ctl route add with no such port: refused, 1" \
 	test "$(st ctl route add fec0:0:0:9::/64 port nosuch lid 9)" = 1
-# CLI errors as precise as the config's: which word, what it must be (a usage error, 2)
+# CLI errors in the config's words (the file's message for the same mistake): which
+# word, what it must be (a usage error, 2)
 # msg WANT CTL-ARGS...: exit 2 and the refusal says WANT
 msg() { want=$1; shift; [ "$(st ctl "$@")" = 2 ] && grep -qF "$want" "$T/st.out" || { cat "$T/st.out"; return 1; }; }
 check "neighbour add ... lid 0: not a unicast LID" \
@@ -48,19 +49,20 @@ check "neighbour add ... lid 0xc000: not a unicast LID" \
 	msg 'lid 0xc000 is not a unicast LID' neighbour add 0x123456 port a lid 0xc000
 check "neighbour add ... lid 0x11 lmc 1: not aligned" \
 	msg 'lid 17 is not aligned to lmc 1 (a multiple of 2)' neighbour add 0x123456 port a lid 0x11 lmc 1
-check "neighbour add ... lmc 8: not an LMC" msg 'lmc 8 is not an LMC (0..7)' neighbour add 0x123456 port a lid 4 lmc 8
-check "neighbour add with a GUID that is none" msg 'neighbour add: g1 is not a GUID' neighbour add g1 port a lid 4
-check "neighbour add with no port" msg 'neighbour add: port is required' neighbour add 0x123456 lid 4 lmc 0
+check "neighbour add ... lmc 8: out of range" msg 'neighbour add: lmc 8 is out of range 0..7' neighbour add 0x123456 port a lid 4 lmc 8
+check "neighbour add with a GUID that is none" \
+	msg 'neighbour add: g1: not a port GUID (0x and 1 to 16 hex digits, not zero)' neighbour add g1 port a lid 4
+check "neighbour add with no port" msg 'neighbour add: port missing (required)' neighbour add 0x123456 lid 4 lmc 0
 check "route add with host bits past the length: said so" \
 	msg 'route add: fec0:0:0:1::1/64: bits set past the prefix length' route add fec0:0:0:1::1/64 port b lid 9
 check "route add of a multicast prefix: said so" msg 'ff15::/16: a multicast prefix' route add ff15::/16 port b lid 9
 check "route del of a bad prefix: the same words" msg 'route del: fec0::/129: not a GID prefix' route del fec0::/129
 check "route add with an unknown word: named" msg 'route add: unknown word "via"' route add fec0:0:0:9::/64 port b via 9
 check "route add ... lid without its value" msg 'route add: lid needs a value' route add fec0:0:0:9::/64 port b lid
-check "route add ... metric -1" msg 'metric -1 is not a metric' route add fec0:0:0:9::/64 port b lid 9 metric -1
+check "route add ... metric -1" msg 'route add: metric "-1" is not a number' route add fec0:0:0:9::/64 port b lid 9 metric -1
 check "mcast add of a unicast GID: said so" \
-	msg 'mcast add: fec0::1 is not a multicast GID' mcast add fec0::1 port a mlid 0xc001
-check "mcast add ... sl 16" msg 'sl 16 is not an SL (0..15)' mcast add ff15::1:7 port a mlid 0xc001 sl 16
+	msg 'mcast add: fec0::1: not a multicast GID (ff00::/8)' mcast add fec0::1 port a mlid 0xc001
+check "mcast add ... sl 16" msg 'mcast add: sl 16 is out of range 0..15' mcast add ff15::1:7 port a mlid 0xc001 sl 16
 check "a good neighbour add still works (0)" test "$(st ctl neighbour add 0x123456 port a lid 0x10 lmc 4)" = 0
 check "... and its del (0)" test "$(st ctl neighbour del 0x123456 port a)" = 0
 check "ctl show sma nosuch (no such port): 1" test "$(st ctl show sma nosuch)" = 1
