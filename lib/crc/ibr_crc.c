@@ -18,13 +18,13 @@
  *                the rest of the LRH stays covered: a packet without a GRH never leaves its
  *                subnet, and switches change only its VL.
  *
- * The masking costs no copy and no second pass.  The gfni engine (lib/crc/ibr_crc16_gfni.c, where the
- * CPU has AVX-512 VPCLMULQDQ and GFNI) sets the masked bits, and xors in the initial register,
- * as it loads the packet's first bytes (icrc_pat).  With isa-l or zlib it is folded into the
- * seed of one CRC-32 call over the packet in place (see icrc_seed()).  Measured with isa-l on 2
- * KiB: one call 38 ns; the obvious alternative, the 53-byte masked prefix from a stack copy,
- * then the rest in place seeded with its CRC, 103 ns: two dependent calls, and isa-l's paths for
- * short buffers and for remainders under 256 bytes are slow.
+ * The masking costs no copy and no second pass.  The gfni engine (lib/crc/ibr_crc32_gfni.c,
+ * where the CPU has AVX-512 VPCLMULQDQ and GFNI) sets the masked bits, and xors in the initial
+ * register, as it loads the packet's first bytes (icrc_pat).  With isa-l or zlib it is folded
+ * into the seed of one CRC-32 call over the packet in place (see icrc_seed()).  Measured with
+ * isa-l on 2 KiB: one call 38 ns; the obvious alternative, the 53-byte masked prefix from a
+ * stack copy, then the rest in place seeded with its CRC, 103 ns: two dependent calls, and
+ * isa-l's paths for short buffers and for remainders under 256 bytes are slow.
  */
 #include "lib/crc/ibr_crc.h"
 #include "lib/crc/ibr_crc16.h"
@@ -186,7 +186,7 @@ static uint32_t icrc_lib(const uint8_t *p, size_t len)
 	return crc32_run(icrc_seed(p, len), p, len);
 }
 
-/* The gfni engine, the masking and the initial register applied as it loads the packet */
+/* The gfni engine (lib/crc/ibr_crc32_gfni.c), masking and initial register applied as it loads */
 static uint32_t icrc_gfni(const uint8_t *p, size_t len)
 {
 	/*
@@ -200,9 +200,9 @@ static uint32_t icrc_gfni(const uint8_t *p, size_t len)
 }
 
 /*
- * The avx2 engine (lib/crc/ibr_crc32_avx2.c), the masking and the initial register applied on its
- * copy of the first bytes as the gfni engine does; under 512 bytes the library's (isa-l folds
- * 128 bits at a time, as fast there as the 256-bit windows' set-up).
+ * The avx2 engine (lib/crc/ibr_crc32_avx2.c), the masking and the initial register applied on
+ * its copy of the first bytes as the gfni engine does; under 512 bytes the library's (isa-l
+ * folds 128 bits at a time, as fast there as the 256-bit windows' set-up).
  */
 static uint32_t icrc_avx2(const uint8_t *p, size_t len)
 {
@@ -211,7 +211,7 @@ static uint32_t icrc_avx2(const uint8_t *p, size_t len)
 	return ~ibr_crc32_avx2_pat(&icrc_pat[crc_lnh(p) == CRC_LNH_GLOBAL], p, len);
 }
 
-/* ARMv8's CRC32 instructions (lib/crc/ibr_crc32_arm.c), the masking in the seed as for the library */
+/* ARMv8's CRC32 instructions (lib/crc/ibr_crc32_arm.c), the masking in the seed as icrc_lib() */
 static uint32_t icrc_armcrc(const uint8_t *p, size_t len)
 {
 	return ibr_crc32_arm(icrc_seed(p, len), p, len);
@@ -382,7 +382,9 @@ static void crc_init(void)
 	const struct ibr_crc16_ops *vo;
 	icrc_fn ic;
 
+	/* the engines' tables, each file's own: none of them reaches back up here for them */
 	ibr_crc16_init();
+	ibr_crc32_gfni_init();
 	ibr_crc32_avx2_init();
 	icrc_init();
 #ifdef CRC_ISAL_ZEROUPPER

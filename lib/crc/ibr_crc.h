@@ -123,7 +123,7 @@ int ibr_vcrc_rewrite(void *pkt, size_t wire_len, const uint8_t old_hdr[IBR_VCRC_
  * The VCRC engines, worst first: the best one is the last this CPU runs.  X(IMPL, file) gives
  * IBR_VCRC_IMPL_<IMPL> and, in lib/crc/ibr_crc16.c, the table of the engines' ops, each
  * ibr_crc16_<file>_ops in lib/crc/ibr_crc16_<file>.c.  Adding an engine is adding its file and its
- * line here (and the file in lib/local.am); the unit tests and bench_crc run every engine.
+ * line here (and the file in lib/crc/local.am); the unit tests and bench_crc run every engine.
  */
 /* clang-format off */
 #define IBR_VCRC_ENGINES(X)                                                                        \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
- * ibr_crc16.h - internal to the CRC module: the CRC-16/0x100B engines behind the VCRC, and the
- * vector CRC-32 engine behind the ICRC (it shares the gfni engine's code).
+ * ibr_crc16.h - internal to the CRC module: the CRC-16/0x100B engines behind the VCRC, the
+ * CRC-32 engines behind the ICRC, and the helpers below them both.
  *
  * Conventions: a "register" is the reflected CRC state without init or xorout; bit i of it is
  * the coefficient of x^(15 - i) (x^(31 - i) for the CRC-32).  Feeding message M to register 0
@@ -23,7 +23,7 @@
 #define IBR_CRC32_POLY_REFL 0xEDB88320u /* the ICRC's CRC-32, 0x04C11DB7 bit-reversed */
 #define IBR_CRC16_XPOW_N    8192	/* x^(8n) mod P tabulated for n < this */
 
-/* ibr_crc16_tab[k][b]: register after byte b then k zero bytes, from register 0. */
+/* ibr_crc16_tab[k][b]: register after byte b then k zero bytes, from register 0 (..._tab.c). */
 extern uint16_t ibr_crc16_tab[16][256];
 /* ibr_crc16_xpow[n] = x^(8n) mod P, as a register. */
 extern uint16_t ibr_crc16_xpow[IBR_CRC16_XPOW_N];
@@ -64,13 +64,31 @@ struct ibr_crc_pat {
 };
 
 /*
- * CRC-32 (reflected 0xEDB88320, the ICRC's) on the gfni engine: the register after feeding the
- * n bytes at p to register `reg` (no inversions: zlib's crc32(s, p, n) is ~ of it for reg ~s);
- * ibr_crc32_gfni_pat() starts from register 0, the message patterned, and needs n >= 4 when
- * the pattern holds an initial register.  Only where ibr_crc16_usable(IBR_VCRC_IMPL_GFNI).
+ * CRC-32 (reflected 0xEDB88320, the ICRC's) on the gfni engine (lib/crc/ibr_crc32_gfni.c): the
+ * register after feeding the n bytes at p to register `reg` (no inversions: zlib's
+ * crc32(s, p, n) is ~ of it for reg ~s); ibr_crc32_gfni_pat() starts from register 0, the
+ * message patterned, and needs n >= 4 when the pattern holds an initial register.  Only where
+ * ibr_crc16_usable(IBR_VCRC_IMPL_GFNI): the VCRC's gfni engine runs on the same instructions.
+ * Its tables: ..._init(), once.
  */
 uint32_t ibr_crc32_gfni(uint32_t reg, const uint8_t *p, size_t n);
 uint32_t ibr_crc32_gfni_pat(const struct ibr_crc_pat *pat, const uint8_t *p, size_t n);
+void ibr_crc32_gfni_init(void);
+
+/*
+ * The same CRC-32 bit by bit, patterned when pat is not NULL (then from register 0): the
+ * stand-ins of the x86 CRC-32 engines where the build has none (never called, but correct).
+ */
+static inline uint32_t ibr_crc32_bits(uint32_t reg, const struct ibr_crc_pat *pat, const uint8_t *p,
+				      size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		reg ^= pat && j < IBR_CRC_PAT_LEN ? (p[j] | pat->or_[j]) ^ pat->xor_[j] : p[j];
+		for (int i = 0; i < 8; i++)
+			reg = (reg >> 1) ^ ((reg & 1) ? IBR_CRC32_POLY_REFL : 0);
+	}
+	return reg;
+}
 
 /*
  * CRC-32 (the ICRC's) on the avx2 engine (lib/crc/ibr_crc32_avx2.c): as ibr_crc32_gfni_pat(), for
@@ -88,17 +106,27 @@ void ibr_crc32_avx2_init(void);
 uint32_t ibr_crc32_arm(uint32_t crc, const uint8_t *p, size_t n);
 bool ibr_crc32_arm_usable(void);
 
-/* Fills the tables; call once (the module does, under pthread_once) before any engine. */
+/*
+ * The dispatch (lib/crc/ibr_crc16.c), for lib/crc/ibr_crc.c only: no engine calls it.
+ * ibr_crc16_init() fills the tables, the helpers' first; call once (the module does, under
+ * pthread_once) before any engine.
+ */
 void ibr_crc16_init(void);
 /* Whether this CPU and build run an engine (slice16: always; AUTO and others: never). */
 bool ibr_crc16_usable(enum ibr_vcrc_impl impl);
+
+/* The tables and the arithmetic on them (lib/crc/ibr_crc16_tab.c), below every engine. */
+void ibr_crc16_tab_init(void);
 /* x^(8n) mod P for n >= IBR_CRC16_XPOW_N (below, read ibr_crc16_xpow[n]). */
 uint16_t ibr_crc16_xpow8(size_t n);
 /* Byte-at-a-time: the tail of the fast engines (fewer than 16 bytes) and small inputs. */
 uint16_t ibr_crc16_bytes(uint16_t reg, const uint8_t *p, size_t n);
 /* a * b mod P (registers), in software. */
 uint16_t ibr_crc16_mulmod_soft(uint16_t a, uint16_t b);
-/* The portable engine's CRC and update (ibr_crc16_slice16.c), where no other engine builds. */
+/*
+ * The portable engine's CRC and update (ibr_crc16_slice16.c), also what the other engines'
+ * stand-ins compute where the build has no such engine.
+ */
 uint16_t ibr_crc16_slice16(uint16_t reg, const uint8_t *p, size_t n);
 uint16_t ibr_crc16_update_soft(uint16_t vcrc, const uint8_t *o, const uint8_t *nw, size_t len);
 

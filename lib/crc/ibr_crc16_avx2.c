@@ -90,9 +90,7 @@ AVX2_TARGET static void crc16_update_n_avx2(const struct ibr_vcrc_job *job, unsi
 
 static bool crc16_avx2_usable(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1") &&
-	       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vpclmulqdq");
+	return crc_x86_avx2_cpu();
 }
 
 const struct ibr_crc16_ops ibr_crc16_avx2_ops = {

@@ -131,11 +131,7 @@ VPCLMUL_TARGET void ibr_crc16_update_n_vpclmul(const struct ibr_vcrc_job *job, u
 
 static bool crc16_vpclmul_usable(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1") &&
-	       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
-	       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
-	       __builtin_cpu_supports("vpclmulqdq");
+	return crc_x86_vpclmul_cpu();
 }
 
 const struct ibr_crc16_ops ibr_crc16_avx512_ops = {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * ibr_crc16_slice16.c - the portable engine of the VCRC (lib/crc/ibr_crc16.h): slicing-by-16, and
- * the incremental update with the multiplication mod P in software.
+ * the incremental update with the multiplication mod P in software (lib/crc/ibr_crc16_tab.c).
+ * Also what the other engines' stand-ins compute where the build has no such engine: it calls
+ * only the tables' file, so they can stand on it.
  */
 #include "lib/crc/ibr_crc16.h"
 

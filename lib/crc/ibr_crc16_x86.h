@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
- * ibr_crc16_x86.h - internal to the x86-64 engines of lib/crc/ibr_crc16*.c: the target attributes
- * they are compiled for, the folding constants (ibr_crc16_fold.c) and the folds they share.
+ * ibr_crc16_x86.h - internal to the x86-64 engines of lib/crc/ibr_crc16_*.c and
+ * lib/crc/ibr_crc32_{avx2,gfni}.c: the target attributes they are compiled for, the CPU
+ * features they ask for, the folding constants (ibr_crc16_fold.c) and the folds they share.
  *
- * Folding (all x86 engines, and Arm's pmull: lib/crc/ibr_crc16_fold.h): a 128-bit accumulator loaded little-endian holds bit j as the
- * coefficient of x^(127 - j) (reflected CRC: bit 0 of the first byte is the highest power).
- * Its low quadword L stands for L * x^64, its high quadword H for H.  Moving it D bits further
- * down the message is L * x^(D+64) + H * x^D mod P.  A constant c = x^(N-1) mod P stored
- * bit-reversed in 64 bits (bit l ~ x^(63 - l)) makes clmul(L, c) land exactly on L * x^N in
- * the same 128-bit frame, so each fold distance D needs the pair x^(D+63), x^(D-1) mod P.
- * Products stay below bit 127.  At the end the accumulator weighs exactly like 16 message
- * bytes, so one slicing-by-16 step reduces it to the 16-bit register.
+ * Folding (all x86 engines, and Arm's pmull: lib/crc/ibr_crc16_fold.h): a 128-bit accumulator
+ * loaded little-endian holds bit j as the coefficient of x^(127 - j) (reflected CRC: bit 0 of
+ * the first byte is the highest power).  Its low quadword L stands for L * x^64, its high
+ * quadword H for H.  Moving it D bits further down the message is L * x^(D+64) + H * x^D
+ * mod P.  A constant c = x^(N-1) mod P stored bit-reversed in 64 bits (bit l ~ x^(63 - l))
+ * makes clmul(L, c) land exactly on L * x^N in the same 128-bit frame, so each fold distance
+ * D needs the pair x^(D+63), x^(D-1) mod P.  Products stay below bit 127.  At the end the
+ * accumulator weighs exactly like 16 message bytes, so one slicing-by-16 step reduces it to
+ * the 16-bit register.
  *
  * The engines need no compiler flags of their own: each function carries the target attribute
  * of the instructions it uses, and the rest of a file (tables, set-up) stays baseline x86-64,
@@ -28,6 +30,26 @@
 #define PCLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
 #define VPCLMUL_TARGET \
 	__attribute__((target("pclmul,sse4.1,avx2,avx512f,avx512vl,avx512bw,vpclmulqdq")))
+
+/*
+ * The CPU features of the avx2 engines (the VCRC's and the ICRC's) and of the avx512 engine
+ * (the gfni engines need them too): each engine asks the CPU itself, none asks another's file.
+ */
+static inline bool crc_x86_avx2_cpu(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1") &&
+	       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vpclmulqdq");
+}
+
+static inline bool crc_x86_vpclmul_cpu(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1") &&
+	       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("vpclmulqdq");
+}
 
 #define LD(p)	_mm_loadu_si128((const __m128i *)(p))
 #define X(a, b) _mm_xor_si128((a), (b))
@@ -55,7 +77,7 @@ PCLMUL_TARGET static inline uint16_t crc16_mulmod_pclmul(uint16_t a, uint16_t b)
 	return ibr_crc16_reduce32((uint32_t)_mm_cvtsi128_si32(q) << 1);
 }
 
-/* The avx2 engines (lib/crc/ibr_crc16_avx2.c, lib/crc/ibr_crc32_avx2.c): 256-byte windows in ymm. */
+/* The avx2 engines (lib/crc/ibr_crc16_avx2.c, lib/crc/ibr_crc32_avx2.c): 256-byte windows, ymm. */
 #define AVX2_TARGET __attribute__((target("pclmul,sse4.1,avx2,vpclmulqdq")))
 #define LDY(p)	    _mm256_loadu_si256((const __m256i *)(p))
 
@@ -104,7 +126,10 @@ VPCLMUL_TARGET static inline __m512i crc16_zfold(__m512i acc, __m512i k, __m512i
 					 _mm512_clmulepi64_epi128(acc, k, 0x11), data, 0x96);
 }
 
-/* The engines other engines call into. */
+/*
+ * The engines the wider ones call into for short inputs and the incremental update: always
+ * downwards (avx2, avx512, gfni -> pclmul; gfni -> avx512), never back, never a dispatcher.
+ */
 PCLMUL_TARGET uint16_t ibr_crc16_pclmul(uint16_t reg, const uint8_t *p, size_t n);
 PCLMUL_TARGET uint16_t ibr_crc16_update_pclmul(uint16_t vcrc, const uint8_t *o, const uint8_t *nw,
 					       size_t len);

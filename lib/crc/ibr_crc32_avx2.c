@@ -90,19 +90,20 @@ AVX2_TARGET uint32_t ibr_crc32_avx2_pat(const struct ibr_crc_pat *pat, const uin
 	return c32_block16((uint64_t)_mm_cvtsi128_si64(x), (uint64_t)_mm_extract_epi64(x, 1));
 }
 
+/* The VCRC's avx2 engine's CPU: the same instructions. */
 bool ibr_crc32_avx2_usable(void)
 {
-	return ibr_crc16_usable(IBR_VCRC_IMPL_AVX2);
+	return crc_x86_avx2_cpu();
 }
 #else
 void ibr_crc32_avx2_init(void)
 {
 }
 
-/* Never called here (not usable), but correct: the gfni engine's stand-in, bit by bit. */
+/* Never called here (not usable), but correct: bit by bit. */
 uint32_t ibr_crc32_avx2_pat(const struct ibr_crc_pat *pat, const uint8_t *p, size_t n)
 {
-	return ibr_crc32_gfni_pat(pat, p, n);
+	return ibr_crc32_bits(0, pat, p, n);
 }
 
 bool ibr_crc32_avx2_usable(void)

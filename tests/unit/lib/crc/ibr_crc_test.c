@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
- * Tests for lib/crc/ibr_crc.c and lib/crc/ibr_crc16*.c: every VCRC and ICRC engine against a bit-by-bit
- * reference at every length (the ICRC's over a packet masked field by field), long messages,
- * the masking itself, the incremental VCRC update, and isa-l against zlib.
+ * Tests for lib/crc/ (the dispatchers ibr_crc.c, ibr_crc16.c and the engines ibr_crc16_*.c,
+ * ibr_crc32_*.c): every VCRC and ICRC engine against a bit-by-bit reference at every length
+ * (the ICRC's over a packet masked field by field), long messages, the masking itself, the
+ * incremental VCRC update, and isa-l against zlib.
  */
 #include "lib/crc/ibr_crc.h"
 #include "tests/unit/ibr_test.h"
