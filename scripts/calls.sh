@@ -56,7 +56,7 @@ check() {
 	# definitions: "file name" for each function defined at column 0, not static
 	for t in "$tmp"/*.txt; do
 		f=$(cat "${t%.txt}.name")
-		awk -v f="$f" '/^[a-z]/ && !/^static/ && !/;[ \t]*$/ {
+		awk -v f="$f" '/^[A-Za-z]/ && !/^static/ && !/^[A-Z_0-9]+[ \t]+static/ && !/;[ \t]*$/ {
 			if (match($0, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
 				n = substr($0, RSTART, RLENGTH); sub(/[ \t]*\($/, "", n)
 				print f, n
