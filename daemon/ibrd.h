@@ -192,6 +192,9 @@ void ibrd_notify_tick(struct ibrd *d, uint64_t now_ns);
 /* When ibrd_notify_tick() has work (ns), UINT64_MAX: never. */
 uint64_t ibrd_notify_deadline(const struct ibrd *d);
 
+/* ibrd_privs.c: started as root with `user` set, it becomes that user; 0 or -errno */
+int ibrd_privs_drop(struct ibrd *d, const char *sock_path);
+
 /* ibrd_pidfile.c */
 /* Write our PID to `path`; 0 or -errno. */
 int ibrd_pidfile_write(const char *path);

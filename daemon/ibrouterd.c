@@ -241,6 +241,9 @@ static int start(struct ibrd *d)
 		else
 			snprintf(d->pid_file, sizeof(d->pid_file), "%s", d->conf->pid_file);
 	}
+	/* what needs root is open: the user from now on (ibrd_privs.c) */
+	if ((rc = ibrd_privs_drop(d, ibrd_ctl_listener_path(d))))
+		return rc;
 	ibrd_sync_run(d); /* what the ports' backends said (the HCA ports' state) */
 	log_info("ibrouterd %s started: %u ports, %u workers, control socket %s", IBRD_VERSION,
 		 d->conf->nports, d->data->nworkers,

@@ -8,8 +8,10 @@
 # error, no warning), checks the plugin's tie to the OpenSM it was built
 # for, installs both on this machine, starts the installed daemon as its
 # installed unit says (systemd is not PID 1 here: the unit is verified with
-# systemd-analyze and its ExecStartPre, ExecStart and ExecReload lines are run
-# as systemd would, in its RuntimeDirectory), then purges them and checks that
+# systemd-analyze, its sandbox measured with systemd-analyze security, and its
+# ExecStartPre, ExecStart and ExecReload lines are run as systemd would, as its
+# User= with its groups, limits and umask, no capability, in its
+# RuntimeDirectory), forwards, reloads and captures there, then purges them and checks that
 # nothing is left.  Installing needs root and a machine without ibrouter
 # installed: otherwise those checks are skipped, said so.  Cleans up on any
 # exit (trap): the daemon it started, the packages it installed.
@@ -117,6 +119,35 @@ else
 	else
 		skipped "systemd-analyze verify: no systemd-analyze here"
 	fi
+	# what the unit runs the daemon as, and within (systemd's reading of these keys)
+	uval() { sed -n "s/^$1=//p" "$U" | tail -1; }
+	user=$(uval User) group=$(uval Group) supp=$(uval SupplementaryGroups)
+	um=$(uval UMask) memlock=$(uval LimitMEMLOCK) nofile=$(uval LimitNOFILE)
+	[ "$memlock" = infinity ] && memlock=unlimited
+	# a hard limit root may not raise (a container without CAP_SYS_RESOURCE): as high as it goes
+	if ! prlimit --memlock="$memlock" true 2> /dev/null; then
+		echo "# LimitMEMLOCK=$(uval LimitMEMLOCK): this machine's hard limit is $(ulimit -H -l) kB, the daemon runs with that"
+		memlock=$(($(ulimit -H -l) * 1024))
+	fi
+	check "the unit runs the daemon as $user:$group, also in $supp, no capability" sh -c \
+		"[ -n '$user' ] && [ '$user' != root ] && grep -qx 'CapabilityBoundingSet=' '$U' && grep -qx 'Type=notify' '$U'"
+	check "the package made the user $user, in the group $supp (sysusers.d)" sh -c \
+		"id -nG '$user' | tr ' ' '\n' | grep -qx '$supp' && test -f /usr/lib/sysusers.d/ibrouter.conf"
+	check "the udev rule gives the MAD devices to $supp" \
+		grep -q "KERNEL==\"umad\*\", GROUP=\"$supp\", MODE=\"0660\"" /lib/udev/rules.d/60-ibrouter-umad.rules
+	# the sandbox, as systemd-analyze measures it (0 best, 10 worst): at most 3.0 and 2.0
+	exposure() { systemd-analyze security --offline=true "$1" 2> /dev/null |
+		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\) .*/\1/p'; }
+	X=/lib/systemd/system/ibrouter-exporter.service
+	if systemd-analyze security --help 2> /dev/null | grep -q -- --offline; then
+		e=$(exposure "$U")
+		echo "# systemd-analyze security --offline=true: ibrouterd.service $e, ibrouter-exporter.service $(exposure "$X")"
+		check "ibrouterd.service's exposure ($e) is at most 3.0" awk -v x="$e" 'BEGIN { exit !(x != "" && x <= 3.0) }'
+		e=$(exposure "$X")
+		check "ibrouter-exporter.service's exposure ($e) is at most 2.0" awk -v x="$e" 'BEGIN { exit !(x != "" && x <= 2.0) }'
+	else
+		skipped "systemd-analyze security --offline: this systemd has none (252 or later)"
+	fi
 	check "the config is a conffile (an operator's edits survive upgrades)" sh -c \
 		"dpkg-query -W -f='\${Conffiles}' ibrouter | grep -q '^ /etc/ibrouter/ibrouterd.conf '"
 	check "the installed daemon's default config is /etc/ibrouter/ibrouterd.conf" sh -c \
@@ -126,14 +157,46 @@ else
 	pre=$(sed -n 's/^ExecStartPre=//p' "$U")
 	start=$(sed -n 's/^ExecStart=//p' "$U")
 	rt=$(sed -n 's/^RuntimeDirectory=//p' "$U")
-	echo "# as systemd would: RuntimeDirectory /run/$rt, then $pre, then $start"
+	# as_unit CMD...: as the unit's user and groups, with its limits and umask, no capability
+	as_unit() {
+		prlimit --memlock="$memlock" --nofile="$nofile:$nofile" -- \
+			setpriv --reuid="$user" --regid="$group" --groups="$supp" --inh-caps=-all \
+			--bounding-set=-all --no-new-privs -- sh -c "umask $um; exec \"\$@\"" sh "$@"
+	}
+	echo "# as systemd would: RuntimeDirectory /run/$rt ($user's), then as $user: $pre, then $start"
 	mkdir -p "/run/$rt"
-	check "ExecStartPre: $pre" $pre
-	$start > "$W/daemon.log" 2>&1 &
+	chown "$user:$group" "/run/$rt"
+	chmod "$(uval RuntimeDirectoryMode)" "/run/$rt"
+	check "ExecStartPre as $user: $pre" as_unit $pre
+	# the same as a command, not a function: in the background, $! is then the daemon itself
+	# (a function would run in a forked shell, which the kill below would hit)
+	prlimit --memlock="$memlock" --nofile="$nofile:$nofile" -- \
+		setpriv --reuid="$user" --regid="$group" --groups="$supp" --inh-caps=-all \
+		--bounding-set=-all --no-new-privs -- sh -c "umask $um; exec $start" > "$W/daemon.log" 2>&1 &
 	pid=$!
 	check "ExecStart: the daemon answers on its control socket" sh -c \
 		"for i in \$(seq 100); do /usr/sbin/ibrouterctl show ports > '$W/ports' 2>&1 && break; sleep 0.1; done
 		cat '$W/ports'; grep -q '^a ' '$W/ports' && grep -q '^b ' '$W/ports'"
+	check "... running as $user, in $supp, with no capability" sh -c \
+		"awk '\$1 == \"Uid:\" { print \$2, \$3 }' /proc/$pid/status | grep -qx \"\$(id -u $user) \$(id -u $user)\" &&
+		awk '\$1 == \"Groups:\"' /proc/$pid/status | grep -qw \"\$(getent group $supp | cut -d: -f3)\" &&
+		awk '\$1 == \"CapEff:\" { print \$2 }' /proc/$pid/status | grep -qx 0000000000000000"
+	# the example config's two sim subnets: a host in each, their sockets beside the router's
+	HOSTB=/usr/sbin/ibrouter-host
+	(umask 0; exec "$HOSTB" -s "/run/$rt/b.peer" recv -q -c 20 -t 5000 --expect-count 20 \
+		--expect-dlid 5 --expect-slid 0x10 > "$W/recv.out" 2>&1) &
+	rpid=$!
+	for i in $(seq 50); do [ -S "/run/$rt/b.peer" ] && break; sleep 0.1; done
+	(umask 0; exec "$HOSTB" -s "/run/$rt/a.peer" -p "/run/$rt/a.sock" send -q --slid 3 --dlid 1 \
+		--sgid fec0::1:0:0:10:1 --dgid fec0::2:0:0:11:1 -c 20)
+	wait "$rpid"
+	check "it forwards as $user: 20 packets from subnet A to B" sh -c "[ $? -eq 0 ] || { cat '$W/recv.out'; exit 1; }"
+	check "a capture through the descriptor ibrouterctl passes, written by $user" sh -c \
+		"/usr/sbin/ibrouterctl capture start a '$W/cap.pcap' all count 3 &&
+		(umask 0; '$HOSTB' -s '/run/$rt/a.peer' -p '/run/$rt/a.sock' send -q --slid 3 --dlid 1 \
+			--sgid fec0::1:0:0:10:1 --dgid fec0::2:0:0:11:1 -c 3) &&
+		for i in \$(seq 50); do [ \$(stat -c %s '$W/cap.pcap') -gt 24 ] && break; sleep 0.1; done;
+		/usr/sbin/ibrouterctl capture stop; [ \$(stat -c %s '$W/cap.pcap') -gt 24 ]"
 	# the exporter as its unit starts it, at its default address, on the daemon's default socket
 	X=/lib/systemd/system/ibrouter-exporter.service
 	xstart=$(sed -n 's/^ExecStart=//p' "$X")
@@ -141,7 +204,10 @@ else
 		check "systemd-analyze verify of the installed exporter unit: no complaint" sh -c \
 			"systemd-analyze verify --man=no '$X' > '$W/sa' 2>&1; st=\$?; cat '$W/sa'; [ \$st -eq 0 ] && [ ! -s '$W/sa' ]"
 	fi
-	$xstart 2> "$W/exporter.log" &
+	# as its unit would: a user of its own (DynamicUser: uid 65534 here), in the group ibrouter
+	xsupp=$(sed -n 's/^SupplementaryGroups=//p' "$X")
+	setpriv --reuid=65534 --regid=65534 --groups="$xsupp" --inh-caps=-all --bounding-set=-all \
+		--no-new-privs -- $xstart 2> "$W/exporter.log" &
 	xpid=$!
 	check "the exporter's ExecStart ($xstart): /metrics has the installed daemon's ports, ibrouter_up 1" sh -c \
 		"for i in \$(seq 50); do curl -sf http://127.0.0.1:9731/metrics > '$W/metrics' && break; sleep 0.1; done
@@ -168,8 +234,10 @@ else
 		skipped "a real OpenSM loads the installed plugin: no ibsim or umad2sim here"
 	fi
 	reload=$(sed -n 's/^ExecReload=//p' "$U" | sed "s/\\\$MAINPID/$pid/")
-	check "ExecReload ($reload): the daemon reloads and stays up" sh -c \
-		"$reload && sleep 0.5 && kill -0 $pid && /usr/sbin/ibrouterctl show ports > /dev/null && grep -q 'reloaded /etc/ibrouter/ibrouterd.conf' '$W/daemon.log' ||
+	as_unit $reload
+	rst=$?
+	check "ExecReload as $user ($reload): the daemon reloads and stays up" sh -c \
+		"[ $rst -eq 0 ] && sleep 0.5 && kill -0 $pid && /usr/sbin/ibrouterctl show ports > /dev/null && grep -q 'reloaded /etc/ibrouter/ibrouterd.conf' '$W/daemon.log' ||
 		{ cat '$W/daemon.log'; exit 1; }"
 	kill "$pid"
 	wait "$pid"

@@ -536,7 +536,7 @@ static void ibrd_conf_defaults(struct ibrd_conf *c, const char *file)
 			  1u << IBR_MCAST_SCOPE_GLOBAL;
 	strcpy(c->ctl_socket, IBRD_SOCK_DEFAULT);
 	c->ctl_mode = 0660;
-	strcpy(c->ctl_group, "root");
+	c->ctl_group[0] = '\0'; /* the daemon's own group */
 	c->workers = 1;
 	c->log_level = LOG_INFO;
 	strcpy(c->pid_file, IBRD_PID_FILE);

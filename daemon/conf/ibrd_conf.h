@@ -136,6 +136,7 @@ struct ibrd_conf {
 	unsigned workers;
 	int log_level; /* syslog priority */
 	char pid_file[IBRD_PATH_MAX];
+	char user[IBRD_NAME_MAX]; /* started as root: the user it runs as once started, "" stays */
 	/* sites by name: site index = position (ports refer to them) */
 	unsigned nsites;
 	char sites[IBRD_MAX_SITES][IBRD_NAME_MAX];

@@ -17,7 +17,9 @@
 #include "router/io/io_verbs.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,8 +346,27 @@ static void ibrd_conf_check_proxies(struct ibrd_conf_ctx *ctx)
 	}
 }
 
+/*
+ * The user and the control socket's group must exist: a name the system does
+ * not know would leave the daemon as root, or its socket root's, silently.
+ */
+static void ibrd_conf_check_ids(struct ibrd_conf_ctx *ctx)
+{
+	const struct ibrd_conf *c = ctx->c;
+	const struct ibrd_conf_meta *top = &ctx->single[IBRD_SECT_TOP];
+	const struct ibrd_conf_meta *ctl = &ctx->single[IBRD_SECT_CONTROL];
+
+	if (c->user[0] && !getpwnam(c->user))
+		ibrd_conf_err(ctx, top->key_line[IBRD_GK_USER], NULL, "user",
+			      "\"%s\": no such user", c->user);
+	if (c->ctl_group[0] && !getgrnam(c->ctl_group))
+		ibrd_conf_err(ctx, ctl->key_line[IBRD_CK_GROUP], "control", "group",
+			      "\"%s\": no such group", c->ctl_group);
+}
+
 void ibrd_conf_check(struct ibrd_conf_ctx *ctx)
 {
+	ibrd_conf_check_ids(ctx);
 	ibrd_conf_finish_router(ctx);
 	ibrd_conf_finish_ports(ctx);
 	ibrd_conf_check_shared(ctx);

@@ -698,13 +698,14 @@ static const struct ibrd_conf_key ibrd_conf_k_multicast[] = {
 static const struct ibrd_conf_key ibrd_conf_k_control[] = {
 	[IBRD_CK_SOCKET] = KEY("socket", str, C, ctl_socket),
 	[IBRD_CK_MODE] = KEY("mode", mode, C, ctl_mode),
-	[IBRD_CK_GROUP] = KEY("group", str, C, ctl_group),
+	[IBRD_CK_GROUP] = KEY("group", str, C, ctl_group, .flags = IBRD_KEY_EMPTY),
 };
 
 static const struct ibrd_conf_key ibrd_conf_k_top[] = {
 	[IBRD_GK_WORKERS] = KEY("workers", uint, C, workers, NUM(1, 64)),
 	[IBRD_GK_LOG_LEVEL] = KEY("log-level", loglevel, C, log_level),
 	[IBRD_GK_PID_FILE] = KEY("pid-file", str, C, pid_file, .flags = IBRD_KEY_EMPTY),
+	[IBRD_GK_USER] = KEY("user", str, C, user, .flags = IBRD_KEY_EMPTY),
 };
 
 #define TABLE(n, t, keys)                                  \

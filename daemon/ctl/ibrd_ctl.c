@@ -186,8 +186,19 @@ int ibrd_ctl_listener_open(struct ibrd_ctl_listener *l, const char *path, unsign
 	l->gid = getegid();
 	if (group[0] && (g = getgrnam(group)))
 		l->gid = g->gr_gid;
-	if (chown(path, (uid_t)-1, l->gid) < 0 || chmod(path, mode) < 0)
-		log_warn("control: %s: cannot set owner or mode", path);
+	/*
+	 * A socket left with another group than the one whose members may change
+	 * state would refuse them, or let others in: refused.  A daemon not run
+	 * by root may give it only to a group of its own (chown(2)).
+	 */
+	if (chown(path, (uid_t)-1, l->gid) < 0 || chmod(path, mode) < 0) {
+		rc = -errno;
+		log_warn("control: %s: cannot give it group %s and mode %04o%s", path,
+			 group[0] ? group : "(the daemon's)", mode,
+			 geteuid() ? " (the daemon's user must be in that group)" : "");
+		ibrd_ctl_listener_close(l);
+		return rc;
+	}
 	return 0;
 }
 
@@ -247,13 +258,18 @@ void ibrd_ctl_listener_swap(struct ibrd *d, struct ibrd_ctl_listener *l)
 void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group)
 {
 	struct group *g;
+	gid_t gid = getegid();
 
-	d->ctl->listen.gid = getegid();
 	if (group[0] && (g = getgrnam(group)))
-		d->ctl->listen.gid = g->gr_gid;
-	if (chown(d->ctl->listen.path, (uid_t)-1, d->ctl->listen.gid) < 0 ||
-	    chmod(d->ctl->listen.path, mode) < 0)
-		log_warn("control: %s: cannot set owner or mode", d->ctl->listen.path);
+		gid = g->gr_gid;
+	/* the group that may change state is the socket's: on failure both stay as they were */
+	if (chown(d->ctl->listen.path, (uid_t)-1, gid) < 0 ||
+	    chmod(d->ctl->listen.path, mode) < 0) {
+		log_warn("control: %s: cannot give it group %s and mode %04o: they stay",
+			 d->ctl->listen.path, group[0] ? group : "(the daemon's)", mode);
+		return;
+	}
+	d->ctl->listen.gid = gid;
 }
 
 const char *ibrd_ctl_listener_path(const struct ibrd *d)

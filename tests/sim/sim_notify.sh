@@ -80,6 +80,7 @@ check "the log says which worker made no progress" grep -q 'watchdog: worker 0 m
 check "the control loop itself still answers" ctl version
 # it cannot stop (its worker never returns): systemd would kill it, as we do
 kill -s KILL "$RPID"
+wait "$RPID" 2> /dev/null # gone, its socket with it, before the next one starts there
 
 # without the hang, STOPPING=1 at SIGTERM
 rm -f "$T/hang"

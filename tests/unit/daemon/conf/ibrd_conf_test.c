@@ -330,7 +330,8 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(c->mcast_scopes, 1 << 5 | 1 << 8 | 1 << 0xE);
 	CU_ASSERT(c->ninclude == 0 && c->nexclude == 0 && !c->include && !c->exclude);
 	CU_ASSERT_STRING_EQUAL(c->ctl_socket, IBRD_SOCK_DEFAULT);
-	CU_ASSERT(c->ctl_mode == 0660 && strcmp(c->ctl_group, "root") == 0);
+	/* "": the daemon's own group; no user: it stays as started */
+	CU_ASSERT(c->ctl_mode == 0660 && c->ctl_group[0] == '\0' && c->user[0] == '\0');
 	CU_ASSERT(c->workers == 1 && c->log_level == 6);
 	CU_ASSERT_STRING_EQUAL(c->pid_file, "/run/ibrouter/ibrouterd.pid");
 	CU_ASSERT_STRING_EQUAL(c->file, "t.conf");
