@@ -62,3 +62,9 @@ unsigned long long ibr_test_rand(unsigned long long *state)
 	*state = x;
 	return x * 0x2545F4914F6CDD1Dull;
 }
+
+void ibr_test_rand_fill(uint8_t *b, size_t len, unsigned long long *state)
+{
+	for (size_t i = 0; i < len; i++)
+		b[i] = (uint8_t)(ibr_test_rand(state) >> 24);
+}

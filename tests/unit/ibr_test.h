@@ -4,6 +4,8 @@
 #define IBR_TEST_H
 
 #include <CUnit/CUnit.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /*
  * Registers `tests` as one suite named `suite` (one suite per source file),
@@ -28,5 +30,7 @@ int ibr_test_emulator_skip(int cond, const char *why);
 
 /* Seeded xorshift64* generator, so that failures of random tests repeat. */
 unsigned long long ibr_test_rand(unsigned long long *state);
+/* `len` random bytes from it into `b` (bits 24-31 of each number). */
+void ibr_test_rand_fill(uint8_t *b, size_t len, unsigned long long *state);
 
 #endif
