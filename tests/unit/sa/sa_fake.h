@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
- * sa_fake.h - a fake subnet for the SA client's tests (sa_client_test.c,
- * sa_announce_test.c, sa_peers_test.c): a fake transport under a real
- * struct mad_chan (so that TID matching, retries and timeouts are the
- * channel's own) and a fake clock.
+ * sa_fake.h - a fake subnet for the SA client's tests (sa_client_test.c and
+ * the other sa_client_*_test.c, sa_announce_test.c, sa_peers_test.c): a fake
+ * transport under a real struct mad_chan (so that TID matching, retries and
+ * timeouts are the channel's own) and a fake clock.  sa_fake.c holds the
+ * subnet, its transport and the client under test, sa_fake_answer.c the
+ * answers, sa_fake_check.c what the tests look at and inject.
  *
  * The fake answers as the router port's own SMA (hop-0 directed-route
  * NodeInfo and PortInfo) and as OpenSM 3.3.23's SA would: ClassPortInfo Get,
@@ -173,8 +175,9 @@ void fake_push(uint8_t *mad, size_t len, bool sa, uint16_t attr);
 void fake_release(void);
 int fsr_find(const struct ibr_sa_service_rec *rid);
 unsigned int fsr_count(void);
-/* the SA's answer to one request (a test that answers by hand) */
+/* the SA's answer to one request (a test that answers by hand), the SMA's to one SMP */
 void sa_answer(const uint8_t *req);
+void sma_answer(const uint8_t *req);
 /* the client under test: its callbacks, config, the clock, start and stop */
 void cb_port(void *arg, const struct sa_port_state *ps);
 void cb_changed(void *arg, bool neighs, bool groups);
