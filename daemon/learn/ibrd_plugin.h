@@ -43,10 +43,29 @@ struct ibrd_pgroup {
 	struct ibrd_pmember *mem; /* owned */
 };
 
+/*
+ * The index of the ports based on another GUID (aliases: base_guid != guid),
+ * so that a port leaves with its aliases at the cost of its aliases, not of
+ * the table: a list per base GUID, in the order its members came, linked by
+ * GUID (0 ends it: no port has GUID 0).  It holds no more entries than the
+ * ports it indexes, and a base only while its list is not empty.
+ */
+struct ibrd_pdep { /* router_tab record; key: guid, a port whose base is another GUID */
+	uint64_t guid;
+	uint64_t prev, next; /* the ports of the same base before and after it */
+};
+
+struct ibrd_pbase { /* router_tab record; key: base_guid */
+	uint64_t base_guid;
+	uint64_t head, tail; /* its first and last port in struct ibrd_pview.deps */
+};
+
 /* Tables of one view of the subnet: live, or a snapshot being received. */
 struct ibrd_pview {
 	struct router_tab ports;  /* struct ibrd_pport */
 	struct router_tab groups; /* struct ibrd_pgroup */
+	struct router_tab deps;	  /* struct ibrd_pdep: the ports based on another GUID */
+	struct router_tab bases;  /* struct ibrd_pbase: the GUIDs those are based on */
 	uint64_t members;	  /* over all groups */
 	uint32_t aliases;	  /* alias records among the ports */
 };
