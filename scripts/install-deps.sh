@@ -9,11 +9,12 @@
 # called when something is missing. Run as root (or through sudo when available).
 set -eu
 
-# what the programs and the demo need: the build, rdma-core, OpenSM and ibsim for its lab part
+# what the programs and the demo need: the build, rdma-core, OpenSM and ibsim for its lab part,
+# libmicrohttpd for the exporter
 DEMO_PKGS="build-essential autoconf automake libtool pkg-config
 libibumad-dev libibmad-dev libibverbs-dev rdma-core
 opensm libopensm-dev ibsim-utils libumad2sim0 infiniband-diags
-libconfuse-dev zlib1g-dev libisal-dev libsystemd-dev"
+libconfuse-dev zlib1g-dev libisal-dev libsystemd-dev libmicrohttpd-dev"
 # and what `scripts/run test` needs besides: CUnit, the captures' and man pages' checkers,
 # clang for the fuzzers and the format check, the packages' build and checkers (debhelper,
 # lintian, rpm's rpmspec), a Prometheus parser for the exporter's test, the VM lab, the aarch64
@@ -23,7 +24,7 @@ tshark mandoc clang clang-format libclang-rt-dev bc
 qemu-system-x86 linux-image-amd64 busybox-static cpio ibverbs-utils ibverbs-providers iproute2
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
 libibumad-dev:arm64 libibmad-dev:arm64 libibverbs-dev:arm64 libconfuse-dev:arm64
-libcunit1-dev:arm64 zlib1g-dev:arm64 libsystemd-dev:arm64"
+libcunit1-dev:arm64 zlib1g-dev:arm64 libsystemd-dev:arm64 libmicrohttpd-dev:arm64"
 case ${1:-} in
 --demo) PKGS=$DEMO_PKGS ;;
 # --bench: the test set and DPDK, the lookup baseline of `make bench` (tests/bench/bench_dpdk.c)

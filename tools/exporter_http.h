@@ -1,41 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
- * exporter_http.h - the HTTP/1.x requests ibrouter-exporter reads (RFC 9112):
- * the request line and the header block, nothing after it (a GET or HEAD
- * has no body; a request with one is refused).  Input from a TCP peer:
- * every length is checked, any byte may come.
+ * exporter_http.h - what ibrouter-exporter decides about a request once
+ * libmicrohttpd has read it (RFC 9110, RFC 9112): the page its method and
+ * target ask for, or the status that refuses it.  The request line and the
+ * header block are libmicrohttpd's to parse; what it hands over still comes
+ * from any TCP peer: any byte may be in it, every length is checked.
  */
 #ifndef EXPORTER_HTTP_H
 #define EXPORTER_HTTP_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#define EXPORTER_HTTP_PATH_MAX 256 /* request target's path; longer: 414 */
 
-#define EXPORTER_HTTP_HEAD_MAX 8192 /* request line and headers; more: 431 */
-#define EXPORTER_HTTP_PATH_MAX 256  /* request target; longer: 414 */
-
-enum exporter_http_method { EXPORTER_HTTP_GET, EXPORTER_HTTP_HEAD, EXPORTER_HTTP_OTHER };
-
-struct exporter_http_req {
-	enum exporter_http_method method;
-	char path[EXPORTER_HTTP_PATH_MAX + 1]; /* the target's path, without its query */
-	int minor;			       /* HTTP/1.minor */
-};
+enum exporter_http_page { EXPORTER_HTTP_METRICS, EXPORTER_HTTP_INDEX };
 
 /*
- * Parse the request in buf[0..len): the number of bytes of its request line
- * and headers once the empty line that ends them is there, 0 while it is
- * not (read more), or the negated HTTP status to answer with: -400 a
- * malformed line, a bare CR, a control byte, a header without a colon, a
- * body (Content-Length other than 0, Transfer-Encoding); -414 a target past
- * EXPORTER_HTTP_PATH_MAX; -431 no end within EXPORTER_HTTP_HEAD_MAX bytes;
- * -505 a version other than HTTP/1.0 and HTTP/1.1.  A method other than GET
- * and HEAD parses (the server answers 405).  Lines may end in CRLF or LF
- * (RFC 9112, 2.2).
+ * Route a request: method and url as libmicrohttpd gives them (url: the
+ * target, percent-decoded, its query taken off), clen and te the values of
+ * its Content-Length and Transfer-Encoding headers (NULL when absent).  The
+ * page (>= 0; HEAD asks for the page GET does), or the negated status to
+ * answer with, checked in this order: -400 a method that is not a token, a
+ * target that is neither origin-form, absolute-form (http://) nor "*", a
+ * body (Transfer-Encoding, Content-Length other than 0: GET and HEAD have
+ * none and this server reads none); -414 a path past EXPORTER_HTTP_PATH_MAX;
+ * -405 a method other than GET and HEAD; -404 a path other than /metrics
+ * and /.
  */
-int exporter_http_parse(const char *buf, size_t len, struct exporter_http_req *r);
-
-/* The reason phrase of a status this server sends ("Not Found"). */
-const char *exporter_http_reason(int status);
+int exporter_http_route(const char *method, const char *url, const char *clen, const char *te);
 
 #endif

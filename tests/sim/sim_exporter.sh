@@ -6,9 +6,11 @@
 # client's) reads the exposition; the figures are the daemon's own (show
 # counters after 20 packets through the router); every metric the Grafana
 # dashboard (etc/grafana/ibrouter.json) asks for is in a scrape; hostile or
-# wrong requests get their status (400, 404, 405, 414, 431, 505) and a client
-# that sends nothing holds no other; the daemon gone is ibrouter_up 0, back
-# is 1; SIGTERM stops the exporter, exit 0.
+# wrong requests get their status (400, 404, 405, 414, 431, 505) as whole
+# answers (no reset; 503 when every slot is taken, too); a client that sends
+# nothing holds no other, one that sends too slowly is cut at the deadline;
+# the daemon gone is ibrouter_up 0, back is 1; SIGTERM stops the exporter,
+# exit 0.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 EXP=$BUILD/tools/ibrouter-exporter
@@ -95,7 +97,8 @@ print(len(names), 'metrics named; missing:', missing)
 assert names and not missing
 "
 
-# hostile and wrong requests: raw bytes on a TCP connection
+# hostile and wrong requests: raw bytes on a TCP connection; the HTTP/1.1 ones
+# carry the Host that RFC 9112 (3.2) requires, so that each is refused for its own fault
 raw() { # raw STATUS 'request bytes' : the status line the exporter answers
 	$PY - "${ADDR%:*}" "${ADDR##*:}" "$2" << 'EOF' > "$T/raw.out"
 import socket, sys
@@ -105,17 +108,99 @@ print(s.makefile('rb').readline().decode().strip())
 EOF
 	grep -q "^HTTP/1.1 $1 " "$T/raw.out" || { cat "$T/raw.out"; return 1; }
 }
-check "a request line of garbage: 400" raw 400 'hello\r\n\r\n'
-check "a NUL in a header: 400" raw 400 'GET /metrics HTTP/1.1\r\nX: a\x00b\r\n\r\n'
+check "a request line of garbage: 400" raw 400 'hello world\r\n\r\n'
+check "HTTP/1.1 without Host: 400" raw 400 'GET /metrics HTTP/1.1\r\n\r\n'
+check "a NUL in a header's name: 400" raw 400 'GET /metrics HTTP/1.1\r\nHost: x\r\nX\x00: a\r\n\r\n'
 check "a bare CR: 400" raw 400 'GET /metrics HTTP/1.1\rHost: x\r\n\r\n'
-check "a body (Content-Length 5): 400" raw 400 'GET /metrics HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello'
-check "a header without a colon: 400" raw 400 'GET /metrics HTTP/1.1\r\nHost x\r\n\r\n'
-check "POST: 405" raw 405 'POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n'
+check "a body (Content-Length 5): 400" raw 400 'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'
+check "a chunked body: 400" raw 400 'GET /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'
+check "a header without a colon: 400" raw 400 'GET /metrics HTTP/1.1\r\nHost: x\r\nX y\r\n\r\n'
+check "POST: 405" raw 405 'POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'
 check "HTTP/2.0: 505" raw 505 'GET /metrics HTTP/2.0\r\n\r\n'
-check "a 300-byte path: 414" raw 414 "GET /$(printf '%0300d' 0) HTTP/1.1\r\n\r\n"
-check "9000 bytes of headers: 431" raw 431 "GET /metrics HTTP/1.1\r\nX: $(printf '%09000d' 0)\r\n\r\n"
+check "a 300-byte path: 414" raw 414 "GET /$(printf '%0300d' 0) HTTP/1.1\r\nHost: x\r\n\r\n"
+check "9000 bytes of headers: 431" raw 431 "GET /metrics HTTP/1.1\r\nHost: x\r\nX: $(printf '%09000d' 0)\r\n\r\n"
+head=$(printf 'GET /metrics HTTP/1.1\r\nHost: %s\r\nUser-Agent: Prometheus/2.45.0\r\nAccept: text/plain;version=0.0.4\r\nX-Prometheus-Scrape-Timeout-Seconds: 10\r\nX-Pad: ' "$ADDR")
+check "8192 bytes of request line and headers in Prometheus's fields: 200" \
+	raw 200 "$head$(printf '%0*d' $((8192 - ${#head} - 4)) 0)\r\n\r\n"
 check "/nosuch: 404" raw 404 'GET /nosuch HTTP/1.0\r\n\r\n'
 check "LF-only lines and a query string: 200" raw 200 'GET /metrics?x=1 HTTP/1.0\n\n'
+check "the absolute form: 200" raw 200 'GET http://router:9731/metrics HTTP/1.1\r\nHost: router:9731\r\n\r\n'
+
+# A refused request's answer reaches the client whole: status line, a body of
+# its Content-Length, then the end of the stream, not a reset (a socket closed
+# with unread input sends one, which can destroy the answer before it is read).
+# big: 64 KiB of headers, 431; busy: every slot held by a silent client, the
+# exporter stopped while one more connects and asks (its request is in before
+# the exporter sees it), 503; bare: a request line of one word, which
+# libmicrohttpd 0.9.75 closes unanswered: a 400 or no answer, but no reset.
+whole() {
+	$PY - "${ADDR%:*}" "${ADDR##*:}" "$1" "$EPID" << 'EOF' > "$T/whole.out" 2>&1
+import os, signal, socket, sys, time
+host, port, mode, pid = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+held, want = [], {'big': 431, 'busy': 503, 'bare': None}[mode]  # None: 400 or no answer
+if mode == 'busy':
+    held = [socket.create_connection((host, port), timeout=5) for _ in range(16)]
+    time.sleep(0.5)
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        s = socket.create_connection((host, port), timeout=5)
+        s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n')
+        time.sleep(0.2)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+else:
+    s = socket.create_connection((host, port), timeout=5)
+    s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\nX: ' + b'a' * 65536 + b'\r\n\r\n'
+              if mode == 'big' else b'hello\r\n\r\n')
+time.sleep(0.5)  # answered and closed by now: a reset, if one comes, is in
+data = b''
+while True:
+    try:
+        b = s.recv(65536)
+    except ConnectionResetError:
+        sys.exit('a reset after %d bytes: %r' % (len(data), data[:60]))
+    if not b:
+        break
+    data += b
+if want is None and not data:
+    print('the end of the stream, no answer')
+    sys.exit(0)
+head, _, body = data.partition(b'\r\n\r\n')
+lines = head.decode('latin-1').split('\r\n')
+clen = [int(l.split(':', 1)[1]) for l in lines[1:] if l.lower().startswith('content-length:')]
+print(lines[0], '-', len(body), 'bytes of body, Content-Length', clen)
+assert lines[0].startswith('HTTP/1.1 %d ' % (want or 400)), lines[0]
+assert clen == [len(body)] and body, (clen, len(body))
+EOF
+	st=$?
+	cat "$T/whole.out"
+	return $st
+}
+check "64 KiB of headers: a whole 431, then the end (no reset)" whole big
+check "every slot (16) held: one more client reads a whole 503, then the end (no reset)" whole busy
+check "a request line of one word: 400 or closed unanswered, the end (no reset)" whole bare
+
+# a client that sends its request a byte every 0.5 s, never whole: its idle
+# time is short, but the deadline (10 s from its connection) cuts it
+$PY - "${ADDR%:*}" "${ADDR##*:}" << 'EOF' > "$T/slow.out" 2>&1 &
+import socket, sys, time
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+t0 = time.monotonic()
+s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\nX: ')
+s.settimeout(0.5)
+while time.monotonic() - t0 < 15:
+    try:
+        s.send(b'a')
+        if not s.recv(100):
+            break
+    except socket.timeout:
+        continue
+    except OSError:
+        break
+print('%.1f' % (time.monotonic() - t0))
+EOF
+DPID=$!
+PIDS="$PIDS $DPID"
 
 # a client that connects and sends nothing holds no other scrape
 $PY -c "
@@ -139,6 +224,10 @@ s = {x.name: x.value for fam in f(open('$T/m.txt').read()) for x in fam.samples}
 print(int(s['ibrouter_up']), any(k.startswith('ibrouter_rx') for k in s))\")\" = '0 False' ]"
 start_router || exit 1
 check "the daemon back: ibrouter_up 1" sh -c "curl -s '$URL' | grep -qx 'ibrouter_up 1'"
+
+wait "$DPID"
+check "a request a byte every 0.5 s: cut at the deadline, 10 s ($(cat "$T/slow.out") s)" \
+	awk '{ exit !($1 >= 9.5 && $1 < 12) }' "$T/slow.out"
 
 kill "$EPID"
 wait "$EPID"
