@@ -2,11 +2,12 @@
 /*
  * Tests for lib/crc/ (the dispatchers ibr_crc.c, ibr_crc16.c and the engines ibr_crc16_*.c,
  * ibr_crc32_*.c): every VCRC and ICRC engine against a bit-by-bit reference at every length
- * (the ICRC's over a packet masked field by field), long messages, the masking itself, the
- * incremental VCRC update, and isa-l against zlib.
+ * (the ICRC's over a packet masked field by field), long messages, the masking itself, and
+ * isa-l against zlib; the incremental VCRC update in ibr_crc_update_test.c.
  */
 #include "lib/crc/ibr_crc.h"
 #include "tests/unit/ibr_test.h"
+#include "tests/unit/lib/crc/ibr_crc_fix.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -18,41 +19,6 @@
 #ifdef HAVE_ISAL
 #include <isa-l/crc.h>
 #endif
-
-#define MAXLEN 4200
-#define SLACK  64 /* room for alignment offsets */
-
-/* ---- references, one bit at a time, straight from the definitions ---- */
-
-static uint16_t ref_crc16(const uint8_t *p, size_t n)
-{
-	uint16_t r = 0xffff;
-
-	for (size_t i = 0; i < n; i++)
-		for (int b = 0; b < 8; b++) {
-			unsigned int fb = (r ^ (p[i] >> b)) & 1;
-
-			r >>= 1;
-			if (fb)
-				r ^= 0xD008; /* 0x100B, reflected */
-		}
-	return r ^ 0xffff;
-}
-
-static uint32_t ref_crc32(const uint8_t *p, size_t n)
-{
-	uint32_t r = 0xffffffff;
-
-	for (size_t i = 0; i < n; i++)
-		for (int b = 0; b < 8; b++) {
-			unsigned int fb = (r ^ (p[i] >> b)) & 1;
-
-			r >>= 1;
-			if (fb)
-				r ^= 0xEDB88320;
-		}
-	return r ^ 0xffffffff;
-}
 
 /* A header field as IBA tables give it: bit offset from the first LRH bit, width in bits. */
 struct field {
@@ -88,68 +54,6 @@ static uint32_t ref_icrc(const uint8_t *pkt, size_t len)
 	crc = ref_crc32(m, len);
 	free(m);
 	return crc;
-}
-
-static void fill_rand(uint8_t *p, size_t n, unsigned long long *seed)
-{
-	while (n >= 8) {
-		unsigned long long r = ibr_test_rand(seed);
-
-		memcpy(p, &r, 8);
-		p += 8;
-		n -= 8;
-	}
-	while (n--)
-		*p++ = (uint8_t)ibr_test_rand(seed);
-}
-
-#define NVCRC (IBR_VCRC_IMPL_COUNT - 1) /* VCRC implementations: every engine of the table */
-#define NICRC 4				/* ICRC implementations */
-
-/*
- * An engine this CPU cannot run is a skip of each test that would have run it, counted
- * apart and printed at the end as "N skipped (no CPU)" (scripts/run counts those lines):
- * never a pass.
- */
-static unsigned skipped_no_cpu;
-
-/* The implementations to run every VCRC test with: every one this CPU runs, worst first. */
-static int impls(enum ibr_vcrc_impl out[NVCRC])
-{
-	int n = 0;
-
-	for (int i = IBR_VCRC_IMPL_SLICE16; i < IBR_VCRC_IMPL_COUNT; i++) {
-		if (ibr_vcrc_impl_set((enum ibr_vcrc_impl)i) == 0) {
-			out[n++] = (enum ibr_vcrc_impl)i;
-		} else {
-			fprintf(stderr, "(skipped (no CPU): vcrc engine %s)\n",
-				ibr_vcrc_impl_name((enum ibr_vcrc_impl)i));
-			skipped_no_cpu++;
-		}
-	}
-	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
-	return n;
-}
-
-/* The same for the ICRC. */
-static int icrc_impls(enum ibr_icrc_impl out[NICRC])
-{
-	/* worst first */
-	static const enum ibr_icrc_impl all[NICRC] = { IBR_ICRC_IMPL_LIB, IBR_ICRC_IMPL_ARMCRC,
-						       IBR_ICRC_IMPL_AVX2, IBR_ICRC_IMPL_GFNI };
-	int n = 0;
-
-	for (int i = 0; i < NICRC; i++) {
-		if (ibr_icrc_impl_set(all[i]) == 0) {
-			out[n++] = all[i];
-		} else {
-			fprintf(stderr, "(skipped (no CPU): icrc engine %s)\n",
-				ibr_icrc_impl_name(all[i]));
-			skipped_no_cpu++;
-		}
-	}
-	ibr_icrc_impl_set(IBR_ICRC_IMPL_AUTO);
-	return n;
 }
 
 static void test_check_values(void)
@@ -269,14 +173,6 @@ static void test_vcrc_every_length(void)
 	}
 	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
 	CU_ASSERT_EQUAL(bad, 0);
-}
-
-/* A random packet: LNH as given, the rest random. */
-static void make_pkt(uint8_t *p, size_t len, unsigned int lnh, unsigned long long *seed)
-{
-	fill_rand(p, len, seed);
-	if (len >= 2)
-		p[1] = (uint8_t)((p[1] & ~3u) | lnh);
 }
 
 /* Every length 0..MAXLEN, every LNH in turn, random alignment, every engine. */
@@ -519,169 +415,6 @@ static void test_vcrc_verify_n(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
-/* One random rewrite of the first 16 bytes: usually LRH and HopLmt, sometimes anything. */
-static void rewrite_hdr(uint8_t *p, unsigned long long *seed)
-{
-	unsigned long long r = ibr_test_rand(seed);
-
-	if (r & 1) {
-		fill_rand(p, 16, seed);
-		return;
-	}
-	fill_rand(p, 8, seed);
-	p[15] = (uint8_t)(r >> 8);
-}
-
-static size_t rand_len(unsigned long long *seed)
-{
-	unsigned long long r = ibr_test_rand(seed);
-
-	switch (r % 16) {
-	case 0:
-		return (r >> 8) % 24; /* shorter than the header window and around it */
-	case 1:
-		return 8150 + (r >> 8) % 80; /* around the end of the O(1) tables */
-	case 2:
-		return 8208 + (r >> 8) % 30000; /* beyond any packet: the O(log n) path */
-	default:
-		return 24 + (r >> 8) % 4200;
-	}
-}
-
-static int update_round(uint8_t *pkt, unsigned long long *seed)
-{
-	size_t len = rand_len(seed);
-	uint8_t old[16] = { 0 }, cur[16] = { 0 };
-	uint16_t v0, v1, want, wrong;
-
-	fill_rand(pkt, len, seed);
-	v0 = ibr_vcrc(pkt, len);
-	memcpy(old, pkt, len < 16 ? len : 16);
-	rewrite_hdr(pkt, seed);
-	memcpy(cur, pkt, len < 16 ? len : 16);
-	if (len < 16) /* bytes past the message must not count */
-		fill_rand(cur + len, 16 - len, seed);
-	want = ibr_vcrc(pkt, len);
-	v1 = ibr_vcrc_update(v0, old, cur, len);
-	/* a wrong VCRC stays exactly as wrong */
-	wrong = ibr_vcrc_update(v0 ^ 0x1234, old, cur, len);
-	if (v1 == want && wrong == (want ^ 0x1234))
-		return 0;
-	fprintf(stderr, "update len %zu: %#x, want %#x\n", len, v1, want);
-	return 1;
-}
-
-static void test_vcrc_update(void)
-{
-	uint8_t *pkt = malloc(8208 + 30000);
-	unsigned long long seed = 7;
-	enum ibr_vcrc_impl im[NVCRC];
-	int n = impls(im), bad = 0;
-
-	CU_ASSERT_FATAL(pkt != NULL);
-	for (int i = 0; i < n; i++) {
-		ibr_vcrc_impl_set(im[i]);
-		for (int k = 0; k < 100000 && bad < 5; k++)
-			bad += update_round(pkt, &seed);
-	}
-	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
-	free(pkt);
-	CU_ASSERT_EQUAL(bad, 0);
-}
-
-/*
- * The burst update against a whole CRC of each rewritten message, on every engine: bursts of
- * every size up to 67 (the vector engines' groups of four and their tails), lengths of every
- * kind rand_len() gives (below 16, beyond the x^(8n) table), every other VCRC wrong on entry
- * (it must stay exactly as wrong), and jobs past the burst left alone.
- */
-static void test_vcrc_update_n(void)
-{
-	enum { NJ = 67, STRIDE = 8208 + 30000 + 16 };
-	uint8_t *buf = malloc((size_t)NJ * STRIDE), old[NJ][16], cur[NJ][16];
-	struct ibr_vcrc_job job[NJ];
-	uint16_t v[NJ], want[NJ];
-	unsigned long long seed = 11;
-	enum ibr_vcrc_impl im[NVCRC];
-	int n = impls(im), bad = 0;
-
-	CU_ASSERT_FATAL(buf != NULL);
-	for (int i = 0; i < n; i++) {
-		ibr_vcrc_impl_set(im[i]);
-		for (int round = 0; round < 60 && bad < 5; round++) {
-			unsigned cut = (unsigned)(ibr_test_rand(&seed) % (NJ + 1));
-
-			for (unsigned j = 0; j < NJ; j++) {
-				uint8_t *p = buf + (size_t)j * STRIDE;
-				size_t len = rand_len(&seed);
-				uint16_t wrong = j & 1 ? 0x1234 : 0;
-
-				fill_rand(p, len, &seed);
-				v[j] = ibr_vcrc(p, len) ^ wrong;
-				memset(old[j], 0, 16);
-				memcpy(old[j], p, len < 16 ? len : 16);
-				rewrite_hdr(p, &seed);
-				memcpy(cur[j], p,
-				       16); /* bytes past a short message must not count */
-				want[j] = j < cut ? ibr_vcrc(p, len) ^ wrong : v[j];
-				job[j] = (struct ibr_vcrc_job){ old[j], cur[j], &v[j],
-								(uint32_t)len };
-			}
-			ibr_vcrc_update_n(job, cut);
-			for (unsigned j = 0; j < NJ; j++)
-				if (v[j] != want[j] && bad++ < 5)
-					fprintf(stderr,
-						"%s: update_n job %u of %u (len %u): %#x, want "
-						"%#x\n",
-						ibr_vcrc_impl_name(im[i]), j, cut, job[j].len, v[j],
-						want[j]);
-		}
-	}
-	ibr_vcrc_impl_set(IBR_VCRC_IMPL_AUTO);
-	free(buf);
-	CU_ASSERT_EQUAL(bad, 0);
-}
-
-/* The in-place helper on whole wire packets (LRH through VCRC), the way the router calls it. */
-static void test_vcrc_rewrite(void)
-{
-	uint8_t pkt[4300], old[16];
-	unsigned long long seed = 8;
-	int bad = 0;
-
-	for (int k = 0; k < 20000; k++) {
-		size_t wire = 2 + rand_len(&seed) % 4200, hdr = wire - 2 < 16 ? wire - 2 : 16;
-		uint8_t cur[16];
-
-		make_pkt(pkt, wire - 2, 3, &seed);
-		ibr_vcrc_write(pkt, wire - 2);
-		memcpy(old, pkt, 16);
-		memcpy(cur, pkt, 16);
-		rewrite_hdr(cur, &seed);
-		memcpy(pkt, cur, hdr); /* a short packet's VCRC is not part of its header */
-		if (ibr_vcrc_rewrite(pkt, wire, old) != 0 || ibr_vcrc_verify(pkt, wire) != 0)
-			bad++;
-	}
-	CU_ASSERT_EQUAL(bad, 0);
-	CU_ASSERT_EQUAL(ibr_vcrc_rewrite(pkt, 1, old), -EINVAL);
-}
-
-static void test_vcrc_delta(void)
-{
-	static const uint8_t zero[100];
-	uint8_t d[16] = { 0 }, msg[100] = { 0 };
-
-	/* a zero delta changes nothing; otherwise the change is vcrc(msg) ^ vcrc(zeros) */
-	CU_ASSERT_EQUAL(ibr_vcrc_delta(d, 100), 0);
-	d[0] = msg[0] = 0x80;
-	d[15] = msg[15] = 0x01;
-	CU_ASSERT_EQUAL(ibr_vcrc_delta(d, 100), ref_crc16(msg, 100) ^ ref_crc16(zero, 100));
-	CU_ASSERT_EQUAL(ibr_vcrc_delta(d, 16), ref_crc16(msg, 16) ^ ref_crc16(zero, 16));
-	/* shorter than the window: only the first len delta bytes count */
-	CU_ASSERT_EQUAL(ibr_vcrc_delta(d, 1), ref_crc16(msg, 1) ^ ref_crc16(zero, 1));
-	CU_ASSERT_EQUAL(ibr_vcrc_delta(d, 0), 0);
-}
-
 /* isa-l and zlib must agree, seeds and chaining included: the ICRC may use either. */
 static void test_isal_vs_zlib(void)
 {
@@ -797,10 +530,6 @@ static CU_TestInfo tests[] = {
 	{ "icrc: verify and write", test_icrc_verify_write },
 	{ "vcrc: verify and write", test_vcrc_verify_write },
 	{ "vcrc: burst verify, every engine", test_vcrc_verify_n },
-	{ "vcrc: incremental update", test_vcrc_update },
-	{ "vcrc: burst update, every engine", test_vcrc_update_n },
-	{ "vcrc: in-place rewrite", test_vcrc_rewrite },
-	{ "vcrc: delta", test_vcrc_delta },
 	{ "isa-l vs zlib", test_isal_vs_zlib },
 	{ "IBR_CRC_IMPL forces the engines", test_env_forced },
 	CU_TEST_INFO_NULL,
