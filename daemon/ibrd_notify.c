@@ -22,8 +22,8 @@
 
 /* The watchdog's state (d->watch): what each worker's count was at the last look. */
 struct ibrd_watch {
-	uint64_t period_ns; /* WatchdogSec=, 0: no watchdog */
-	uint64_t next_ns;   /* the next look */
+	uint64_t period_ns;		     /* WatchdogSec=, 0: no watchdog */
+	uint64_t next_ns;		     /* the next look */
 	const struct router_worker *workers; /* the set the counts below are of */
 	unsigned nworkers;
 	uint64_t *beats;
