@@ -182,7 +182,9 @@ struct ibr_plug_route { /* ROUTES record: 24 bytes; fixed part: gen (8 bytes) */
  * makes it as the SA would make a MCMemberRecord Set (or Delete) from that
  * port (IBA 15.2.5.17), creating the group with these parameters when it
  * does not exist, then sends the group as it is now (a GROUP delta, or
- * GROUPS_DEL).  The plugin accepts only ports of Router nodes that it serves.
+ * GROUPS_DEL).  The plugin accepts only router ports that it serves: ports
+ * of Router nodes, or CA ports that its trust rule takes for router ports
+ * (ibrouter-osm(8): routers=, or this daemon's own prefix routes name them).
  */
 struct ibr_plug_mcast {
 	uint8_t mgid[16];

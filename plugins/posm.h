@@ -12,6 +12,10 @@
  *   posm_route.c  prefix routes: merged over routers, kept in OpenSM's list
  *   posm_mcast.c  the router port's joins and leaves (MCAST), made in OpenSM
  *   posm_mcast_check.c  what of an MCAST record is refused before OpenSM
+ *   posm_rec.c    the routers' ServiceRecords: trusted or not, into routes
+ *   posm_sr.c     those records read from OpenSM's SA, merged with the
+ *                 daemons' routes
+ *   posm_rtr.c    router ports on CA nodes in OpenSM's table of routers
  *   posm_watch.c  the membership watch: groups whose members changed
  *                 without a trap, found every watch_s seconds
  *   posm_watch_table.c  what the watch remembers of each group
@@ -43,6 +47,7 @@
 #define POSM_SERVE_MAX	  16
 #define POSM_ROUTES_MAX	  65536 /* prefix routes from one daemon */
 #define POSM_WATCH_MAX	  65536 /* groups the watch follows; beyond: the refresh alone */
+#define POSM_ROUTERS_MAX  64	/* routers= */
 
 /* ---- options (posm_opts.c) ---- */
 
@@ -59,12 +64,20 @@ struct posm_opts {
 	unsigned resweep_s; /* heavy sweeps asked for routes at most every N s (default 2; 0 never) */
 	unsigned alive_s;   /* a daemon heard, then silent N s, is gone (default 10; 0 never) */
 	unsigned sndbuf;    /* SO_SNDBUF of the connections (0: the kernel's) */
+	/* the routers' ServiceRecords (posm_rec.c): trusted from these ports only */
+	uint64_t routers[POSM_ROUTERS_MAX];
+	unsigned nrouters;
+	bool routers_any; /* routers=any: from every port (with srkey=, every keyed one) */
+	bool srkey_set;	  /* srkey=: the ServiceKey every record must carry */
+	uint8_t srkey[16];
+	unsigned records_s; /* the records read every N s (default 2; 0 never) */
 };
 
 /*
  * Parse event_plugin_options: blank-separated key=value words (socket=PATH,
  * repeatable; ports=GUID[,GUID]; verbose=N; queue=N; refresh=S; watch=S;
- * hold=S; resweep=S; alive=S; sndbuf=BYTES).  0 with `o` filled (defaults for what is absent), or -EINVAL
+ * hold=S; resweep=S; alive=S; sndbuf=BYTES; routers=GUID[,GUID]|any;
+ * srkey=HEX32; records=S).  0 with `o` filled (defaults for what is absent), or -EINVAL
  * with a message in err.  Unknown keys are reported through `warn` (OpenSM
  * passes one option string to every plugin).
  */
@@ -176,7 +189,7 @@ enum posm_mcast_why {
 	/* posm_mcast.c, inside OpenSM */
 	POSM_MC_NOT_MASTER, /* OpenSM's SA would ignore the request */
 	POSM_MC_NO_PORT,    /* OpenSM does not know the port */
-	POSM_MC_NOT_ROUTER, /* it is not a port of a Router node */
+	POSM_MC_NOT_ROUTER, /* not a Router node's port, nor a CA port trusted as a router's */
 	POSM_MC_CREATE,	    /* OpenSM refused to create the group */
 	POSM_MC_MISMATCH,   /* components differ from the existing group's */
 	POSM_MC_MTU_RATE,   /* MTU or rate differ from the group's */
@@ -260,5 +273,127 @@ static inline uint64_t posm_watch_digest(uint64_t h, uint64_t word)
 	x *= 0x94d049bb133111ebull;
 	return (x ^ (x >> 31)) + 0x9e3779b97f4a7c15ull;
 }
+
+/* ---- the routers' ServiceRecords (posm_rec.c) ---- */
+
+/*
+ * What a router port registers in its subnet's SA with learning {
+ * announce-routes } (ibrouterd.conf(5); sa/sa_client.h, version 1): one
+ * ServiceRecord per two prefixes, ServiceID POSM_REC_ID | index, ServiceGID
+ * the port's GID, ServiceName POSM_REC_NAME, a lease.
+ */
+#define POSM_REC_ID	 0x1000140549520000ull
+#define POSM_REC_ID_MASK 0xFFFFFFFFFFFF0000ull
+#define POSM_REC_NAME	 "ibrouter.route-exchange.v1"
+#define POSM_REC_VERSION 1
+#define POSM_REC_SETS	 4096  /* records of one port's set (sa/sa_client.h SA_AD_MAX_RECS) */
+#define POSM_REC_MAX	 65536 /* records read at once; beyond: the rest ignored */
+#define POSM_REC_INF	 16    /* an announced metric this high is unreachable */
+#define POSM_REC_LOGGED	 256   /* ports whose refusal was logged (then: verbose 2) */
+
+/* One of those records as read from the SA (host order). */
+struct posm_rec {
+	uint64_t prefix;	 /* of the ServiceGID: the subnet of the port that registered it */
+	uint64_t guid;		 /* of the ServiceGID: the router port that announces */
+	uint16_t index;		 /* ServiceID's low 16 bits (and ServiceData16[0]) */
+	uint16_t index16, total; /* ServiceData16[0], [1] */
+	uint8_t version, n;	 /* ServiceData8[0], [1] */
+	uint8_t plen[2], metric[2];
+	uint64_t pfx[2];    /* ServiceData64[0]; ServiceData32[2..3] */
+	uint32_t gen, beat; /* ServiceData32[0], [1] */
+	uint32_t lease;	    /* ServiceLease as registered (seconds) */
+	uint8_t key[16];    /* ServiceKey */
+};
+
+/*
+ * Copy the records named POSM_REC_NAME out of OpenSM's SA (`list`: its
+ * sa_sr_list, a cl_qlist_t of osm_svcr_t), those whose lease ended by now_s
+ * (cl_get_time_stamp_sec(), OpenSM's clock) left out, at most POSM_REC_MAX
+ * (*more then set).  *out is malloc'd (NULL when none).  The caller holds
+ * OpenSM's lock.  0 or -ENOMEM.
+ */
+int posm_rec_collect(const void *list, uint32_t now_s, struct posm_rec **out, size_t *n,
+		     bool *more);
+
+/* Why the records of a port are not taken. */
+enum posm_rec_why {
+	POSM_REC_OK = 0,
+	POSM_REC_OFF,	     /* no routers= option: no record is trusted */
+	POSM_REC_NOT_LISTED, /* the port is not in routers= */
+	POSM_REC_KEY,	     /* its ServiceKey is not srkey= */
+	POSM_REC_SUBNET,     /* its ServiceGID's prefix is not this subnet's */
+	POSM_REC_NOT_SERVED, /* not in ports= */
+	POSM_REC_FORMAT,     /* not version 1, no lease, or a set that does not hold together */
+};
+const char *posm_rec_why_name(enum posm_rec_why why);
+
+/*
+ * The trust rule for records: a record counts only when the port that it
+ * names in its ServiceGID is in this subnet, listed in routers= (or
+ * routers=any), served (ports=), and, with srkey=, the record carries that
+ * ServiceKey.  OpenSM lets any port register a record under any GID
+ * (osm_sa_service_record.c checks only the P_Key), so the list bounds what
+ * a hostile host can do to naming a listed port for a prefix; the key
+ * (which the SA zeroes in its answers to requests without its SM_Key)
+ * closes that too.
+ */
+enum posm_rec_why posm_rec_trust(const struct posm_opts *o, uint64_t subnet_prefix,
+				 const struct posm_rec *r);
+
+/*
+ * A CA port is a router port for joins (posm_mcast.c) when routers= names
+ * it (or is any), or the routes of the daemon that asks name it (a daemon
+ * on the local socket speaks for its own ports).
+ */
+bool posm_rec_trust_port(const struct posm_opts *o, uint64_t guid, const struct posm_route *own,
+			 size_t nown);
+
+/* One router port whose records were read: what it announces, and whether it lives. */
+struct posm_rec_port {
+	uint64_t guid;
+	uint32_t gen, beat, lease; /* of its record 0 */
+	uint64_t beat_ns;	   /* when the refresh count last moved (or was first seen) */
+	bool expired;		   /* the count stood still for 2/3 of the lease and a read */
+	bool whole;		   /* a complete set was read once */
+	bool seen;		   /* in this read */
+	size_t n;
+	struct posm_route *ads; /* its prefixes, metric as the daemons' (announced - 1) */
+};
+
+struct posm_recs {
+	struct posm_rec_port *v;
+	size_t n, cap;
+	struct posm_route *routes; /* every live port's prefixes: the candidates */
+	size_t nroutes;
+	uint64_t logged[POSM_REC_LOGGED]; /* ports whose refusal was logged */
+	unsigned nlogged;
+	/* counters */
+	uint64_t reads;
+	uint32_t refused_ports; /* distinct ports refused (logged once each) */
+	uint32_t refused_now;	/* records refused at the last read */
+	uint32_t expired;	/* times a port's refresh count stopped */
+};
+
+/*
+ * One read of the records (`v`, any order; sorted here): the ports' sets
+ * updated, ports without records forgotten (deleted, or their lease ended:
+ * failover), the candidates rebuilt.  say() gets each line to log with its
+ * level (1 changes, 2 more).  Returns true when the candidates changed.
+ * period_s: how often reads come (for the refresh count's deadline).
+ */
+bool posm_rec_update(struct posm_recs *s, const struct posm_opts *o, uint64_t subnet_prefix,
+		     struct posm_rec *v, size_t n, uint64_t now_ns, unsigned period_s,
+		     void (*say)(void *ctx, int level, const char *msg), void *ctx);
+void posm_rec_free(struct posm_recs *s);
+
+/*
+ * The wanted routes: the daemons' (`sock`, held ones marked) and, for each
+ * router port that no connected daemon's route names, its records' (the
+ * socket is the faster path; the records fill in for routers not
+ * connected).  *out is malloc'd (NULL when empty); its length, or SIZE_MAX
+ * out of memory.
+ */
+size_t posm_rec_merge(const struct posm_route *sock, size_t nsock, const struct posm_route *rec,
+		      size_t nrec, struct posm_route **out);
 
 #endif

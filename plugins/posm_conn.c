@@ -9,7 +9,9 @@
  *  - once up: our HELLO, a full snapshot, then what report() queued, each
  *    message numbered for this connection; STATS every STATS_S seconds;
  *  - the daemon's ROUTES (a MORE chain is one set) replace that daemon's
- *    routes; all daemons' sets merge into the wanted prefix routes
+ *    routes; all daemons' sets merge into the wanted prefix routes, with
+ *    what the routers' ServiceRecords announce for router ports that no
+ *    connected daemon names (posm_sr.c, read here every records= seconds)
  *    (posm_osm.c puts them into OpenSM);
  *  - the daemon's MCAST: its router port's joins and leaves, made in
  *    OpenSM (posm_mcast.c); the groups' state then goes to every daemon;
@@ -68,14 +70,14 @@ static bool conn_routes_same(const struct posm_route *a, size_t na, const struct
 	return true;
 }
 
-static void conn_routes_merge(struct posm *p)
+void posm_routes_merge(struct posm *p)
 {
-	struct posm_route *v = NULL;
+	struct posm_route *sock = NULL, *v;
 	size_t n = 0;
 
 	for (unsigned i = 0; i < p->nconn; i++)
 		n += p->conn[i].nroutes;
-	if (n && !(v = malloc(n * sizeof(*v)))) {
+	if (n && !(sock = malloc(n * sizeof(*sock)))) {
 		posm_log(p, 0, "out of memory merging prefix routes: keeping the old ones");
 		return;
 	}
@@ -83,11 +85,18 @@ static void conn_routes_merge(struct posm *p)
 	for (unsigned i = 0; i < p->nconn; i++) {
 		if (!p->conn[i].nroutes)
 			continue;
-		memcpy(v + n, p->conn[i].routes, p->conn[i].nroutes * sizeof(*v));
+		memcpy(sock + n, p->conn[i].routes, p->conn[i].nroutes * sizeof(*sock));
 		/* a daemon away: its routes only where no connected one has the prefix */
 		for (size_t k = 0; k < p->conn[i].nroutes; k++)
-			v[n + k].held = p->conn[i].state != POSM_UP;
+			sock[n + k].held = p->conn[i].state != POSM_UP;
 		n += p->conn[i].nroutes;
+	}
+	/* the routers' records (posm_sr.c) for the router ports no connected daemon names */
+	n = posm_rec_merge(sock, n, p->recs.routes, p->recs.nroutes, &v);
+	free(sock);
+	if (n == SIZE_MAX) {
+		posm_log(p, 0, "out of memory merging prefix routes: keeping the old ones");
+		return;
 	}
 	pthread_mutex_lock(&p->route_lock);
 	if (conn_routes_same(v, n, p->want, p->nwant)) {
@@ -135,7 +144,7 @@ static void conn_down(struct posm *p, struct posm_conn *c, const char *why, int 
 	c->backoff_ms = c->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : c->backoff_ms * 2;
 	/* its routes now held: another daemon's for the same prefixes take over at once */
 	if (was_up && c->nroutes)
-		conn_routes_merge(p);
+		posm_routes_merge(p);
 }
 
 static void conn_try(struct posm *p, struct posm_conn *c)
@@ -209,7 +218,7 @@ static void conn_up(struct posm *p, struct posm_conn *c, const struct ibr_ctl_re
 	posm_bbuf_free(&b);
 	posm_log(p, 1, "connected to ibrouterd \"%s\" at %s", c->router, c->path);
 	if (c->nroutes) /* what it had, back from held until its next set */
-		conn_routes_merge(p);
+		posm_routes_merge(p);
 }
 
 /* The daemon's answer to "plugin hello". */
@@ -284,7 +293,7 @@ static void conn_routes(struct posm *p, struct posm_conn *c, const struct ibr_pl
 		c->nroutes = c->nstaging;
 		c->staging = NULL;
 		posm_log(p, 2, "ibrouterd at %s: %zu prefix routes", c->path, c->nroutes);
-		conn_routes_merge(p);
+		posm_routes_merge(p);
 	}
 	free(c->staging);
 	c->staging = NULL;
@@ -302,7 +311,7 @@ static void conn_routes(struct posm *p, struct posm_conn *c, const struct ibr_pl
 static void conn_mcast(struct posm *p, struct posm_conn *c, const struct ibr_plug_msg *m)
 {
 	struct posm_bbuf b = { 0 };
-	int rc = posm_mcast_apply(p, c->path, m, &b);
+	int rc = posm_mcast_apply(p, c, m, &b);
 
 	posm_inbox_put(p, &b, false, rc);
 	posm_bbuf_free(&b);
@@ -527,8 +536,9 @@ static void conn_timers(struct posm *p, uint64_t now)
 		}
 	}
 	if (held)
-		conn_routes_merge(p);
+		posm_routes_merge(p);
 	posm_osm_tick(p, now);
+	posm_sr_tick(p, now);
 	/* after the connections: one that came up gets the watch's seed before its snapshot */
 	conn_watch(p, now);
 }

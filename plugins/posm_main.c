@@ -47,6 +47,7 @@ static void main_subnet_up(struct posm *p)
 	int rc;
 
 	posm_osm_on_sweep(p);
+	posm_sr_sweep(p);
 	if (main_inbox_full(p)) {
 		atomic_store(&p->snap_wanted, true); /* the thread takes one when it can */
 		posm_wake(p);
@@ -89,6 +90,8 @@ static void main_report(void *data, osm_epi_event_id_t id, void *event_data)
 	case OSM_EVENT_ID_HEAVY_SWEEP_DONE:
 		/* every re-read of this sweep is behind us */
 		posm_osm_on_sweep(p);
+		if (id == OSM_EVENT_ID_HEAVY_SWEEP_DONE)
+			posm_sr_sweep(p);
 		break;
 	default:
 		break; /* UCAST_ROUTING_DONE carries a flag, not a pointer: never read it */
@@ -99,10 +102,32 @@ static void main_free(struct posm *p)
 {
 	posm_queue_free(&p->inbox);
 	posm_watch_table_free(&p->watch);
+	posm_rec_free(&p->recs);
 	pthread_mutex_destroy(&p->qlock);
 	pthread_mutex_destroy(&p->route_lock);
 	free(p->want);
 	free(p);
+}
+
+/* What the plugin takes of the routers' ServiceRecords (posm_sr.c), said once at load. */
+static void main_log_records(struct posm *p)
+{
+	if (!p->o.nrouters && !p->o.routers_any) {
+		posm_log(p, 1, "routers' ServiceRecords: not read (no routers= option)");
+		return;
+	}
+	if (!p->o.records_s) {
+		posm_log(p, 1, "routers' ServiceRecords: not read (records=0)");
+		return;
+	}
+	posm_log(p, p->o.routers_any && !p->o.srkey_set ? 0 : 1,
+		 "routers' ServiceRecords: read every %u s, trusted from %s%s%s", p->o.records_s,
+		 p->o.routers_any ? "any port" : "the ports of routers=",
+		 p->o.srkey_set ? " with the ServiceKey of srkey=" : "",
+		 p->o.routers_any && !p->o.srkey_set
+			 ? " (routers=any without srkey=: any host that can register a "
+			   "ServiceRecord here can be made a router)"
+			 : "");
 }
 
 static void *main_create(struct osm_opensm *osm)
@@ -150,12 +175,14 @@ static void *main_create(struct osm_opensm *osm)
 		 p->o.watch_s, p->o.hold_s, p->o.alive_s,
 		 p->conf_file ? "at heavy sweeps (OpenSM has a config file)"
 			      : "at once (OpenSM has no config file)");
+	main_log_records(p);
 	return p;
 }
 
 static void main_delete(void *data)
 {
 	struct posm *p = data;
+	unsigned rtr;
 
 	if (!p)
 		return;
@@ -163,6 +190,8 @@ static void main_delete(void *data)
 	/* OpenSM's SM and SA are shut down by now (osm_opensm_destroy): leave its list as we found it */
 	cl_plock_excl_acquire(&p->osm->lock);
 	posm_route_remove(&p->osm->subn.prefix_routes_list, p);
+	/* OpenSM destroys plugins before its subnet, and frees no entry of this table */
+	rtr = posm_rtr_remove(&p->osm->subn, p);
 	cl_plock_release(&p->osm->lock);
 	posm_log(p, 1,
 		 "unloaded: %llu events, %llu dropped at the inbox; router port joins %llu, "
@@ -171,6 +200,13 @@ static void main_delete(void *data)
 		 (unsigned long long)atomic_load(&p->inbox_drops), (unsigned long long)p->mc_joins,
 		 (unsigned long long)p->mc_leaves, (unsigned long long)p->mc_refused,
 		 (unsigned long long)p->watch_passes, (unsigned long long)p->watch_told);
+	posm_log(p, 1,
+		 "unloaded: CA router ports in OpenSM's table of routers: %llu added, %llu "
+		 "removed, %u taken out now; unknown router ports logged %llu; routers' "
+		 "ServiceRecords: %llu reads, %u ports refused, %u times a router taken as dead",
+		 (unsigned long long)p->rtr.added, (unsigned long long)p->rtr.removed, rtr,
+		 (unsigned long long)p->unknown_logs, (unsigned long long)p->recs.reads,
+		 p->recs.refused_ports, p->recs.expired);
 	main_free(p);
 }
 

@@ -8,7 +8,10 @@
  * to it.  A router port with no SA client here (mad = none) cannot send a
  * MCMemberRecord Set; the plugin makes that join for it, as OpenSM's SA
  * would make one from that port (IBA 15.2.5.17), and then sends every
- * daemon the group as it is now.
+ * daemon the group as it is now.  The port is a Router node's, or, as on
+ * real hardware where the router's ports are HCA ports, a CA port that is
+ * a router port by the trust rule (posm_rec_trust_port(): routers=, or the
+ * asking daemon's own prefix routes name it); never another host's.
  *
  * What this mirrors (OpenSM 3.3.23, opensm/osm_sa_mcmember_record.c):
  *  - the SA answers nothing unless it is the master past its first sweep
@@ -71,19 +74,36 @@ static const char *mcast_mgid_str(const uint8_t mgid[16], char *buf, size_t len)
 	return inet_ntop(AF_INET6, mgid, buf, (socklen_t)len) ? buf : "?";
 }
 
-/* The port, when OpenSM knows it as a port of a Router node (a swept one: in rtr_guid_tbl). */
-static enum posm_mcast_why mcast_port(struct posm *p, uint64_t guid, osm_port_t **out)
+/*
+ * The port, when OpenSM knows it and it is a router port: a port of a Router
+ * node (a swept one: in rtr_guid_tbl), or a CA port that the trust rule
+ * takes for one (routers=, or the asking daemon's own routes name it:
+ * posm_rec_trust_port()) -- on real hardware a router's ports are HCA ports.
+ */
+static enum posm_mcast_why mcast_port(struct posm *p, const struct posm_conn *c, uint64_t guid,
+				      osm_port_t **out)
 {
 	osm_subn_t *s = &p->osm->subn;
 	ib_net64_t g = cl_hton64(guid);
 	osm_port_t *port = osm_get_port_by_guid(s, g);
+	cl_map_item_t *r;
 
 	*out = NULL;
 	if (!port || !port->p_physp || !port->p_node)
 		return POSM_MC_NO_PORT;
-	if (osm_node_get_type(port->p_node) != IB_NODE_TYPE_ROUTER ||
-	    cl_qmap_get(&s->rtr_guid_tbl, g) == cl_qmap_end(&s->rtr_guid_tbl))
+	switch (osm_node_get_type(port->p_node)) {
+	case IB_NODE_TYPE_ROUTER:
+		r = cl_qmap_get(&s->rtr_guid_tbl, g);
+		if (r == cl_qmap_end(&s->rtr_guid_tbl) || posm_rtr_is_ours(r, p))
+			return POSM_MC_NOT_ROUTER;
+		break;
+	case IB_NODE_TYPE_CA:
+		if (!posm_rec_trust_port(&p->o, guid, c->routes, c->nroutes))
+			return POSM_MC_NOT_ROUTER;
+		break;
+	default:
 		return POSM_MC_NOT_ROUTER;
+	}
 	*out = port;
 	return POSM_MC_OK;
 }
@@ -270,14 +290,16 @@ static void mcast_done_log(struct posm *p, const struct ibr_plug_mcast *r,
 }
 
 /* One record, OpenSM's lock held for writing. */
-static void mcast_one(struct posm *p, const char *from, const struct ibr_plug_mcast *r, bool master)
+static void mcast_one(struct posm *p, const struct posm_conn *c, const struct ibr_plug_mcast *r,
+		      bool master)
 {
+	const char *from = c->path;
 	struct mcast_done d = { 0 };
 	enum posm_mcast_why why = master ? POSM_MC_OK : POSM_MC_NOT_MASTER;
 	osm_port_t *port = NULL;
 
 	if (!why)
-		why = mcast_port(p, r->guid, &port);
+		why = mcast_port(p, c, r->guid, &port);
 	if (why == POSM_MC_NO_PORT && !r->join_state) {
 		/* a port OpenSM dropped was taken out of its groups with it */
 		posm_log(p, 2, "router port 0x%016llx is not in the subnet: nothing to leave",
@@ -299,9 +321,10 @@ static void mcast_one(struct posm *p, const char *from, const struct ibr_plug_mc
 	mcast_done_log(p, r, &d);
 }
 
-int posm_mcast_apply(struct posm *p, const char *from, const struct ibr_plug_msg *m,
+int posm_mcast_apply(struct posm *p, const struct posm_conn *c, const struct ibr_plug_msg *m,
 		     struct posm_bbuf *b)
 {
+	const char *from = c->path;
 	osm_subn_t *s = &p->osm->subn;
 	bool named[MCAST_RECS_MAX] = { false }; /* a record that reached OpenSM */
 	unsigned n = m->count < MCAST_RECS_MAX ? m->count : MCAST_RECS_MAX;
@@ -322,7 +345,7 @@ int posm_mcast_apply(struct posm *p, const char *from, const struct ibr_plug_msg
 			continue;
 		}
 		named[i] = true;
-		mcast_one(p, from, &r, master);
+		mcast_one(p, c, &r, master);
 	}
 	/* each group named once, as it is now: the daemon sees what its records did */
 	for (unsigned i = 0; i < n && !rc; i++) {

@@ -30,7 +30,8 @@ static const char *const check_why_name[POSM_MC_NREASONS] = {
 	[POSM_MC_NOT_SERVED] = "not a router port this plugin serves (option ports=)",
 	[POSM_MC_NOT_MASTER] = "OpenSM is not the master SM or is in its first sweep",
 	[POSM_MC_NO_PORT] = "a port OpenSM does not know",
-	[POSM_MC_NOT_ROUTER] = "not a port of a Router node",
+	[POSM_MC_NOT_ROUTER] = "not a router port (a Router node's, or a CA port in routers= "
+			       "or the daemon's prefix routes)",
 	[POSM_MC_CREATE] = "OpenSM could not create the group (see its log)",
 	[POSM_MC_MISMATCH] = "Q_Key, P_Key, TClass, SL or FlowLabel differ from the group's",
 	[POSM_MC_MTU_RATE] = "MTU or rate differ from the group's",

@@ -31,28 +31,74 @@ static int opts_uint(const char *v, unsigned long max, unsigned *out)
 	return 0;
 }
 
-/* ports=GUID[,GUID...] */
-static int opts_ports(const char *v, struct posm_opts *o)
+/* A list of GUIDs: GUID[,GUID...], hex, none 0, at most max (ports=, routers=). */
+static int opts_guids(const char *v, uint64_t *out, unsigned max, unsigned *n)
 {
 	const char *p = v;
 
-	o->nserve = 0;
+	*n = 0;
 	while (*p) {
 		char *end;
 		unsigned long long g;
 
-		if (o->nserve == POSM_SERVE_MAX || *p == '-')
+		if (*n == max || *p == '-')
 			return -EINVAL;
 		errno = 0;
 		g = strtoull(p, &end, 16);
 		if (errno || end == p || !g || (*end && *end != ','))
 			return -EINVAL;
-		o->serve[o->nserve++] = g;
+		out[(*n)++] = g;
 		p = *end ? end + 1 : end;
 		if (*end && !*p)
 			return -EINVAL; /* a trailing comma */
 	}
-	return o->nserve ? 0 : -EINVAL;
+	return *n ? 0 : -EINVAL;
+}
+
+/* routers=GUID[,GUID...] or routers=any */
+static int opts_routers(const char *v, struct posm_opts *o)
+{
+	o->routers_any = !strcmp(v, "any");
+	if (o->routers_any) {
+		o->nrouters = 0;
+		return 0;
+	}
+	return opts_guids(v, o->routers, POSM_ROUTERS_MAX, &o->nrouters);
+}
+
+static int opts_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* srkey=HEX: the 16 bytes of a ServiceKey, 32 hex digits (0x first or not), not all zero */
+static int opts_srkey(const char *v, struct posm_opts *o)
+{
+	bool zero = true;
+
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+		v += 2;
+	if (strlen(v) != 2 * sizeof(o->srkey))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(o->srkey); i++) {
+		int hi = opts_hexval(v[2 * i]), lo = opts_hexval(v[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		o->srkey[i] = (uint8_t)(hi << 4 | lo);
+		zero &= !o->srkey[i];
+	}
+	/* the key of every record that sets none: it would tell nobody apart */
+	if (zero)
+		return -EINVAL;
+	o->srkey_set = true;
+	return 0;
 }
 
 static int opts_word(char *w, struct posm_opts *o, bool *had_sock,
@@ -78,7 +124,13 @@ static int opts_word(char *w, struct posm_opts *o, bool *had_sock,
 		return 0;
 	}
 	if (!strcmp(w, "ports"))
-		return opts_ports(v, o);
+		return opts_guids(v, o->serve, POSM_SERVE_MAX, &o->nserve);
+	if (!strcmp(w, "routers"))
+		return opts_routers(v, o);
+	if (!strcmp(w, "srkey"))
+		return opts_srkey(v, o);
+	if (!strcmp(w, "records"))
+		return opts_uint(v, 3600, &o->records_s);
 	if (!strcmp(w, "verbose")) {
 		unsigned x;
 
@@ -125,6 +177,7 @@ int posm_opts_parse(const char *s, struct posm_opts *o, char *err, size_t errlen
 	o->hold_s = 60;
 	o->resweep_s = 2;
 	o->alive_s = 10;
+	o->records_s = 2;
 	while (s && *s) {
 		char w[OPTS_WORD_MAX], orig[OPTS_WORD_MAX];
 		size_t n;
@@ -143,6 +196,9 @@ int posm_opts_parse(const char *s, struct posm_opts *o, char *err, size_t errlen
 		memcpy(orig, w, n + 1);
 		s += n;
 		if ((rc = opts_word(w, o, &had_sock, warn, ctx))) {
+			/* the key is a secret: not in OpenSM's log */
+			if (!strncmp(orig, "srkey=", 6))
+				snprintf(orig + 6, sizeof(orig) - 6, "...");
 			snprintf(err, errlen, "bad option \"%s\"%s", orig,
 				 rc == -E2BIG ? ": too many sockets" : "");
 			return -EINVAL;

@@ -19,6 +19,42 @@
 
 #include <opensm/osm_opensm.h>
 
+/* ---- router ports on CA nodes in OpenSM's table of routers (posm_rtr.c) ---- */
+
+struct posm_rtr_stats {
+	uint32_t ours;	  /* our entries in the table (last sync) */
+	uint32_t unknown; /* GUIDs named that are in no port of OpenSM's (last sync) */
+	uint32_t not_ca;  /* GUIDs of a switch port (last sync): no entry made */
+	uint64_t added, removed, repointed; /* since the plugin started */
+};
+
+enum posm_rtr_note {
+	POSM_RTR_ADDED,	    /* an entry of ours made (a port that came, or came back) */
+	POSM_RTR_REMOVED,   /* one of ours taken out (no route names it) */
+	POSM_RTR_REPOINTED, /* one of ours pointed at the port OpenSM has now */
+	POSM_RTR_UNKNOWN,   /* a GUID no port of OpenSM's has */
+	POSM_RTR_NOT_CA,    /* a GUID of a switch's port: left out */
+};
+
+/*
+ * Make the table of routers (s->rtr_guid_tbl) hold an entry of ours for
+ * each GUID of `guids` (sorted, host order) that is a port of a CA node in
+ * OpenSM's table of ports, pointing at that port, and no entry of ours
+ * for any other GUID; never touch an entry that is not ours.  note() hears
+ * of every change and of every GUID that cannot have one.  The caller holds
+ * OpenSM's lock for writing.  The number of changes, or -ENOMEM (the table
+ * consistent, some entries missing).
+ */
+int posm_rtr_sync(osm_subn_t *s, const uint64_t *guids, size_t n, const void *owner,
+		  struct posm_rtr_stats *st,
+		  void (*note)(void *ctx, enum posm_rtr_note what, uint64_t guid), void *ctx);
+/* Take all of ours out and free them (unload): how many; OpenSM's lock held for writing. */
+unsigned posm_rtr_remove(osm_subn_t *s, const void *owner);
+/* The entry is one posm_rtr_sync made for `owner` (what tells ours from OpenSM's). */
+bool posm_rtr_is_ours(const void *entry, const void *owner);
+
+#define POSM_UNKNOWN_MAX 64
+
 /* A connection to one ibrouterd (posm_conn.c; the plugin thread's only). */
 enum posm_conn_state {
 	POSM_DOWN,  /* waiting to (re)connect */
@@ -85,6 +121,16 @@ struct posm {
 	uint64_t mc_joins, mc_leaves, mc_refused;
 	uint64_t mc_log_ns; /* the refusals' log: this window's start, its lines */
 	unsigned mc_logged;
+	/* router ports of CA nodes in OpenSM's table of routers (posm_rtr.c; under OpenSM's lock) */
+	struct posm_rtr_stats rtr;
+	uint64_t unknown[POSM_UNKNOWN_MAX]; /* GUIDs routes name that OpenSM does not know, logged */
+	unsigned nunknown;
+	uint64_t unknown_logs; /* such GUIDs logged (each once while it stays unknown) */
+	/* the routers' ServiceRecords (posm_sr.c; the thread's) */
+	struct posm_recs recs;
+	uint64_t rec_next_ns, rec_last_ns;
+	atomic_bool rec_due; /* a sweep ended: read them soon */
+	bool rec_more_logged;
 	/* the membership watch (posm_watch.c; the thread's) */
 	struct posm_watch_table watch;
 	uint64_t watch_ns;		   /* the next pass */
@@ -137,14 +183,33 @@ void posm_inbox_put(struct posm *p, struct posm_bbuf *b, bool snapshot, int rc);
 int posm_watch_pass(struct posm *p, uint64_t now, struct posm_bbuf *b);
 
 /*
- * posm_mcast.c: one MCAST message from the daemon at `from`: each record's
- * join or leave of a router port, made inside OpenSM under its lock (taken
- * here, for writing; no plugin mutex may be held: OpenSM reports the traps
- * it sends to report() on this thread), then into b the state of every
- * group a record named.  0, or -ENOMEM when b could not hold it all.
+ * posm_mcast.c: one MCAST message from the daemon of connection `c`: each
+ * record's join or leave of a router port (a Router node's, or a CA port
+ * that posm_rec_trust_port() takes for one), made inside OpenSM under its
+ * lock (taken here, for writing; no plugin mutex may be held: OpenSM
+ * reports the traps it sends to report() on this thread), then into b the
+ * state of every group a record named.  0, or -ENOMEM when b could not
+ * hold it all.
  */
-int posm_mcast_apply(struct posm *p, const char *from, const struct ibr_plug_msg *m,
+int posm_mcast_apply(struct posm *p, const struct posm_conn *c, const struct ibr_plug_msg *m,
 		     struct posm_bbuf *b);
+
+/*
+ * posm_sr.c: the routers' ServiceRecords read from OpenSM's SA (the
+ * plugin's thread).  Enabled by routers= (and records= not 0).
+ */
+bool posm_sr_enabled(const struct posm *p);
+/* A sweep ended (report(), any thread): read them soon. */
+void posm_sr_sweep(struct posm *p);
+/* On the thread's timer: read them when due; a change merges the routes again. */
+void posm_sr_tick(struct posm *p, uint64_t now);
+
+/*
+ * posm_conn.c: the wanted routes again from every daemon's set and the
+ * records' (posm_rec_merge), and into OpenSM when they changed (the
+ * plugin's thread).
+ */
+void posm_routes_merge(struct posm *p);
 
 /* posm_osm.c: the plugin's changes inside OpenSM */
 /* Bring OpenSM's prefix routes in line with p->want; the caller holds OpenSM's lock for writing. */

@@ -3,6 +3,7 @@
 #include "plugins/posm.h"
 #include "tests/unit/ibr_test.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static char warned[256];
@@ -31,6 +32,11 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(o.resweep_s, 2);
 	CU_ASSERT_EQUAL(o.alive_s, 10);
 	CU_ASSERT_EQUAL(o.sndbuf, 0);
+	/* the routers' records: read every 2 s, but trusted from nobody until routers= */
+	CU_ASSERT_EQUAL(o.nrouters, 0);
+	CU_ASSERT_FALSE(o.routers_any);
+	CU_ASSERT_FALSE(o.srkey_set);
+	CU_ASSERT_EQUAL(o.records_s, 2);
 	CU_ASSERT_EQUAL(posm_opts_parse("  \t ", &o, err, sizeof(err), warn, NULL), 0);
 	CU_ASSERT_EQUAL(o.nsock, 1);
 }
@@ -129,6 +135,71 @@ static void test_watch(void)
 	}
 }
 
+static void test_records(void)
+{
+	static const char *const bad[] = {
+		"routers=",
+		"routers=0",
+		"routers=1,",
+		"routers=any,1",
+		"routers=zz",
+		"records=3601",
+		"records=-1",
+		"records=1s",
+		"srkey=",
+		"srkey=0x1234",
+		"srkey=0x000000000000000000000000000000000", /* 33 digits */
+		"srkey=0x0000000000000000000000000000000g",  /* not hex */
+		"srkey=00000000000000000000000000000000",    /* all zero */
+	};
+	char list[1100] = "routers=", err[128];
+	struct posm_opts o;
+	size_t n = strlen(list);
+
+	CU_ASSERT_EQUAL_FATAL(posm_opts_parse("routers=0x300001,0x300005 records=0 "
+					      "srkey=0x00112233445566778899AABBCCDDEEFF",
+					      &o, err, sizeof(err), warn, NULL),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(o.nrouters, 2);
+	CU_ASSERT_EQUAL(o.routers[0], 0x300001);
+	CU_ASSERT_EQUAL(o.routers[1], 0x300005);
+	CU_ASSERT_FALSE(o.routers_any);
+	CU_ASSERT_EQUAL(o.records_s, 0);
+	CU_ASSERT_TRUE(o.srkey_set);
+	CU_ASSERT_EQUAL(o.srkey[0], 0x00);
+	CU_ASSERT_EQUAL(o.srkey[1], 0x11);
+	CU_ASSERT_EQUAL(o.srkey[15], 0xFF);
+	CU_ASSERT_EQUAL_FATAL(
+		posm_opts_parse("routers=any srkey=0102030405060708090a0b0c0d0e0f10 records=3600",
+				&o, err, sizeof(err), warn, NULL),
+		0);
+	CU_ASSERT_TRUE(o.routers_any);
+	CU_ASSERT_EQUAL(o.nrouters, 0);
+	CU_ASSERT_EQUAL(o.srkey[15], 0x10);
+	CU_ASSERT_EQUAL(o.records_s, 3600);
+	/* the last routers= counts */
+	CU_ASSERT_EQUAL_FATAL(
+		posm_opts_parse("routers=any routers=7", &o, err, sizeof(err), warn, NULL), 0);
+	CU_ASSERT_FALSE(o.routers_any);
+	CU_ASSERT_EQUAL(o.nrouters, 1);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CU_ASSERT_EQUAL(posm_opts_parse(bad[i], &o, err, sizeof(err), warn, NULL), -EINVAL);
+		CU_ASSERT(strstr(err, "bad option") != NULL);
+	}
+	/* a bad key is not written out in the message: OpenSM's log is no place for it */
+	posm_opts_parse("srkey=0x0011223344556677889900112233445", &o, err, sizeof(err), warn,
+			NULL);
+	CU_ASSERT_STRING_EQUAL(err, "bad option \"srkey=...\"");
+	/* at most POSM_ROUTERS_MAX */
+	for (unsigned i = 1; i <= POSM_ROUTERS_MAX; i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%x", i > 1 ? "," : "", i);
+	CU_ASSERT_EQUAL(posm_opts_parse(list, &o, err, sizeof(err), warn, NULL), 0);
+	CU_ASSERT_EQUAL(o.nrouters, POSM_ROUTERS_MAX);
+	snprintf(list + n, sizeof(list) - n, ",ff");
+	CU_ASSERT_EQUAL(posm_opts_parse(list, &o, err, sizeof(err), warn, NULL), -EINVAL);
+}
+
 static void test_long_socket(void)
 {
 	char s[300], err[128];
@@ -149,6 +220,7 @@ static CU_TestInfo tests[] = {
 	{ "bad values refused", test_bad_values },
 	{ "watch", test_watch },
 	{ "socket path length", test_long_socket },
+	{ "routers, srkey, records", test_records },
 	CU_TEST_INFO_NULL,
 };
 
