@@ -14,6 +14,9 @@ B_HOST=fec0::2:0:0:11:1 # GUID 0x110001, LID 5 in subnet B
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 check "ibrouterd -n accepts the example config" sh -c "\"$IBRD\" -n -f \"$SRC/etc/ibrouterd.conf\" > \"$T/example.out\""
+for f in "$SRC"/etc/examples/*.conf; do
+	check "ibrouterd -n accepts etc/examples/${f##*/} (doc/DEPLOYING.md)" "$IBRD" -n -f "$f"
+done
 check "ibrouterd -N output (with secrets) parses again" sh -c "\"$IBRD\" -N -f \"$SRC/etc/ibrouterd.conf\" > \"$T/example.out\" && \"$IBRD\" -N -f \"$T/example.out\" | cmp -s - \"$T/example.out\""
 check "ibrouterd -n rejects a bad config with exit 1" sh -c "printf 'workers = 0\n' > \"$T/bad.conf\"; \"$IBRD\" -n -f \"$T/bad.conf\" 2>/dev/null; [ \$? -eq 1 ]"
 check "ibrouterd -V" sh -c "\"$IBRD\" -V | grep -q '^ibrouterd [0-9]'"
