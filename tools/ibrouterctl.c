@@ -77,33 +77,51 @@ static int ctl_connect(const char *path)
 }
 
 /*
- * The capture file, opened as this user: created 0600 (an existing file
- * keeps its mode), not truncated (the daemon empties it once it accepts the
- * capture, so that a refused request, such as a second capture into the
- * running one's file, leaves it alone).  Never a FIFO or a device: the
- * daemon would refuse it, and O_NONBLOCK keeps even their open from
- * blocking.  The descriptor, or -1 after saying why.
+ * The capture file, opened as this user: never through a symbolic link
+ * (O_NOFOLLOW): a link planted under FILE's name in a directory others may
+ * write, such as /tmp, would turn the capture into an overwrite of the
+ * link's target, whoever owns it, wherever fs.protected_symlinks is 0.
+ * Created 0600 (an existing file keeps its mode), not truncated (the daemon
+ * empties it once it accepts the capture, so that a refused request, such
+ * as a second capture into the running one's file, leaves it alone).
+ * Never a FIFO or a device: the daemon would refuse it, and O_NONBLOCK
+ * keeps even their open from blocking.  The descriptor, or -1 after saying
+ * why.
  */
 static int capture_open(const char *file)
 {
 	struct stat st;
 	int fd;
 
-	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		goto notreg; /* not even opened */
-	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0600);
+	/* what is there, not what it points to: a link, a FIFO or a device is not even opened */
+	if (lstat(file, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		goto notreg;
+	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW, 0600);
 	if (fd < 0) {
-		fprintf(stderr, "ibrouterctl: %s: %s\n", file, strerror(errno));
+		int e = errno;
+
+		/* a link put there since the lstat: ELOOP, said as what it is */
+		if (e == ELOOP && lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
+			goto notreg;
+		fprintf(stderr, "ibrouterctl: %s: %s\n", file, strerror(e));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0)
+		st.st_mode = 0;
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		goto notreg;
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 notreg:
-	fprintf(stderr, "ibrouterctl: %s: not a regular file\n", file);
+	if (S_ISLNK(st.st_mode))
+		fprintf(stderr,
+			"ibrouterctl: %s: a symbolic link: refused (a capture never follows one: "
+			"name the file itself)\n",
+			file);
+	else
+		fprintf(stderr, "ibrouterctl: %s: not a regular file\n", file);
 	return -1;
 }
 

@@ -9,7 +9,8 @@
  * user who runs it and passes the descriptor with the request (SCM_RIGHTS,
  * ibrd_ctl.c), so the daemon writes only where that user could, and FILE is
  * a label for the logs and the stop reply.  It writes only to a regular file
- * on storage (cap_check_fd): never to a FIFO, a socket or a device, which
+ * on storage that FILE names itself, not through a symbolic link
+ * (cap_check_fd): never to a FIFO, a socket or a device, which
  * could block the control loop or the workers, nor to a kernel interface
  * (/proc, /sys: a write there is a command), nor to FUSE, whose server can
  * stall any write.
@@ -184,9 +185,29 @@ static const char *cap_kind(mode_t m)
 }
 
 /*
+ * Whether FILE, as the client named it, is a symbolic link to the very file
+ * of the descriptor: a client that opened it through the link (an older
+ * ibrouterctl, a hand-written one) would have the daemon empty the link's
+ * target, which whoever planted the link need not own (a link in /tmp,
+ * where fs.protected_symlinks is 0).  ibrouterctl refuses links itself
+ * (O_NOFOLLOW); this refuses them whoever the client is.  Only looked at,
+ * never opened; a name that this daemon does not see (another mount
+ * namespace) or that is another file says nothing: the descriptor is what
+ * is written.
+ */
+static bool cap_via_link(const char *label, const struct stat *st)
+{
+	struct stat ls, ts;
+
+	return label[0] == '/' && lstat(label, &ls) == 0 && S_ISLNK(ls.st_mode) &&
+	       stat(label, &ts) == 0 && ts.st_dev == st->st_dev && ts.st_ino == st->st_ino;
+}
+
+/*
  * A descriptor the daemon may write a capture to: a regular file, open for
- * writing (O_APPEND too), on storage.  Emptied here if it is not (the daemon
- * truncates, not ibrouterctl, so that a refused request leaves a file alone).
+ * writing (O_APPEND too), on storage, not reached through a symbolic link.
+ * Emptied here if it is not (the daemon truncates, not ibrouterctl, so that
+ * a refused request leaves a file alone).
  */
 static int cap_check_fd(int fd, const char *label, char *err, size_t errlen)
 {
@@ -200,6 +221,13 @@ static int cap_check_fd(int fd, const char *label, char *err, size_t errlen)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s is %s, not a regular file", label, cap_kind(st.st_mode));
+		return -EINVAL;
+	}
+	if (cap_via_link(label, &st)) {
+		snprintf(err, errlen,
+			 "%s is a symbolic link: refused (a capture never follows one: name the "
+			 "file itself)",
+			 label);
 		return -EINVAL;
 	}
 	if ((fl & O_PATH) || (fl & O_ACCMODE) == O_RDONLY) {

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_capture.sh - captures go to a file that ibrouterctl opened as the user
 # who runs it and passed to ibrouterd as a descriptor (ibrouterctl(8),
-# capture start): a symlink to a file that user cannot write is not touched;
+# capture start): a symbolic link is never followed, by ibrouterctl nor by
+# the daemon, whoever planted it and wherever it points;
 # the file is the user's, mode 0600; FIFOs, devices and /proc files are
 # refused at capture start and never block the daemon; open errors are
 # reported as they are; no descriptor sent with any request stays open in
@@ -39,17 +40,53 @@ reset() { ctl capture stop > /dev/null 2>&1; }
 uctl capture stop > "$T/priv.out" 2>&1
 check "uid 65534 in the socket's group may run capture commands" grep -q 'no capture is running' "$T/priv.out"
 
-# (a) a symlink to a root-only file: ibrouterctl cannot open it, nothing is written
+# (a) a symlink to a root-only file: ibrouterctl does not follow it, nothing is written
 printf 'root only\n' > "$T/secret"
 chmod 0600 "$T/secret"
 cp -p "$T/secret" "$T/secret.orig"
 ln -s "$T/secret" "$U/link.pcap"
 uctl capture start a "$U/link.pcap" all > "$T/link.out" 2>&1
-check "(a) a capture to a symlink to a root-only file fails: Permission denied" grep -q "link.pcap: Permission denied" "$T/link.out"
+check "(a) a capture to a symlink to a root-only file is refused: a symbolic link" grep -q "link.pcap: a symbolic link: refused" "$T/link.out"
 send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST -c 2
 reset
 check "(a) the symlink's target is untouched" cmp -s "$T/secret" "$T/secret.orig"
 check "(a) the target keeps its owner and mode" test "$(stat -c '%u %a' "$T/secret")" = "0 600"
+
+# (h) root captures to a name in a sticky world-writable directory (as /tmp)
+# where uid 65534 planted a link to a file of root's: with
+# fs.protected_symlinks = 0 the kernel lets root follow it, so only the
+# refusal of links stands between the capture and the link's target (set to
+# 0 for the test where it can be, and back afterwards)
+PS_OLD=$(cat /proc/sys/fs/protected_symlinks 2> /dev/null || echo none)
+ps_restore() {
+	[ "$PS_OLD" = 0 ] || [ "$PS_OLD" = none ] || sysctl -qw fs.protected_symlinks="$PS_OLD"
+	PS_OLD=0
+}
+trap 'st=$?; ps_restore; (exit $st); cleanup' EXIT
+if [ "$PS_OLD" = 0 ] || sysctl -qw fs.protected_symlinks=0 2> /dev/null; then
+	mkdir -m 1777 "$T/sticky"
+	printf 'precious\n' > "$T/victim"
+	cp -p "$T/victim" "$T/victim.orig"
+	as_user ln -s "$T/victim" "$T/sticky/cap.pcap"
+	ctl capture start a "$T/sticky/cap.pcap" all > "$T/sticky.out" 2>&1
+	ps_restore
+	check "(h) root's capture to a link planted in a sticky directory: refused" \
+		grep -q "sticky/cap.pcap: a symbolic link: refused" "$T/sticky.out"
+	reset
+	check "(h) ... and the link's target is untouched" cmp -s "$T/victim" "$T/victim.orig"
+else
+	echo "# SKIP (h): fs.protected_symlinks is $PS_OLD and cannot be set to 0 here"
+fi
+# (h) the daemon's own check: a descriptor opened through a link (by the shell,
+# as a client that follows links would), with FILE the link's name
+printf 'precious\n' > "$T/victim2"
+cp -p "$T/victim2" "$T/victim2.orig"
+ln -s "$T/victim2" "$T/link2.pcap"
+fdsend -f 3 "capture start a $T/link2.pcap" 3>> "$T/link2.pcap" > "$T/dlink.out" 2>&1
+check "(h) the daemon refuses a descriptor reached through a symbolic link" \
+	grep -q '"ok":false.*link2.pcap is a symbolic link' "$T/dlink.out"
+reset
+check "(h) ... and the link's target is untouched" cmp -s "$T/victim2" "$T/victim2.orig"
 
 # (b), (g) a capture as uid 65534: its file, 0600, decoded by tshark
 check "(b) capture start as uid 65534" uctl capture start a "$U/cap.pcap" all
