@@ -10,7 +10,8 @@
  *
  * "capture start PORT FILE ..." opens FILE here, as the user who runs this,
  * and passes the descriptor with the request (SCM_RIGHTS): the daemon never
- * opens a path a client names.
+ * opens a path a client names.  A file created for a capture the daemon
+ * refuses is removed again.
  */
 #include "lib/ibr_ctl.h"
 #include "lib/ibr_ctl_client.h"
@@ -76,27 +77,46 @@ static int ctl_connect(const char *path)
 	return fd < 0 ? -1 : fd;
 }
 
+/* The capture file as ibrouterctl opened it, to take back what it made if the daemon refuses. */
+struct capture {
+	const char *file;
+	bool made; /* created by this open (O_EXCL): no one else's file */
+	dev_t dev;
+	ino_t ino;
+};
+
 /*
  * The capture file, opened as this user: never through a symbolic link
  * (O_NOFOLLOW): a link planted under FILE's name in a directory others may
  * write, such as /tmp, would turn the capture into an overwrite of the
  * link's target, whoever owns it, wherever fs.protected_symlinks is 0.
- * Created 0600 (an existing file keeps its mode), not truncated (the daemon
+ * Created 0600 (an existing file keeps its mode), with O_EXCL first so that
+ * cap->made says whether this open created it; not truncated (the daemon
  * empties it once it accepts the capture, so that a refused request, such
  * as a second capture into the running one's file, leaves it alone).
  * Never a FIFO or a device: the daemon would refuse it, and O_NONBLOCK
  * keeps even their open from blocking.  The descriptor, or -1 after saying
  * why.
  */
-static int capture_open(const char *file)
+static int capture_open(struct capture *cap)
 {
+	const int fl = O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW;
+	const char *file = cap->file;
 	struct stat st;
-	int fd;
+	int fd = -1;
 
 	/* what is there, not what it points to: a link, a FIFO or a device is not even opened */
 	if (lstat(file, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		goto notreg;
-	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW, 0600);
+	/* made here, or there before (a file removed between the two opens: again) */
+	for (int tries = 0; fd < 0 && tries < 3; tries++) {
+		fd = open(file, fl | O_CREAT | O_EXCL, 0600);
+		cap->made = fd >= 0;
+		if (fd < 0 && errno == EEXIST)
+			fd = open(file, fl);
+		if (fd >= 0 || errno != ENOENT)
+			break;
+	}
 	if (fd < 0) {
 		int e = errno;
 
@@ -112,6 +132,8 @@ static int capture_open(const char *file)
 		close(fd);
 		goto notreg;
 	}
+	cap->dev = st.st_dev;
+	cap->ino = st.st_ino;
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 notreg:
@@ -123,6 +145,24 @@ notreg:
 	else
 		fprintf(stderr, "ibrouterctl: %s: not a regular file\n", file);
 	return -1;
+}
+
+/*
+ * The daemon refused the capture (or never had the request): the file this
+ * open created goes again, so that a refused request leaves nothing behind.
+ * Only the file made here, and only while FILE still names it (not one put
+ * there since, under the same name); a file that was there before is left
+ * as it was.
+ */
+static void capture_unmake(const struct capture *cap)
+{
+	struct stat st;
+
+	if (!cap->made || lstat(cap->file, &st) < 0 || st.st_dev != cap->dev ||
+	    st.st_ino != cap->ino)
+		return;
+	if (unlink(cap->file) < 0)
+		fprintf(stderr, "ibrouterctl: %s: left behind: %s\n", cap->file, strerror(errno));
 }
 
 /* FILE as the daemon logs it: relative to this working directory. */
@@ -169,8 +209,11 @@ static void join_part(struct joined *jd, const struct ibr_ctl_reply *r)
 	jd->comma = true;
 }
 
-/* Read reply parts until the last; print them.  0 ok, 1 refused or broken, 2 a usage error. */
-static int ctl_replies(int fd, bool raw)
+/*
+ * Read reply parts until the last; print them.  0 ok, 1 refused or broken, 2 a usage error;
+ * *refused: the daemon said no (not: the connection broke).
+ */
+static int ctl_replies(int fd, bool raw, bool *refused)
 {
 	static char buf[IBR_CTL_PART_MAX + 1];
 	struct joined jd = { false, false };
@@ -193,6 +236,7 @@ static int ctl_replies(int fd, bool raw)
 			/* a usage text is a usage error, as ours are: 2 (ibrouterctl(8)) */
 			int st = r.usage ? 2 : 1;
 
+			*refused = true;
 			if (jd.open)
 				puts("],\"ok\":false}");
 			fprintf(stderr, "ibrouterctl: %s (%s)\n", r.msg ? r.msg : "failed",
@@ -219,10 +263,10 @@ static int ctl_replies(int fd, bool raw)
 int main(int argc, char **argv)
 {
 	const char *sock = getenv("IBROUTERD_SOCKET"), *fmt = NULL, *word[2] = { "", "" };
-	const char *capfile = NULL;
+	struct capture cap = { NULL, false, 0, 0 };
 	char req[IBR_CTL_REQ_MAX + 1] = "", name[PATH_MAX];
 	size_t len = 0;
-	bool raw = false;
+	bool raw = false, refused = false;
 	int fd, rc, i, nw, pass = -1;
 	ssize_t sent;
 
@@ -262,7 +306,7 @@ int main(int argc, char **argv)
 		if (nw < 2)
 			word[nw] = w;
 		if (nw == 3 && !strcmp(word[0], "capture") && !strcmp(word[1], "start")) {
-			capfile = w;
+			cap.file = w;
 			w = capture_name(w, name, sizeof(name));
 		}
 		if (req_add(req, sizeof(req), &len, w)) {
@@ -273,7 +317,7 @@ int main(int argc, char **argv)
 	}
 	if ((fd = ctl_connect(sock)) < 0)
 		return 1;
-	if (capfile && (pass = capture_open(capfile)) < 0) {
+	if (cap.file && (pass = capture_open(&cap)) < 0) {
 		close(fd);
 		return 1;
 	}
@@ -283,13 +327,18 @@ int main(int argc, char **argv)
 	if (sent != (ssize_t)len && sent != -EPIPE) {
 		fprintf(stderr, "ibrouterctl: send: %s\n", strerror(sent < 0 ? (int)-sent : EIO));
 		close(fd);
+		if (cap.file)
+			capture_unmake(&cap);
 		return 1;
 	}
 	/*
 	 * EPIPE: the daemon answered and closed before the request went out (it
 	 * refuses a client beyond its limit at once): its answer is there to read.
 	 */
-	rc = ctl_replies(fd, raw || !strcmp(fmt, "json"));
+	rc = ctl_replies(fd, raw || !strcmp(fmt, "json"), &refused);
 	close(fd);
+	/* a broken connection says nothing of the capture: its file stays */
+	if (cap.file && refused)
+		capture_unmake(&cap);
 	return rc;
 }

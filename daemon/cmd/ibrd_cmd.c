@@ -83,6 +83,34 @@ static int cmd_help(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	return ibrd_out_end(o);
 }
 
+/*
+ * What a capture start did, said so that the default surprises no one used
+ * to tcpdump: drops only, unless `all` ("capturing drops only on port a to
+ * FILE (add `all` for every packet)").
+ */
+static int capture_started(struct ibrd *d, struct ibrd_out *o, int port, bool all,
+			   unsigned long long count)
+{
+	static const char *const cols[] = { "done", "message", "port", "file", "mode" };
+	const char *name = d->rib.port[port].name;
+	char msg[IBRD_PATH_MAX + 160], lim[48] = "";
+
+	if (count)
+		snprintf(lim, sizeof(lim), ", until %llu packets", count);
+	if (all)
+		snprintf(msg, sizeof(msg), "capturing every packet on port %s to %s%s", name,
+			 d->cap->file, lim);
+	else
+		snprintf(msg, sizeof(msg),
+			 "capturing drops only on port %s to %s%s (add `all` for every packet)",
+			 name, d->cap->file, lim);
+	ibrd_cmd_done_begin(o, cols, 5, msg);
+	ibrd_out_str(o, name);
+	ibrd_out_str(o, d->cap->file);
+	ibrd_out_str(o, all ? "all" : "drops");
+	return ibrd_out_end(o);
+}
+
 static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = { "file", "packets" };
@@ -128,7 +156,7 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 				      "with ibrouterctl, which opens FILE as you and passes it");
 	if ((rc = ibrd_capture_start(d, port, argv[3], all, count, fd, err, sizeof(err))))
 		return ibrd_out_error(o, rc, "capture start: %s", err);
-	return ibrd_cmd_ok(o);
+	return capture_started(d, o, port, all, count);
 usage:
 	return ibrd_out_usage(o, "usage: capture start PORT FILE [drops|all] [count N]");
 }

@@ -45,6 +45,15 @@ ibrd_cmd_fn ibrd_cmd_show_sma, ibrd_cmd_sma_release;
 
 /* ibrd_cmd_util.c: {"done":true} */
 int ibrd_cmd_ok(struct ibrd_out *o);
+/*
+ * The answer of a change that says what was done, `msg` ("capturing drops
+ * only on port a ..."): in text (and Prometheus) the sentence alone, a line;
+ * in JSON the object of `cols`, which start with "done" and "message"
+ * (filled here: true and msg), the caller filling the rest before
+ * ibrd_out_end (in text they go nowhere).
+ */
+void ibrd_cmd_done_begin(struct ibrd_out *o, const char *const *cols, unsigned ncols,
+			 const char *msg);
 /* Port index by name (or -1 with an error already sent). */
 int ibrd_cmd_port(struct ibrd *d, struct ibrd_out *o, const char *name);
 

@@ -89,12 +89,17 @@ reset
 check "(h) ... and the link's target is untouched" cmp -s "$T/victim2" "$T/victim2.orig"
 
 # (b), (g) a capture as uid 65534: its file, 0600, decoded by tshark
-check "(b) capture start as uid 65534" uctl capture start a "$U/cap.pcap" all
+uctl capture start a "$U/cap.pcap" all > "$T/start.out" 2>&1
+check "(b) capture start as uid 65534: says what it captures" \
+	grep -qxF "capturing every packet on port a to $U/cap.pcap" "$T/start.out"
 check "(b) the capture file is uid 65534's, mode 0600" test "$(stat -c '%u %a' "$U/cap.pcap" 2>&1)" = "65534 600"
 check "(b) the pcap header is written at capture start" test "$(stat -c %s "$U/cap.pcap" 2>&1)" = 24
 uctl capture start a "$U/cap.pcap" all > "$T/busy.out" 2>&1
 check "(b) a second capture is refused (EBUSY)" grep -q 'already running (EBUSY)' "$T/busy.out"
 check "(b) ... and leaves the running capture's file alone" test "$(stat -c %s "$U/cap.pcap" 2>&1)" = 24
+uctl capture start a "$U/new.pcap" all > "$T/busy2.out" 2>&1
+check "(b) a second capture into a new file: refused (EBUSY)" grep -q 'already running (EBUSY)' "$T/busy2.out"
+check "(b) ... and no new file is left behind" test ! -e "$U/new.pcap"
 recv_bg b "$T/b.peer" -q -c 5 -t 5000 --expect-count 5
 send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST -c 5
 check "B received the 5 packets while port a was captured" recv_wait b
@@ -104,10 +109,21 @@ check "(b) capture stop: the file and its 5 packets" grep -qF "{\"file\":\"$U/ca
 if command -v tshark > /dev/null 2>&1; then
 	check "(g) tshark decodes the user's capture: 5 packets from SLID 3" sh -c "[ \$(tshark -r '$U/cap.pcap' -T fields -e infiniband.lrh.slid 2>/dev/null | grep -cx 3) -eq 5 ]"
 fi
-(cd "$U" && uctl capture start a rel.pcap drops) > "$T/rel.out" 2>&1
+(cd "$U" && uctl capture start a rel.pcap) > "$T/rel.out" 2>&1
+check "(b) capture start says it captures drops only, by default, and how to have every packet" \
+	grep -qxF "capturing drops only on port a to $U/rel.pcap (add \`all\` for every packet)" "$T/rel.out"
 uctl -j capture stop > "$T/relstop.json" 2>&1
 check "(b) a relative FILE is the user's working directory's, and named so" grep -qF "{\"file\":\"$U/rel.pcap\",\"packets\":0}" "$T/relstop.json"
+uctl -j capture start a "$U/j.pcap" count 3 > "$T/start.json" 2>&1
+check "(b) capture start -j: done, what, port, file, mode" grep -qF "{\"ok\":true,\"data\":{\"done\":true,\"message\":\"capturing drops only on port a to $U/j.pcap, until 3 packets (add \`all\` for every packet)\",\"port\":\"a\",\"file\":\"$U/j.pcap\",\"mode\":\"drops\"}}" "$T/start.json"
 reset
+uctl capture start zz "$U/zz.pcap" > "$T/zz.out" 2>&1
+check "(b) a capture on no such port: refused" grep -q "no port 'zz'" "$T/zz.out"
+check "(b) ... and the file made for it is removed again" test ! -e "$U/zz.pcap"
+: > "$U/old.pcap"
+chown 65534:65534 "$U/old.pcap"
+uctl capture start zz "$U/old.pcap" > "$T/zz.out" 2>&1
+check "(b) ... a file that was there before stays" test -f "$U/old.pcap"
 
 # a capture whose file fills up closes itself (a 64 KiB tmpfs that only
 # ibrouterctl's mount namespace sees: the daemon writes through the descriptor)
