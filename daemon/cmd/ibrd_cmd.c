@@ -113,7 +113,7 @@ static int capture_started(struct ibrd *d, struct ibrd_out *o, int port, bool al
 
 static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	static const char *const cols[] = { "file", "packets" };
+	static const char *const cols[] = { "done", "message", "file", "packets" };
 	unsigned long long count = 0;
 	char err[IBRD_PATH_MAX + 128];
 	bool all = false;
@@ -121,13 +121,17 @@ static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 	int port, fd, rc;
 
 	if (!strcmp(argv[1], "stop")) {
+		char msg[IBRD_PATH_MAX + 64];
+
 		if (argc != 2)
 			return ibrd_out_usage(o, "usage: capture stop");
 		if ((n = ibrd_capture_stop(d)) < 0)
 			return ibrd_out_error(o, (int)n, "%s",
 					      n == -ENOENT ? "no capture is running"
 							   : strerror((int)-n));
-		ibrd_out_object(o, cols, 2);
+		snprintf(msg, sizeof(msg), "capture stopped: %lld packet%s in %s", (long long)n,
+			 n == 1 ? "" : "s", d->cap->file);
+		ibrd_cmd_done_begin(o, cols, 4, msg);
 		ibrd_out_str(o, d->cap->file);
 		ibrd_out_u64(o, (uint64_t)n);
 		return ibrd_out_end(o);
@@ -188,7 +192,8 @@ static int cmd_clear(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	ibrd_counters_sum(d, &sum);
 	d->data->cleared = sum;
 	log_info("control: counters cleared");
-	return ibrd_cmd_ok(o);
+	return ibrd_cmd_done(o, "cleared the counters of every port: packets, bytes, errors and "
+				"drops count from zero");
 }
 
 /* Answered once the file is parsed and applied (ibrd_reload.c): no reply here. */
@@ -207,14 +212,15 @@ static int cmd_reload(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 
 static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	int level;
+	int level, was = log_getlevel();
 
 	(void)d;
 	if (argc != 3 || (level = log_level_parse(argv[2])) < 0)
 		return ibrd_out_usage(o, "usage: log level err|warning|notice|info|debug");
 	log_setlevel(level);
-	log_info("control: log level %s", log_level_name(level));
-	return ibrd_cmd_ok(o);
+	log_info("control: log level %s (was %s)", log_level_name(level), log_level_name(was));
+	return ibrd_cmd_done(o, "log level %s (was %s)", log_level_name(level),
+			     log_level_name(was));
 }
 
 static int cmd_format(int *argc, char ***argv, enum ibrd_fmt *fmt)

@@ -43,8 +43,13 @@ ibrd_cmd_fn ibrd_cmd_proxy, ibrd_cmd_show_proxies, ibrd_cmd_show_qps, ibrd_cmd_s
 /* ibrd_cmd_sma.c: the SMA's Set policy and counters */
 ibrd_cmd_fn ibrd_cmd_show_sma, ibrd_cmd_sma_release;
 
-/* ibrd_cmd_util.c: {"done":true} */
-int ibrd_cmd_ok(struct ibrd_out *o);
+/*
+ * ibrd_cmd_util.c: the answer of a change, which says what was done
+ * ("added static route fec0:0:0:9::/64 via port b LID 0x0021"): in text the
+ * sentence, a line; in JSON {"done":true,"message":"..."} ("done" as it
+ * always was, for the scripts that test it).
+ */
+int ibrd_cmd_done(struct ibrd_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * The answer of a change that says what was done, `msg` ("capturing drops
  * only on port a ..."): in text (and Prometheus) the sentence alone, a line;

@@ -11,9 +11,11 @@
 #include "daemon/conf/ibrd_conf_entry.h"
 
 #include "lib/ibr_ctl.h"
+#include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -142,16 +144,57 @@ static int edit_refused(struct ibrd_out *o, const char *cmd, const struct edit_w
 	return ibrd_out_usage(o, "%s: %s %s", cmd, word, why);
 }
 
-static int edit_done(struct ibrd *d, struct ibrd_out *o, int rc, const char *what)
+/*
+ * The answer of an edit: what was done, `done` ("added static route
+ * fec0:0:0:9::/64 via port b LID 0x0021"), logged and answered; or for
+ * ENOENT what was not there, `what` ("no static route fec0:0:0:9::/64").
+ */
+static int edit_done(struct ibrd *d, struct ibrd_out *o, int rc, const char *cmd, const char *what,
+		     const char *done)
 {
 	if (rc == -ENOENT)
-		return ibrd_out_error(o, ENOENT, "%s: no such entry", what);
+		return ibrd_out_error(o, ENOENT, "%s: %s", cmd, what);
 	/* the words were checked before: what is left is the tables' (EEXIST, ENOMEM) */
 	if (rc)
-		return ibrd_out_error(o, -rc, "%s: %s", what, strerror(-rc));
+		return ibrd_out_error(o, -rc, "%s: %s", cmd, strerror(-rc));
 	ibrd_rib_changed(d); /* published before the answer goes out (ibrd_sync.c) */
-	log_info("control: %s", what);
-	return ibrd_cmd_ok(o);
+	log_info("control: %s", done);
+	return ibrd_cmd_done(o, "%s", done);
+}
+
+/* "fec0:0:0:9::/64" */
+static const char *edit_prefix(uint64_t prefix, uint8_t plen, char *buf, size_t len)
+{
+	struct ibr_gid_prefix pf = { .addr = ibr_gid_make(prefix, 0), .len = plen };
+
+	return ibr_gid_prefix_ntop(&pf, buf, len);
+}
+
+/* The next hops as the answer says them: "port b LID 0x0021, port b LID 0x0023". */
+static void edit_nhs(const struct ibrd *d, const struct router_nh *nhs, unsigned n, char *buf,
+		     size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n && at < len; i++) {
+		const char *port = d->rib.port[nhs[i].port].name, *sep = i ? ", " : "";
+
+		if (nhs[i].kind == ROUTER_NH_DIRECT)
+			at += (size_t)snprintf(buf + at, len - at,
+					       "%sport %s direct (the LID from the neighbours)",
+					       sep, port);
+		else if (nhs[i].kind == ROUTER_NH_ALGO)
+			at += (size_t)snprintf(
+				buf + at, len - at,
+				"%sport %s algorithmic (DLID the DGID's low 16 bits)", sep, port);
+		else if (nhs[i].lmc)
+			at += (size_t)snprintf(buf + at, len - at, "%sport %s LID 0x%04x LMC %u",
+					       sep, port, nhs[i].lid, nhs[i].lmc);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%sport %s LID 0x%04x", sep,
+					       port, nhs[i].lid);
+	}
 }
 
 /*
@@ -216,7 +259,9 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	struct router_nh nhs[ROUTER_ECMP_MAX];
 	struct ibrd_conf_entry e;
 	struct router_route r;
+	char ps[IBR_GID_PREFIX_STRLEN], what[96], done[512], hops[400], metric[24] = "";
 	unsigned n = 0, nw;
+	bool had;
 	int rc;
 
 	if (argc < 3)
@@ -228,13 +273,16 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	r.key.prefix = e.route.prefix;
 	r.key.plen = e.route.plen;
 	r.key.source = ROUTER_SRC_STATIC;
+	edit_prefix(r.key.prefix, r.key.plen, ps, sizeof(ps));
 	if (!strcmp(argv[1], "del")) {
 		if (argc != 3)
 			return ibrd_out_usage(o, "usage: route del PREFIX");
+		snprintf(what, sizeof(what), "no static route %s", ps);
+		snprintf(done, sizeof(done), "removed static route %s", ps);
 		return edit_done(
 			d, o,
 			router_rib_route_del(&d->rib, r.key.prefix, r.key.plen, ROUTER_SRC_STATIC),
-			"route del");
+			cmd, what, done);
 	}
 	/*
 	 * One next hop a "port" word: "port b lid 5 port c lid 7" is a route
@@ -255,10 +303,16 @@ int ibrd_cmd_route(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 			return edit_refused(o, cmd, edit_route, argv[2], &e, rc);
 		if ((rc = route_hop(d, o, cmd, &e.route, end == argc, nhs, &n)))
 			return rc;
-		if (edit_given(w, nw, "metric")) /* the last one given */
+		if (edit_given(w, nw, "metric")) { /* the last one given */
 			r.metric = e.route.metric;
+			snprintf(metric, sizeof(metric), ", metric %u", r.metric);
+		}
 	}
-	return edit_done(d, o, router_rib_route_add_nhs(&d->rib, &r, nhs, n), "route add");
+	had = router_tab_find(&d->rib.routes, &r.key) != NULL;
+	edit_nhs(d, nhs, n, hops, sizeof(hops));
+	snprintf(done, sizeof(done), "%s static route %s via %s%s", had ? "replaced" : "added", ps,
+		 hops, metric);
+	return edit_done(d, o, router_rib_route_add_nhs(&d->rib, &r, nhs, n), cmd, "", done);
 }
 
 int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
@@ -268,6 +322,7 @@ int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	struct ibrd_conf_word w[EDIT_WORDS_MAX];
 	struct ibrd_conf_entry e;
 	struct router_neigh n;
+	char gs[IBR_GUID_STRLEN], what[96], done[160];
 	unsigned nw;
 	int port, rc;
 
@@ -282,18 +337,26 @@ int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		return edit_refused(o, cmd, edit_neigh, argv[2], &e, rc);
 	if ((port = ibrd_cmd_port(d, o, e.neigh.port)) < 0)
 		return -ENOENT;
-	if (del)
+	ibr_guid_ntop(e.neigh.guid, gs, sizeof(gs));
+	if (del) {
+		snprintf(what, sizeof(what), "no static neighbour %s on port %s", gs, e.neigh.port);
+		snprintf(done, sizeof(done), "removed static neighbour %s from port %s", gs,
+			 e.neigh.port);
 		return edit_done(d, o,
 				 router_rib_neigh_del(&d->rib, (uint8_t)port, e.neigh.guid,
 						      ROUTER_SRC_STATIC),
-				 "neighbour del");
+				 cmd, what, done);
+	}
 	memset(&n, 0, sizeof(n));
 	n.key.guid = e.neigh.guid;
 	n.key.port = (uint8_t)port;
 	n.key.source = ROUTER_SRC_STATIC;
 	n.lid = e.neigh.lid;
 	n.lmc = e.neigh.lmc;
-	return edit_done(d, o, router_rib_neigh_add(&d->rib, &n), "neighbour add");
+	snprintf(done, sizeof(done), "%s static neighbour %s on port %s: LID 0x%04x LMC %u",
+		 router_tab_find(&d->rib.neighs, &n.key) ? "replaced" : "added", gs, e.neigh.port,
+		 n.lid, n.lmc);
+	return edit_done(d, o, router_rib_neigh_add(&d->rib, &n), cmd, "", done);
 }
 
 /* A group edited: on a RoCE port it is what the bridging policy sees there (ibrd_roce.c). */
@@ -312,6 +375,8 @@ int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	const struct ibrd_conf_mcast *g;
 	struct ibrd_conf_entry e;
 	struct router_mcast m;
+	union ibr_gid mg;
+	char ms[IBR_GID_STRLEN], what[96], done[200];
 	unsigned nw;
 	int port, rc;
 
@@ -327,11 +392,16 @@ int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	g = &e.mcast;
 	if ((port = ibrd_cmd_port(d, o, g->port)) < 0)
 		return -ENOENT;
-	if (del)
+	memcpy(mg.raw, g->mgid, 16);
+	ibr_gid_ntop(&mg, ms, sizeof(ms));
+	if (del) {
+		snprintf(what, sizeof(what), "no group %s on port %s", ms, g->port);
+		snprintf(done, sizeof(done), "removed group %s from port %s", ms, g->port);
 		return edit_done(
 			d, o,
-			mcast_edited(d, router_rib_mcast_del(&d->rib, g->mgid, (uint8_t)port)),
-			"mcast del");
+			mcast_edited(d, router_rib_mcast_del(&d->rib, g->mgid, (uint8_t)port)), cmd,
+			what, done);
+	}
 	/* as a config's group goes into the RIB (ibrd_state.c) */
 	memset(&m, 0, sizeof(m));
 	memcpy(m.key.mgid, g->mgid, 16);
@@ -346,5 +416,13 @@ int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	m.source = ROUTER_SRC_STATIC;
 	m.flags = (uint8_t)((g->receivers ? ROUTER_MCAST_RECEIVERS : 0) |
 			    (g->senders ? ROUTER_MCAST_SENDERS : 0));
-	return edit_done(d, o, mcast_edited(d, router_rib_mcast_add(&d->rib, &m)), "mcast add");
+	snprintf(done, sizeof(done),
+		 "%s group %s on port %s: MLID 0x%04x, Q_Key 0x%08x, P_Key 0x%04x, %s",
+		 router_tab_find(&d->rib.mcasts, &m.key) ? "replaced" : "added", ms, g->port,
+		 m.mlid, m.qkey, m.pkey,
+		 g->receivers && g->senders ? "receivers and senders (forwarded there)"
+		 : g->receivers		    ? "receivers (forwarded there)"
+		 : g->senders		    ? "senders only (not forwarded there)"
+					    : "no receivers nor senders (not forwarded there)");
+	return edit_done(d, o, mcast_edited(d, router_rib_mcast_add(&d->rib, &m)), cmd, "", done);
 }

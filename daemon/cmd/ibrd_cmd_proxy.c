@@ -21,6 +21,7 @@
 #include "router/io/io_verbs.h"
 
 #include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +39,40 @@ static int proxy_num(const char *s, uint32_t max, uint32_t *out)
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;
+}
+
+/* The QPN of the proxy QP for x, now that the verbs ports are open again; 0: none. */
+static uint32_t proxy_qpn(struct ibrd *d, const struct ibrd_proxy *x)
+{
+	for (unsigned k = 0; d->data->verbs && io_verbs_port(d->data->verbs, k); k++) {
+		const struct io_verbs_port *p = io_verbs_port(d->data->verbs, k);
+
+		for (unsigned i = 1; p->cfg.router_port == x->port && i <= p->cfg.nproxy; i++)
+			if (p->q[i].remote.qpn == x->qpn && !memcmp(p->q[i].remote.gid, x->gid, 16))
+				return p->q[i].qpn;
+	}
+	return 0;
+}
+
+/* What a proxy add or del did, and for an add the QPN senders on the port now use. */
+static int proxy_done(struct ibrd *d, struct ibrd_out *o, const struct ibrd_proxy *x, bool add)
+{
+	const char *port = d->rib.port[x->port].name;
+	char gs[IBR_GID_STRLEN], qs[64] = "";
+	union ibr_gid g;
+	uint32_t qpn = add ? proxy_qpn(d, x) : 0;
+
+	memcpy(g.raw, x->gid, 16);
+	ibr_gid_ntop(&g, gs, sizeof(gs));
+	if (qpn)
+		snprintf(qs, sizeof(qs), ": senders on port %s address QPN 0x%06x", port, qpn);
+	log_info("control: proxy %s on port %s for QPN 0x%06x at %s", add ? "added" : "removed",
+		 port, x->qpn, gs);
+	if (!add)
+		return ibrd_cmd_done(o, "removed the proxy on port %s for QPN 0x%06x at %s", port,
+				     x->qpn, gs);
+	return ibrd_cmd_done(o, "added a proxy on port %s for QPN 0x%06x at %s, Q_Key 0x%08x%s",
+			     port, x->qpn, gs, x->qkey, qs);
 }
 
 int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
@@ -80,7 +115,7 @@ int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		d->hooks->reload_data(d);
 		return ibrd_out_error(o, -rc, "proxy %s: %s", argv[1], strerror(-rc));
 	}
-	return ibrd_cmd_ok(o);
+	return proxy_done(d, o, &x, add);
 }
 
 /* "show WHAT [PORT]": the port's index, -1 for all, or -errno (answered). */

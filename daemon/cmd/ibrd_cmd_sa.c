@@ -245,6 +245,8 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 
 int ibrd_cmd_sa_resync(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
+	const char *first = "";
+	char msg[160];
 	int port = -1, n = 0;
 
 	if (argc > 3)
@@ -256,13 +258,20 @@ int ibrd_cmd_sa_resync(struct ibrd *d, struct ibrd_out *o, int argc, char **argv
 
 		if (sa && (port < 0 || (uint32_t)port == i)) {
 			sa_client_resync(sa, "control command");
-			n++;
+			if (!n++)
+				first = d->rib.port[i].name;
 		}
 	}
 	if (!n)
 		return ibrd_out_error(o, ENOENT, "no SA client on %s",
 				      port >= 0 ? d->rib.port[port].name : "any port");
-	ibrd_out_object(o, (const char *const[]){ "resyncing" }, 1);
+	if (n > 1)
+		snprintf(msg, sizeof(msg),
+			 "resyncing the SA clients of %d ports: their subnets read again now", n);
+	else
+		snprintf(msg, sizeof(msg),
+			 "resyncing the SA client of port %s: its subnet read again now", first);
+	ibrd_cmd_done_begin(o, (const char *const[]){ "done", "message", "resyncing" }, 3, msg);
 	ibrd_out_u64(o, (uint64_t)n);
 	return ibrd_out_end(o);
 }

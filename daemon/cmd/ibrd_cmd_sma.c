@@ -205,5 +205,8 @@ int ibrd_cmd_sma_release(struct ibrd *d, struct ibrd_out *o, int argc, char **ar
 	if (!d->agents->sma || sma_port_release(d->agents->sma, (unsigned)port + 1))
 		return ibrd_out_error(o, ENOENT, "port %s has no SMA", argv[2]);
 	log_info("sma: port %s: master SM released by a control command", argv[2]);
-	return ibrd_cmd_ok(o);
+	return ibrd_cmd_done(o,
+			     "released port %s's master SM: the next PortInfo Set that names a "
+			     "MasterSMLID binds the port to its sender",
+			     d->rib.port[port].name);
 }

@@ -35,11 +35,15 @@ void ibrd_cmd_done_begin(struct ibrd_out *o, const char *const *cols, unsigned n
 	ibrd_out_str(o, msg);
 }
 
-int ibrd_cmd_ok(struct ibrd_out *o)
+int ibrd_cmd_done(struct ibrd_out *o, const char *fmt, ...)
 {
-	static const char *const cols[] = { "done" };
+	static const char *const cols[] = { "done", "message" };
+	char msg[1024];
+	va_list ap;
 
-	ibrd_out_object(o, cols, 1);
-	ibrd_out_bool(o, true);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ibrd_cmd_done_begin(o, cols, 2, msg);
 	return ibrd_out_end(o);
 }

@@ -105,7 +105,7 @@ send_a --slid 3 --dlid 1 --sgid $A_HOST --dgid $B_HOST -c 5
 check "B received the 5 packets while port a was captured" recv_wait b
 sleep 0.2
 uctl -j capture stop > "$T/stop.json" 2>&1
-check "(b) capture stop: the file and its 5 packets" grep -qF "{\"file\":\"$U/cap.pcap\",\"packets\":5}" "$T/stop.json"
+check "(b) capture stop: the file and its 5 packets" grep -qF "\"file\":\"$U/cap.pcap\",\"packets\":5}" "$T/stop.json"
 if command -v tshark > /dev/null 2>&1; then
 	check "(g) tshark decodes the user's capture: 5 packets from SLID 3" sh -c "[ \$(tshark -r '$U/cap.pcap' -T fields -e infiniband.lrh.slid 2>/dev/null | grep -cx 3) -eq 5 ]"
 fi
@@ -113,7 +113,7 @@ fi
 check "(b) capture start says it captures drops only, by default, and how to have every packet" \
 	grep -qxF "capturing drops only on port a to $U/rel.pcap (add \`all\` for every packet)" "$T/rel.out"
 uctl -j capture stop > "$T/relstop.json" 2>&1
-check "(b) a relative FILE is the user's working directory's, and named so" grep -qF "{\"file\":\"$U/rel.pcap\",\"packets\":0}" "$T/relstop.json"
+check "(b) a relative FILE is the user's working directory's, and named so" grep -qF "\"file\":\"$U/rel.pcap\",\"packets\":0}" "$T/relstop.json"
 uctl -j capture start a "$U/j.pcap" count 3 > "$T/start.json" 2>&1
 check "(b) capture start -j: done, what, port, file, mode" grep -qF "{\"ok\":true,\"data\":{\"done\":true,\"message\":\"capturing drops only on port a to $U/j.pcap, until 3 packets (add \`all\` for every packet)\",\"port\":\"a\",\"file\":\"$U/j.pcap\",\"mode\":\"drops\"}}" "$T/start.json"
 reset

@@ -129,7 +129,10 @@ check "after mcast del: nothing crosses" recv_wait b
 
 # 5. UD unicast: a proxy on a stands for B's QP 0x42 (the config's), one on b
 #    for A's QP 0x42 (added here)
-check "proxy add (b -> A host)" ctl proxy add b $A_HOST 0x42 qkey 0x4321
+ctl proxy add b $A_HOST 0x42 qkey 0x4321 > "$T/padd.out" 2>&1
+check "proxy add (b -> A host): says what it added, and the QPN senders on b use" grep -qx \
+	"added a proxy on port b for QPN 0x000042 at $A_HOST, Q_Key 0x00004321: senders on port b address QPN 0x[0-9a-f]\{6\}" \
+	"$T/padd.out"
 check "proxy add of the config's proxy fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy add a $B_HOST 0x42"
 check "proxy add on an unknown port fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy add c $B_HOST 0x42"
 ctl -j show proxies > "$T/proxies.json"
@@ -138,6 +141,7 @@ check "show proxies: b's for A host's" grep -q '"port":"b","qpn":"0x[0-9a-f]*","
 # the QPNs the HCAs gave the proxies: what senders must use
 QA=$(ctl -j show proxies a | sed -n 's/.*"qpn":"\(0x[0-9a-f]*\)".*/\1/p')
 QB=$(ctl -j show proxies b | sed -n 's/.*"qpn":"\(0x[0-9a-f]*\)".*/\1/p')
+check "the QPN proxy add said is the one show proxies b lists" grep -q "address QPN $QB\$" "$T/padd.out"
 check "show proxies b lists one" sh -c "[ \$(\"$CTL\" -s \"$T/ctl.sock\" -j show proxies b | grep -o '\"port\"' | wc -l) -eq 1 ]"
 # A sends to the router's LID and a's proxy QPN; B gets it at QPN 0x42 from b's
 # proxy (the one standing for A's QP), so that a reply reaches A
@@ -229,7 +233,8 @@ write_conf
 check "reload without it" ctl reload
 check "show proxies a: the config's one again" sh -c "[ \$(\"$CTL\" -s \"$T/ctl.sock\" -j show proxies a | grep -o '\"port\"' | wc -l) -eq 1 ]"
 
-check "proxy del" ctl proxy del a $B_HOST 0x42
+ctl proxy del a $B_HOST 0x42 > "$T/pdel.out" 2>&1
+check "proxy del: says what it removed" grep -qxF "removed the proxy on port a for QPN 0x000042 at $B_HOST" "$T/pdel.out"
 check "proxy del again fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy del a $B_HOST 0x42"
 check "help lists proxy add" sh -c "\"$CTL\" -s \"$T/ctl.sock\" help | grep -q '^proxy add PORT GID QPN'"
 
