@@ -49,4 +49,20 @@ struct ibr_ctl_reply {
 int ibr_ctl_reply_parse(const char *buf, size_t len, struct ibr_ctl_reply *r);
 void ibr_ctl_reply_free(struct ibr_ctl_reply *r);
 
+/*
+ * The commands the daemon answers (ibr_ctl_cmds.c), in the order `help` and
+ * ibrouterctl's usage list them: one table for the daemon, which finds each
+ * one's handler by its words, and for ibrouterctl, which makes its usage
+ * text of it, so that neither lists a command the other does not know.
+ */
+struct ibr_ctl_cmd {
+	const char *word, *sub; /* sub NULL: a command of one word */
+	bool priv;		/* changes state: root, the daemon's user or the socket's group */
+	const char *usage;	/* NULL: not listed (an alias; a request not meant to be typed) */
+};
+extern const struct ibr_ctl_cmd ibr_ctl_cmds[];
+extern const unsigned ibr_ctl_ncmds;
+/* The command the words argv[0..argc) start with, or NULL. */
+const struct ibr_ctl_cmd *ibr_ctl_cmd_find(int argc, char *const *argv);
+
 #endif

@@ -2,8 +2,9 @@
 /*
  * ibrouterctl - control ibrouterd through its control socket (ibrouterctl(8)).
  *
- *   ibrouterctl [-j] [-s SOCKET] COMMAND [ARGS...] [-o text|json|prometheus]
+ *   ibrouterctl [-j] [-s SOCKET] [-o text|json|prometheus] COMMAND [ARGS...]
  *
+ * The options may also follow the command's words ("--" ends them).
  * Prints the daemon's answer as aligned text (the default), as the raw JSON
  * parts (-j), or in another format the daemon renders (-o).  Exits 1 with
  * the daemon's message when it refuses, 2 on usage errors.
@@ -31,15 +32,75 @@
 
 #define CTL_DEFAULT_SOCK "/run/ibrouter/ibrouterd.sock"
 
+static void usage_synopsis(FILE *f)
+{
+	fputs("usage: ibrouterctl [-j] [-s SOCKET] [-o text|json|prometheus] COMMAND [ARGS...]\n"
+	      "       ibrouterctl -h | -V\n",
+	      f);
+}
+
+/* The synopsis and every command the daemon knows, from the protocol's table (ibr_ctl_cmds). */
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: ibrouterctl [-j] [-s SOCKET] COMMAND [ARGS...] [-o text|json|prometheus]\n"
-		"commands: version, help, show ports|routes|neighbours|mcast|counters|drops|\n"
-		"  config|osm-prefix-routes|sa|sma|plugins|proxies|qps|verbs, route add|del,\n"
-		"  neighbour add|del, mcast add|del, proxy add|del, sa resync, sma release,\n"
-		"  clear counters, reload, log level, trace SGID DGID ..., capture start|stop;\n"
-		"  see ibrouterctl(8) or `help`\n");
+	usage_synopsis(f);
+	fputs("options may also follow the command's words; -- ends them\n"
+	      "commands (* changes state: root, the daemon's user or its socket's group):\n",
+	      f);
+	for (unsigned i = 0; i < ibr_ctl_ncmds; i++)
+		if (ibr_ctl_cmds[i].usage)
+			fprintf(f, "  %c %s\n", ibr_ctl_cmds[i].priv ? '*' : ' ',
+				ibr_ctl_cmds[i].usage);
+	fputs("see ibrouterctl(8)\n", f);
+}
+
+/* A usage error: what is wrong, the synopsis, where the rest is; exit status 2. */
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("ibrouterctl: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	usage_synopsis(stderr);
+	fputs("(ibrouterctl -h lists the commands)\n", stderr);
+	return 2;
+}
+
+/* What the options say, wherever they stand among the command's words. */
+struct opts {
+	const char *sock, *fmt;
+	bool raw;
+};
+
+/*
+ * argv[*i] as an option: 1 taken (with its value: *i moves past it), 0 not
+ * an option (a word of the command: "-" alone, "-1", or anything after
+ * "--"), or an exit status (0 after -h or -V, 2 after a usage error) + 16.
+ */
+#define OPT_EXIT(st) (16 + (st))
+static int opt_take(int argc, char **argv, int *i, struct opts *op)
+{
+	const char *a = argv[*i];
+
+	if (a[0] != '-' || !a[1] || (a[1] >= '0' && a[1] <= '9'))
+		return 0;
+	if (!strcmp(a, "-j")) {
+		op->raw = true;
+	} else if (!strcmp(a, "-s") || !strcmp(a, "-o")) {
+		if (*i + 1 >= argc)
+			return OPT_EXIT(usage_error(
+				"option %s", a[1] == 's' ? "-s needs a value: the socket's path"
+							 : "-o needs a value: text, json or "
+							   "prometheus"));
+		*(a[1] == 's' ? &op->sock : &op->fmt) = argv[++*i];
+	} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		usage(stdout);
+		return OPT_EXIT(0);
+	} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+		printf("ibrouterctl %s\n", PACKAGE_VERSION);
+		return OPT_EXIT(0);
+	} else {
+		return OPT_EXIT(usage_error("unknown option %s", a));
+	}
+	return 1;
 }
 
 /* Append one word, quoted when it holds blanks or quotes. */
@@ -262,54 +323,52 @@ static int ctl_replies(int fd, bool raw, bool *refused)
 
 int main(int argc, char **argv)
 {
-	const char *sock = getenv("IBROUTERD_SOCKET"), *fmt = NULL, *word[2] = { "", "" };
+	struct opts op = { getenv("IBROUTERD_SOCKET"), NULL, false };
+	const char *word[2] = { "", "" }, *fmt, *sock;
 	struct capture cap = { NULL, false, 0, 0 };
-	char req[IBR_CTL_REQ_MAX + 1] = "", name[PATH_MAX];
+	char req[IBR_CTL_REQ_MAX + 1] = "", name[PATH_MAX], **w;
 	size_t len = 0;
-	bool raw = false, refused = false;
-	int fd, rc, i, nw, pass = -1;
+	bool raw, refused = false, words_only = false;
+	int fd, rc, nw = 0, pass = -1;
 	ssize_t sent;
 
-	if (!sock)
-		sock = CTL_DEFAULT_SOCK;
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-j"))
-			raw = true;
-		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
-			sock = argv[++i];
-		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			fmt = argv[++i];
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return usage(stdout), 0;
-		else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
-			return printf("ibrouterctl %s\n", PACKAGE_VERSION), 0;
-		else
-			return usage(stderr), 2;
-	}
-	if (i == argc)
-		return usage(stderr), 2;
-	/* "-o FORMAT" may also follow the command (show counters -o prometheus) */
-	for (int k = i; k + 1 < argc; k++)
-		if (!strcmp(argv[k], "-o"))
-			fmt = argv[k + 1];
-	if (!fmt)
-		fmt = raw ? "json" : "text";
-	if (req_add(req, sizeof(req), &len, "-o") || req_add(req, sizeof(req), &len, fmt))
-		return 2;
-	for (nw = 0; i < argc; i++, nw++) {
-		const char *w = argv[i];
-
-		if (!strcmp(w, "-o") && i + 1 < argc) {
-			i++, nw--;
+	/*
+	 * The options wherever they stand, before the command or after its words
+	 * (show routes -j), as operators type them; the rest, in order, is the
+	 * command.  "--" ends the options: a word after it is the command's
+	 * however it starts (a capture FILE "-x.pcap").
+	 */
+	w = argv + 1; /* the words, in place: never past the argument read */
+	for (int i = 1; i < argc; i++) {
+		if (!words_only && !strcmp(argv[i], "--")) {
+			words_only = true;
 			continue;
 		}
-		if (nw < 2)
-			word[nw] = w;
-		if (nw == 3 && !strcmp(word[0], "capture") && !strcmp(word[1], "start")) {
-			cap.file = w;
-			w = capture_name(w, name, sizeof(name));
+		rc = words_only ? 0 : opt_take(argc, argv, &i, &op);
+		if (rc > 1)
+			return rc - OPT_EXIT(0);
+		if (!rc)
+			w[nw++] = argv[i];
+	}
+	if (!nw) {
+		usage(stderr);
+		return 2;
+	}
+	sock = op.sock ? op.sock : CTL_DEFAULT_SOCK;
+	raw = op.raw;
+	fmt = op.fmt ? op.fmt : raw ? "json" : "text";
+	if (req_add(req, sizeof(req), &len, "-o") || req_add(req, sizeof(req), &len, fmt))
+		return 2;
+	for (int k = 0; k < nw; k++) {
+		const char *a = w[k];
+
+		if (k < 2)
+			word[k] = a;
+		if (k == 3 && !strcmp(word[0], "capture") && !strcmp(word[1], "start")) {
+			cap.file = a;
+			a = capture_name(a, name, sizeof(name));
 		}
-		if (req_add(req, sizeof(req), &len, w)) {
+		if (req_add(req, sizeof(req), &len, a)) {
 			fprintf(stderr, "ibrouterctl: command longer than %d bytes\n",
 				IBR_CTL_REQ_MAX);
 			return 2;

@@ -24,49 +24,73 @@ static int cmd_log(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
 static int cmd_capture(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
 static int cmd_help(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
 
-/* "show ..." and the rest; `priv` marks commands that change state. */
-static const struct ibrd_cmd cmds[] = {
-	{ "version", NULL, false, cmd_version, "version" },
-	{ "show", "ports", false, ibrd_cmd_show_ports, "show ports" },
-	{ "show", "routes", false, ibrd_cmd_show_routes, "show routes [PREFIX]" },
-	{ "show", "neighbours", false, ibrd_cmd_show_neighs, "show neighbours [PORT]" },
-	{ "show", "neighbors", false, ibrd_cmd_show_neighs, NULL },
-	{ "show", "mcast", false, ibrd_cmd_show_mcast, "show mcast [MGID]" },
-	{ "show", "counters", false, ibrd_cmd_show_counters, "show counters [PORT]" },
-	{ "show", "drops", false, ibrd_cmd_show_drops, "show drops [PORT]" },
-	{ "show", "config", false, ibrd_cmd_show_config, "show config" },
-	{ "show", "osm-prefix-routes", false, ibrd_cmd_show_osm_routes,
-	  "show osm-prefix-routes PORT" },
-	{ "show", "sa", false, ibrd_cmd_show_sa, "show sa [PORT]" },
-	{ "show", "peers", false, ibrd_cmd_show_peers, "show peers [PORT]" },
-	{ "show", "proxies", false, ibrd_cmd_show_proxies, "show proxies [PORT]" },
-	{ "show", "qps", false, ibrd_cmd_show_qps, "show qps [PORT]" },
-	{ "show", "verbs", false, ibrd_cmd_show_verbs, "show verbs [PORT]" },
-	{ "sa", "resync", true, ibrd_cmd_sa_resync, "sa resync [PORT]" },
-	{ "show", "sma", false, ibrd_cmd_show_sma, "show sma [drops] [PORT]" },
-	{ "sma", "release", true, ibrd_cmd_sma_release, "sma release PORT" },
-	{ "show", "plugins", false, ibrd_cmd_show_plugins, "show plugins" },
+/*
+ * The handler of each command of the protocol's table (ibr_ctl_cmds, whose
+ * words, privilege and usage ibrouterctl shares), by its words; every entry
+ * there has one here and every one here an entry there (ibrd_cmd_test.c).
+ */
+static const struct {
+	const char *word, *sub;
+	ibrd_cmd_fn *fn;
+} handlers[] = {
+	{ "version", NULL, cmd_version },
+	{ "show", "ports", ibrd_cmd_show_ports },
+	{ "show", "routes", ibrd_cmd_show_routes },
+	{ "show", "neighbours", ibrd_cmd_show_neighs },
+	{ "show", "neighbors", ibrd_cmd_show_neighs },
+	{ "show", "mcast", ibrd_cmd_show_mcast },
+	{ "show", "counters", ibrd_cmd_show_counters },
+	{ "show", "drops", ibrd_cmd_show_drops },
+	{ "show", "config", ibrd_cmd_show_config },
+	{ "show", "osm-prefix-routes", ibrd_cmd_show_osm_routes },
+	{ "show", "sa", ibrd_cmd_show_sa },
+	{ "show", "peers", ibrd_cmd_show_peers },
+	{ "show", "proxies", ibrd_cmd_show_proxies },
+	{ "show", "qps", ibrd_cmd_show_qps },
+	{ "show", "verbs", ibrd_cmd_show_verbs },
+	{ "sa", "resync", ibrd_cmd_sa_resync },
+	{ "show", "sma", ibrd_cmd_show_sma },
+	{ "sma", "release", ibrd_cmd_sma_release },
+	{ "show", "plugins", ibrd_cmd_show_plugins },
 	/* the OpenSM plugin's opening request; checks its own credentials (ibrd_plugin.c) */
-	{ "plugin", "hello", true, ibrd_cmd_plugin_hello, NULL },
-	{ "route", "add", true, ibrd_cmd_route,
-	  "route add PREFIX port P lid L [lmc M] | direct | algorithmic [metric N]" },
-	{ "route", "del", true, ibrd_cmd_route, "route del PREFIX" },
-	{ "neighbour", "add", true, ibrd_cmd_neigh, "neighbour add GUID port P lid L [lmc M]" },
-	{ "neighbour", "del", true, ibrd_cmd_neigh, "neighbour del GUID port P" },
-	{ "mcast", "add", true, ibrd_cmd_mcast,
-	  "mcast add MGID port P mlid L [sl S] [qkey Q] [pkey K] [receivers|senders|both]" },
-	{ "mcast", "del", true, ibrd_cmd_mcast, "mcast del MGID port P" },
-	{ "proxy", "add", true, ibrd_cmd_proxy, "proxy add PORT GID QPN [qkey Q]" },
-	{ "proxy", "del", true, ibrd_cmd_proxy, "proxy del PORT GID QPN" },
-	{ "clear", "counters", true, cmd_clear, "clear counters" },
-	{ "reload", NULL, true, cmd_reload, "reload" },
-	{ "log", "level", true, cmd_log, "log level LEVEL" },
-	{ "trace", NULL, false, ibrd_cmd_trace,
-	  "trace SGID DGID [tclass T] [flowlabel F] [port P]" },
-	{ "capture", "start", true, cmd_capture, "capture start PORT FILE [drops|all] [count N]" },
-	{ "capture", "stop", true, cmd_capture, "capture stop" },
-	{ "help", NULL, false, cmd_help, "help" },
+	{ "plugin", "hello", ibrd_cmd_plugin_hello },
+	{ "route", "add", ibrd_cmd_route },
+	{ "route", "del", ibrd_cmd_route },
+	{ "neighbour", "add", ibrd_cmd_neigh },
+	{ "neighbour", "del", ibrd_cmd_neigh },
+	{ "mcast", "add", ibrd_cmd_mcast },
+	{ "mcast", "del", ibrd_cmd_mcast },
+	{ "proxy", "add", ibrd_cmd_proxy },
+	{ "proxy", "del", ibrd_cmd_proxy },
+	{ "clear", "counters", cmd_clear },
+	{ "reload", NULL, cmd_reload },
+	{ "log", "level", cmd_log },
+	{ "trace", NULL, ibrd_cmd_trace },
+	{ "capture", "start", cmd_capture },
+	{ "capture", "stop", cmd_capture },
+	{ "help", NULL, cmd_help },
 };
+
+ibrd_cmd_fn *ibrd_cmd_handler(const char *word, const char *sub)
+{
+	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+		if (!strcmp(handlers[i].word, word) &&
+		    (handlers[i].sub && sub ? !strcmp(handlers[i].sub, sub)
+					    : !handlers[i].sub && !sub))
+			return handlers[i].fn;
+	return NULL;
+}
+
+int ibrd_cmd_handlers(const char **word, const char **sub, unsigned max)
+{
+	unsigned n = 0;
+
+	for (; n < max && n < sizeof(handlers) / sizeof(handlers[0]); n++) {
+		word[n] = handlers[n].word;
+		sub[n] = handlers[n].sub;
+	}
+	return (int)n;
+}
 
 static int cmd_help(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
@@ -74,11 +98,11 @@ static int cmd_help(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 
 	(void)d, (void)argc, (void)argv;
 	ibrd_out_table(o, cols, 2);
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		if (!cmds[i].usage)
+	for (unsigned i = 0; i < ibr_ctl_ncmds; i++) {
+		if (!ibr_ctl_cmds[i].usage)
 			continue;
-		ibrd_out_str(o, cmds[i].usage);
-		ibrd_out_bool(o, cmds[i].priv);
+		ibrd_out_str(o, ibr_ctl_cmds[i].usage);
+		ibrd_out_bool(o, ibr_ctl_cmds[i].priv);
 	}
 	return ibrd_out_end(o);
 }
@@ -244,6 +268,8 @@ int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
 {
 	char *args[IBR_CTL_ARGS_MAX], **argv = args, w0[64], w1[64];
 	int argc = ibr_ctl_split(req, args, IBR_CTL_ARGS_MAX);
+	const struct ibr_ctl_cmd *c;
+	ibrd_cmd_fn *fn;
 
 	o->privileged = privileged;
 	if (argc < 0)
@@ -254,15 +280,11 @@ int ibrd_cmd_run(struct ibrd *d, struct ibrd_out *o, char *req, bool privileged)
 		return ibrd_out_usage(o, "usage: -o json|text|prometheus");
 	if (argc == 0)
 		return ibrd_out_error(o, EINVAL, "empty request");
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		const struct ibrd_cmd *c = &cmds[i];
-
-		if (strcmp(argv[0], c->word) || (c->sub && (argc < 2 || strcmp(argv[1], c->sub))))
-			continue;
+	if ((c = ibr_ctl_cmd_find(argc, argv)) && (fn = ibrd_cmd_handler(c->word, c->sub))) {
 		if (c->priv && !privileged)
 			return ibrd_out_error(o, EPERM, "%s%s%s: not allowed for this user",
 					      c->word, c->sub ? " " : "", c->sub ? c->sub : "");
-		return c->fn(d, o, argc, argv);
+		return fn(d, o, argc, argv);
 	}
 	/* the words as the request has them, escaped: they may hold any byte */
 	return ibrd_out_usage(o, "unknown command '%s%s%s'",

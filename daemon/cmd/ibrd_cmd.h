@@ -17,13 +17,13 @@
 
 typedef int ibrd_cmd_fn(struct ibrd *d, struct ibrd_out *o, int argc, char **argv);
 
-struct ibrd_cmd {
-	const char *word;
-	const char *sub; /* second word, or NULL */
-	bool priv;	 /* changes state: root or the socket's group only */
-	ibrd_cmd_fn *fn;
-	const char *usage;
-};
+/*
+ * ibrd_cmd.c: the handler of the protocol's command (ibr_ctl_cmds, lib/ibr_ctl.h: words,
+ * privilege, usage) of these words (sub NULL: one word), or NULL; and the words of every
+ * handler, up to max (their count), so that a test checks the two tables against each other.
+ */
+ibrd_cmd_fn *ibrd_cmd_handler(const char *word, const char *sub);
+int ibrd_cmd_handlers(const char **word, const char **sub, unsigned max);
 
 /* ibrd_cmd_show.c */
 ibrd_cmd_fn ibrd_cmd_show_ports, ibrd_cmd_show_routes, ibrd_cmd_show_neighs, ibrd_cmd_show_mcast,

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # sim_ctl_usage.sh - issue 21, infiniband-diags manners: every program has
-# -h/--help and -V/--version; a usage error exits 2 and an error the daemon
-# reports exits 1 (ibrouterctl(8), EXIT STATUS), the daemon's usage texts
-# included: an unknown command, a command's wrong arguments, an unknown -o
-# format (its reply says "usage":true); -j prints one JSON document however
-# many parts the answer has.
+# -h/--help and -V/--version; a usage error exits 2 (naming the option it is
+# about) and an error the daemon reports exits 1 (ibrouterctl(8), EXIT
+# STATUS), the daemon's usage texts included: an unknown command, a
+# command's wrong arguments, an unknown -o format (its reply says
+# "usage":true); -j prints one JSON document however many parts the answer
+# has; ibrouterctl's options may follow the command's words, and its usage
+# lists every command the daemon knows.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
@@ -28,6 +30,10 @@ check "ibrouterd -x: a usage error, 2" test "$(st "$IBRD" -x)" = 2
 check "ibrouterd with an operand: 2" test "$(st "$IBRD" extra)" = 2
 check "ibrouterd -f with no such file: an error, 1" test "$(st "$IBRD" -n -f "$T/none.conf")" = 1
 check "ibrouterctl -x: 2" test "$(st "$CTL" -x)" = 2
+check "ibrouterctl --bogus: 2, and it names the option" sh -c \
+	"[ \"\$('$CTL' --bogus > '$T/bogus.out' 2>&1; echo \$?)\" = 2 ] && grep -qx 'ibrouterctl: unknown option --bogus' '$T/bogus.out'"
+check "ibrouterctl show ports -s (no value): 2, and what -s needs" sh -c \
+	"[ \"\$('$CTL' show ports -s > '$T/nos.out' 2>&1; echo \$?)\" = 2 ] && grep -q 'option -s needs a value' '$T/nos.out'"
 check "ibrouter-host -x: 2" test "$(st "$HOST" -x)" = 2
 check "ibrouter-exporter -x: 2" test "$(st "$BUILD/tools/ibrouter-exporter" -x)" = 2
 
@@ -67,6 +73,27 @@ check "a good neighbour add still works (0)" test "$(st ctl neighbour add 0x1234
 check "... and its del (0)" test "$(st ctl neighbour del 0x123456 port a)" = 0
 check "ctl show sma nosuch (no such port): 1" test "$(st ctl show sma nosuch)" = 1
 check "ctl show ports: 0" test "$(st ctl show ports)" = 0
+
+# the options after the command's words too, as operators type them
+check "show routes -j: the JSON answer" sh -c "'$CTL' -s '$T/ctl.sock' show routes -j | grep -q '^{\"ok\":true,\"data\":\[{\"prefix\"'"
+check "show ports -s SOCKET -o json: the socket after the command" sh -c \
+	"'$CTL' show ports -s '$T/ctl.sock' -o json | grep -q '^{\"ok\":true,\"data\":\[{\"name\":\"a\"'"
+check "route add ... metric -1: a negative number is a word, the daemon's refusal" \
+	msg 'route add: metric "-1" is not a number' route add fec0:0:0:9::/64 port b lid 9 metric -1
+check "-- ends the options: a capture FILE -x.pcap" sh -c \
+	"cd '$T' && '$CTL' -s '$T/ctl.sock' capture start a -- -x.pcap > /dev/null && [ -f '$T/-x.pcap' ] && '$CTL' -s '$T/ctl.sock' capture stop > /dev/null"
+check "show routes --bogus: named as an option, 2" sh -c \
+	"[ \"\$('$CTL' -s '$T/ctl.sock' show routes --bogus > '$T/bogus.out' 2>&1; echo \$?)\" = 2 ] && grep -qx 'ibrouterctl: unknown option --bogus' '$T/bogus.out'"
+# ibrouterctl's usage lists every command the daemon's help lists
+"$CTL" -h > "$T/usage.out"
+ctl -j help > "$T/help.json"
+check "ibrouterctl -h lists every command of the daemon's help (show peers too)" python3 -c "
+import json, sys
+usage = open(sys.argv[2]).read()
+cmds = [r['command'] for r in json.load(open(sys.argv[1]))['data']]
+missing = [c for c in cmds if c not in usage]
+assert cmds and not missing, missing
+" "$T/help.json" "$T/usage.out"
 
 # -j: one JSON document however large the answer (3000 neighbours: several parts)
 for i in $(seq 1 3000); do
