@@ -81,15 +81,15 @@ static int gid_parse_group(const char **pp, uint16_t *out)
 	return 0;
 }
 
-/* Place the n groups read, with a "::" before group `gap` (-1: none). */
-static void gid_fill(uint8_t *raw, const uint16_t *grp, int n, int gap)
+/* Place the n groups read of `total`, with a "::" before group `gap` (-1: none). */
+static void gid_fill(uint8_t *raw, const uint16_t *grp, int n, int gap, int total)
 {
 	int i, j = 0;
 
 	memset(raw, 0, 16);
 	for (i = 0; i < n; i++) {
 		if (i == gap)
-			j += 8 - n;
+			j += total - n;
 		raw[2 * j] = (uint8_t)(grp[i] >> 8);
 		raw[2 * j + 1] = (uint8_t)grp[i];
 		j++;
@@ -97,11 +97,12 @@ static void gid_fill(uint8_t *raw, const uint16_t *grp, int n, int gap)
 }
 
 /*
- * RFC 4291 2.2 forms 1 and 2 (form 3, with a dotted quad, is rejected): up to
- * eight groups of 1-4 hex digits separated by ':', with at most one "::"
- * standing for one or more zero groups.  Stops at `stop` or the NUL.
+ * Up to `total` groups (8, or 6 before a dotted quad) of 1-4 hex digits
+ * separated by ':', with at most one "::" standing for one or more zero
+ * groups, from s to `stop`, into the first 2 * total bytes of raw (the rest
+ * zero).
  */
-static int gid_parse_ipv6(const char *s, const char *stop, uint8_t *raw)
+static int gid_parse_groups(const char *s, const char *stop, uint8_t *raw, int total)
 {
 	uint16_t grp[8];
 	int n = 0, gap = -1;
@@ -116,7 +117,7 @@ static int gid_parse_ipv6(const char *s, const char *stop, uint8_t *raw)
 			goto done;
 	}
 	for (;;) {
-		if (n == 8 || gid_parse_group(&p, &grp[n]) < 0)
+		if (n == total || gid_parse_group(&p, &grp[n]) < 0)
 			return -EINVAL;
 		n++;
 		if (p == stop)
@@ -132,9 +133,51 @@ static int gid_parse_ipv6(const char *s, const char *stop, uint8_t *raw)
 		}
 	}
 done:
-	if (gap < 0 ? n != 8 : n > 7)
+	if (gap < 0 ? n != total : n > total - 1)
 		return -EINVAL;
-	gid_fill(raw, grp, n, gap);
+	gid_fill(raw, grp, n, gap, total);
+	return 0;
+}
+
+/* A dotted quad, s to stop: four of 0..255 in decimal, without leading zeros (inet_pton's). */
+static int gid_parse_quad(const char *s, const char *stop, uint8_t *out)
+{
+	for (int k = 0; k < 4; k++) {
+		unsigned int v = 0;
+		int n = 0;
+
+		if (k && *s++ != '.')
+			return -EINVAL;
+		for (; s < stop && *s >= '0' && *s <= '9'; s++, n++)
+			v = v * 10 + (unsigned int)(*s - '0');
+		if (n == 0 || n > 3 || v > 255 || (n > 1 && s[-n] == '0'))
+			return -EINVAL;
+		out[k] = (uint8_t)v;
+	}
+	return s == stop ? 0 : -EINVAL;
+}
+
+/*
+ * RFC 4291 2.2, its three forms: up to eight groups of hex digits with at
+ * most one "::" (forms 1 and 2), the last 32 bits also as a dotted quad
+ * after six groups or a "::" (form 3: "::ffff:1.2.3.4", an IPv4-mapped
+ * address, the GID of an IPv4 address on RoCE v2).  Stops at `stop`.
+ */
+static int gid_parse_ipv6(const char *s, const char *stop, uint8_t *raw)
+{
+	const char *last = NULL, *end;
+	uint8_t quad[4];
+
+	for (const char *p = s; p < stop; p++)
+		if (*p == ':')
+			last = p;
+	if (!last || !memchr(last, '.', (size_t)(stop - last)))
+		return gid_parse_groups(s, stop, raw, 8);
+	/* the groups before the quad end at its ':', or after it when it ends a "::" */
+	end = last > s && last[-1] == ':' ? last + 1 : last;
+	if (gid_parse_quad(last + 1, stop, quad) < 0 || gid_parse_groups(s, end, raw, 6) < 0)
+		return -EINVAL;
+	memcpy(raw + 12, quad, 4);
 	return 0;
 }
 
@@ -199,6 +242,12 @@ const char *ibr_gid_ntop(const union ibr_gid *g, char *buf, size_t size)
 	uint16_t grp[8];
 	int i, best, best_len;
 
+	/* RFC 5952 5: an IPv4-mapped address (RoCE v2's GID of an IPv4 address) with its quad */
+	if (ibr_gid_is_v4mapped(g)) {
+		snprintf(tmp, sizeof(tmp), "::ffff:%u.%u.%u.%u", g->raw[12], g->raw[13], g->raw[14],
+			 g->raw[15]);
+		return gid_put(tmp, buf, size);
+	}
 	for (i = 0; i < 8; i++)
 		grp[i] = (uint16_t)(g->raw[2 * i] << 8 | g->raw[2 * i + 1]);
 	best = gid_zero_run(grp, &best_len);

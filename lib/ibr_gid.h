@@ -127,6 +127,14 @@ static inline bool ibr_gid_is_reserved(const union ibr_gid *g)
 	return (g->be64[0] | g->be64[1]) == 0;
 }
 
+/* ::ffff:0:0/96, an IPv4-mapped address: RoCE v2's GID of an IPv4 address (its prefix is 0). */
+static inline bool ibr_gid_is_v4mapped(const union ibr_gid *g)
+{
+	static const uint8_t mapped[12] = { [10] = 0xFF, [11] = 0xFF };
+
+	return memcmp(g->raw, mapped, sizeof(mapped)) == 0;
+}
+
 static inline bool ibr_gid_is_loopback(const union ibr_gid *g)
 {
 	static const uint8_t one[16] = { [15] = 1 };
@@ -184,18 +192,21 @@ const char *ibr_gid_mcast_scope_name(unsigned int scope);
 
 /*
  * Parse a GID: IPv6 text (RFC 4291 2.2: "fec0::1:0:0:10:3", "::", hex digits
- * of either case, the long form "fec0:0000:0000:0001:0000:0000:0010:0003"),
- * or the OpenSM prefix:GUID form "0xfec0000000000001:0x0002c90300001234"
- * (each half "0x" and 1-16 hex digits).  IPv4-embedded forms ("::1.2.3.4"),
- * zone IDs, blanks and anything else are rejected.  0 or -EINVAL.
+ * of either case, the long form "fec0:0000:0000:0001:0000:0000:0010:0003",
+ * the last 32 bits as a dotted quad, "::ffff:1.2.3.4", RoCE v2's GID of an
+ * IPv4 address, as inet_pton(3) takes it: 0..255, no leading zeros), or the
+ * OpenSM prefix:GUID form "0xfec0000000000001:0x0002c90300001234" (each half
+ * "0x" and 1-16 hex digits).  Zone IDs, blanks and anything else are
+ * rejected.  0 or -EINVAL.
  */
 int ibr_gid_parse(const char *s, union ibr_gid *out);
 
 /*
  * Canonical text (RFC 5952: lower case, no leading zeros, the longest run of
- * two or more zero groups, the first one on a tie, shown as "::"; never dotted
- * quads).  Returns buf, or NULL (errno ENOSPC) if size < the text + NUL;
- * IBR_GID_STRLEN always suffices.
+ * two or more zero groups, the first one on a tie, shown as "::"; an
+ * IPv4-mapped address ::ffff:0:0/96 with its dotted quad, "::ffff:1.2.3.4",
+ * as section 5 has it, and no other dotted quad).  Returns buf, or NULL
+ * (errno ENOSPC) if size < the text + NUL; IBR_GID_STRLEN always suffices.
  */
 const char *ibr_gid_ntop(const union ibr_gid *g, char *buf, size_t size);
 /* The long form: eight groups of four hex digits. */

@@ -80,14 +80,19 @@ int ibrd_cmd_proxy(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	bool add = !strcmp(argv[1], "add");
 	struct ibrd_proxy x = { .qkey = IO_VERBS_QKEY }, saved[IBRD_MAX_PROXIES];
 	unsigned nsaved = d->data->nproxies;
+	const char *why;
 	union ibr_gid g;
+	char esc[64];
 	int port, at, rc;
 
-	if ((add ? argc != 5 && argc != 7 : argc != 5) || ibr_gid_parse(argv[3], &g) ||
-	    ibr_gid_is_mcast(&g) || proxy_num(argv[4], 0xFFFFFE, &x.qpn) ||
+	if ((add ? argc != 5 && argc != 7 : argc != 5) || proxy_num(argv[4], 0xFFFFFE, &x.qpn) ||
 	    (argc == 7 && (strcmp(argv[5], "qkey") || proxy_num(argv[6], UINT32_MAX, &x.qkey))))
 		return ibrd_out_usage(o, "usage: proxy %s",
 				      add ? "add PORT GID QPN [qkey Q]" : "del PORT GID QPN");
+	/* the GID as a proxy section's title is read (ibrouterd.conf(5)) */
+	if (ibrd_conf_proxy_gid(argv[3], &g, &why))
+		return ibrd_out_usage(o, "proxy %s: %s: %s", argv[1],
+				      ibrd_out_escape(argv[3], esc, sizeof(esc)), why);
 	if ((port = ibrd_cmd_port(d, o, argv[2])) < 0)
 		return -ENOENT;
 	if (d->conf->port[port].data != IBRD_DATA_VERBS)

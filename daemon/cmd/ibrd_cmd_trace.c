@@ -3,7 +3,10 @@
  * ibrd_cmd_trace.c - "trace SGID DGID [tclass T] [flowlabel F] [port P]":
  * build the packet such a flow would send, run it through the engine on the
  * live FIB (the same code the workers run, with scratch counters), and say
- * what happened: the copies it would send, or the drop reason and rule.
+ * what happened: the copies it would send, or the drop reason, its rule and
+ * why.  A multicast DGID the engine would meet only behind a DLID that no
+ * sender has (no group there, or a scope no router forwards) is answered
+ * with the engine's own reason for it, not with the DLID check's.
  */
 #include "daemon/cmd/ibrd_cmd.h"
 
@@ -11,6 +14,7 @@
 #include "lib/ibr_pkt.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,8 +96,51 @@ static const char *trace_route_str(const struct ibrd *d, const union ibr_gid *dg
 	return buf;
 }
 
+/*
+ * Why the group DGID cannot be traced from port `in` through the engine: a
+ * drop reason (-1: it can) and in `why` the words.  The engine checks the
+ * DLID first (IBA 8.2.3: an MLID of a group on the ingress subnet), and a
+ * packet to a group without an MLID there would carry none: the reason is
+ * what the engine says of the group itself, its scope (IBA 4.1.1; link-local
+ * never leaves its subnet) or its absence from the forwarding table (8.3).
+ */
+static int trace_mcast_why(const struct ibrd *d, const struct router_fib *fib, int in,
+			   const union ibr_gid *dgid, char *why, size_t len)
+{
+	const struct router_fib_mgroup *g = router_fib_mgroup_get(fib, dgid->raw);
+	unsigned scope = ibr_gid_mcast_scope(dgid);
+	char gs[IBR_GID_STRLEN];
+
+	ibr_gid_ntop(dgid, gs, sizeof(gs));
+	if (scope == IBR_MCAST_SCOPE_LINK) {
+		snprintf(why, len, "%s is link-local (scope 2): it never leaves its subnet", gs);
+		return ROUTER_DROP_SCOPE;
+	}
+	if (scope != IBR_MCAST_SCOPE_SITE && scope != IBR_MCAST_SCOPE_ORG &&
+	    scope != IBR_MCAST_SCOPE_GLOBAL) {
+		snprintf(why, len,
+			 "%s has scope %x (%s): a router forwards site (5), organisation (8) "
+			 "and global (e) groups only",
+			 gs, scope, ibr_gid_mcast_scope_name(scope));
+		return ROUTER_DROP_SCOPE;
+	}
+	if (!g) {
+		snprintf(why, len, "no group %s in the forwarding table", gs);
+		return ROUTER_DROP_NO_GROUP;
+	}
+	if (!(g->on_ports & (1u << in))) {
+		snprintf(why, len,
+			 "group %s has no MLID on port %s: the router is no member there, so "
+			 "nothing of it reaches the router from that subnet",
+			 gs, d->rib.port[in].name);
+		return ROUTER_DROP_DLID;
+	}
+	return -1;
+}
+
 static void trace_row(struct ibrd *d, struct ibrd_out *o, const char *verdict, int in,
-		      const struct router_tx *tx, int out, int reason, const char *route)
+		      const struct router_tx *tx, int out, int reason, const char *route,
+		      const char *why)
 {
 	const struct ibr_lrh *lrh = tx ? (const struct ibr_lrh *)tx->hdr : NULL;
 
@@ -108,34 +155,44 @@ static void trace_row(struct ibrd *d, struct ibrd_out *o, const char *verdict, i
 	ibrd_out_str(o, reason >= 0 ? router_drop_name(reason) : NULL);
 	ibrd_out_str(o, reason >= 0 ? router_drop_rule(reason) : NULL);
 	ibrd_out_str(o, route);
+	ibrd_out_str(o, reason < 0 ? NULL : why ? why : router_drop_desc(reason));
 }
 
 static int trace_run(struct ibrd *d, struct ibrd_out *o, const struct router_fib *fib, int in,
 		     struct router_mbuf *m, const union ibr_gid *dgid)
 {
-	static const char *const cols[] = { "verdict", "in",	   "out",    "dlid", "slid", "sl",
-					    "vl",      "hoplimit", "reason", "rule", "route" };
+	static const char *const cols[] = {
+		"verdict", "in",       "out",	 "dlid", "slid",  "sl",
+		"vl",	   "hoplimit", "reason", "rule", "route", "why"
+	};
 	struct router_out *out = malloc(sizeof(*out));
 	struct router_counters *c = calloc(1, sizeof(*c));
 	struct router_mbuf *v[1] = { m };
-	char rbuf[IBR_GID_PREFIX_STRLEN + 16];
+	char rbuf[IBR_GID_PREFIX_STRLEN + 16], why[200];
 	const char *route = trace_route_str(d, dgid, rbuf, sizeof(rbuf));
+	int pre;
 
 	if (!out || !c) {
 		free(out);
 		free(c);
 		return ibrd_out_error(o, ENOMEM, "out of memory");
 	}
-	router_engine_burst(fib, v, 1, out, c);
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
+	if (ibr_gid_is_mcast(dgid) &&
+	    (pre = trace_mcast_why(d, fib, in, dgid, why, sizeof(why))) >= 0) {
+		trace_row(d, o, "drop", in, NULL, -1, pre, route, why);
+		goto done;
+	}
+	router_engine_burst(fib, v, 1, out, c);
 	for (uint32_t p = 0; p < fib->nports; p++)
 		for (unsigned i = 0; i < out->ntx[p]; i++)
 			trace_row(d, o, out->ncopies > 1 ? "multicast" : "forward", in,
-				  &out->tx[p][i], (int)p, -1, route);
+				  &out->tx[p][i], (int)p, -1, route, NULL);
 	if (out->nlocal)
-		trace_row(d, o, "local", in, NULL, -1, -1, route);
+		trace_row(d, o, "local", in, NULL, -1, -1, route, NULL);
 	if (out->ndrop)
-		trace_row(d, o, "drop", in, NULL, -1, out->drop[0].reason, route);
+		trace_row(d, o, "drop", in, NULL, -1, out->drop[0].reason, route, NULL);
+done:
 	free(out);
 	free(c);
 	return ibrd_out_end(o);

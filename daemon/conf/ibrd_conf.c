@@ -277,6 +277,19 @@ static void *ibrd_conf_open_mcast(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 }
 
 /* proxy "GID": the remote, a unicast GID that routes (neither link-local nor zero). */
+int ibrd_conf_proxy_gid(const char *text, union ibr_gid *g, const char **why)
+{
+	*why = NULL;
+	/* a zero prefix is no subnet's, but for RoCE v2's GID of an IPv4 address (::ffff:a.b.c.d) */
+	if (ibr_gid_parse(text, g) < 0 || ibr_gid_is_mcast(g) ||
+	    (!ibr_gid_prefix(g) && !ibr_gid_is_v4mapped(g)))
+		*why = "not the unicast GID of the remote QP's port (fec0::2:0:0:11:1, or "
+		       "::ffff:192.0.2.1 for an IPv4 address on RoCE v2)";
+	else if (ibr_gid_is_link_local(g))
+		*why = "link-local GIDs are never routed";
+	return *why ? -EINVAL : 0;
+}
+
 static void *ibrd_conf_open_proxy(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect_id id,
 				  const char *title, const struct ibrd_conf_meta *at,
 				  struct ibrd_conf_meta **m)
@@ -290,11 +303,7 @@ static void *ibrd_conf_open_proxy(struct ibrd_conf_ctx *ctx, enum ibrd_conf_sect
 	if (!x)
 		return NULL;
 	x->qkey = IO_VERBS_QKEY;
-	if (ibr_gid_parse(title, &g) < 0 || ibr_gid_is_mcast(&g) || !ibr_gid_prefix(&g))
-		why = "not the unicast GID of the remote QP's port (fec0::2:0:0:11:1)";
-	else if (ibr_gid_is_link_local(&g))
-		why = "link-local GIDs are never routed";
-	if (why)
+	if (ibrd_conf_proxy_gid(title, &g, &why) < 0)
 		ibrd_conf_err(ctx, at->line, at->label, NULL, "%s", why);
 	else
 		memcpy(x->gid, g.raw, sizeof(x->gid));

@@ -10,6 +10,8 @@
 #include "router/router_port.h"
 #include "router/router_rib.h"
 
+#include "lib/ibr_gid.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -177,5 +179,13 @@ void ibrd_conf_print(const struct ibrd_conf *c, FILE *out, enum ibrd_conf_secret
 
 /* Index of port `name`, or -1. */
 int ibrd_conf_port_index(const struct ibrd_conf *c, const char *name);
+
+/*
+ * The remote GID of a UD proxy, as a proxy section's title or proxy add's
+ * word: unicast, not link-local, with a subnet prefix (zero only for RoCE
+ * v2's GID of an IPv4 address, ::ffff:a.b.c.d).  0, or -EINVAL with *why the
+ * refusal in the config's words.
+ */
+int ibrd_conf_proxy_gid(const char *text, union ibr_gid *g, const char **why);
 
 #endif

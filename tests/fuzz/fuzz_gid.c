@@ -4,8 +4,7 @@
  * from the config file and the control socket): ibr_gid_parse(),
  * ibr_gid_prefix_parse(), ibr_guid_parse() and ibr_lid_parse() on the input
  * as a string.  Whatever they accept must print and parse back to the same
- * value; IPv6-form GIDs must agree with inet_pton() (which also takes dotted
- * quads, so inputs with a '.' are only checked to be refused by us).  The
+ * value; IPv6-form GIDs, dotted quads too, must agree with inet_pton().  The
  * first bytes are also used as a raw GID and prefix length for the classifiers,
  * printers and prefix matching.
  */
@@ -26,9 +25,7 @@ static void check_gid_text(const char *s)
 	int rc = ibr_gid_parse(s, &g);
 	bool pg_form = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 
-	if (strchr(s, '.') && rc == 0)
-		abort(); /* IPv4-embedded forms are refused */
-	if (!pg_form && !strchr(s, '.')) {
+	if (!pg_form) {
 		int lrc = inet_pton(AF_INET6, s, libc);
 
 		if ((rc == 0) != (lrc == 1))

@@ -83,7 +83,18 @@ recv_bg b "$T/b.peer" -c 6 -t 5000 --expect-count 6 --expect-dlid 0xc002 --expec
 send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::1 --qpn 0xffffff -c 6
 check "multicast A to B with B's MLID and SL" recv_wait b
 ctl -j trace $A_HOST ff12::1 > "$T/trace3.json"
-check "trace: link-local scope never routed" grep -q '"reason":"dlid"\|"reason":"scope"' "$T/trace3.json"
+check "trace: link-local scope never routed, and why (not a DLID drop)" grep -q \
+	'"verdict":"drop",.*"reason":"scope","rule":"IBA 4.1.1","route":null,"why":"ff12::1 is link-local (scope 2): it never leaves its subnet"' \
+	"$T/trace3.json"
+ctl -j trace $A_HOST ff15::1.2.3.4 > "$T/trace4.json"
+check "trace: a group no table has (an MGID with a dotted quad): no_group, IBA 8.3, named canonically" grep -q \
+	'"reason":"no_group","rule":"IBA 8.3","route":null,"why":"no group ff15::102:304 in the forwarding table"' \
+	"$T/trace4.json"
+ctl -j trace ::ffff:10.0.0.1 $B_HOST port a > "$T/trace5.json" 2>&1
+check "trace: an IPv4-mapped SGID in dotted form (::ffff:10.0.0.1) is a GID" \
+	grep -q '"verdict":"forward","in":"a","out":"b"' "$T/trace5.json"
+ctl -j trace $A_HOST ::ffff:10.0.0.1 > "$T/trace6.json" 2>&1
+check "trace: ... and as the DGID: no route to ::/64" grep -q '"reason":"no_route"' "$T/trace6.json"
 
 # 7b. the remaining commands, each once: neighbours, groups, config, log level,
 #     clear counters, help
@@ -93,6 +104,10 @@ check "neighbour del" ctl neighbour del 0x0000000000110077 port b
 check "neighbour del again fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" neighbour del 0x0000000000110077 port b 2>/dev/null"
 check "show mcast ff15::1 lists both subnets" sh -c "[ \$(\"$CTL\" -s \"$T/ctl.sock\" -j show mcast ff15::1 | grep -o '\"mgid\":\"ff15::1\"' | wc -l) -eq 2 ]"
 check "mcast del" ctl mcast del ff15::1 port a
+ctl -j trace $A_HOST ff15::1 > "$T/trace7.json"
+check "trace: a group with no MLID on the ingress port: why" grep -q \
+	'"reason":"dlid","rule":"IBA 8.2.3","route":null,"why":"group ff15::1 has no MLID on port a: the router is no member there' \
+	"$T/trace7.json"
 check "show config prints the running config" sh -c "\"$CTL\" -s \"$T/ctl.sock\" show config | grep -q '^port \"b\"'"
 check "log level debug" ctl log level debug
 check "log level nonsense refused" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" log level loud 2>/dev/null"

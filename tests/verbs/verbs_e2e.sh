@@ -135,6 +135,14 @@ check "proxy add (b -> A host): says what it added, and the QPN senders on b use
 	"$T/padd.out"
 check "proxy add of the config's proxy fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy add a $B_HOST 0x42"
 check "proxy add on an unknown port fails" sh -c "! \"$CTL\" -s \"$T/ctl.sock\" proxy add c $B_HOST 0x42"
+# a RoCE v2 host's IPv4 address as its GID, typed dotted: taken, named back so
+ctl proxy add b ::ffff:10.0.0.2 0x46 > "$T/pv4.out" 2>&1
+check "proxy add of ::ffff:10.0.0.2 (dotted): added, and named so" \
+	grep -q '^added a proxy on port b for QPN 0x000046 at ::ffff:10.0.0.2,' "$T/pv4.out"
+check "... proxy del of it" ctl proxy del b ::FFFF:A00:2 0x46
+ctl proxy add b fe80::1 0x46 > "$T/pll.out" 2>&1
+check "proxy add of a link-local GID: refused as the config refuses it" \
+	grep -q 'proxy add: fe80::1: link-local GIDs are never routed' "$T/pll.out"
 ctl -j show proxies > "$T/proxies.json"
 check "show proxies: a's QP stands for B host's QP" grep -q '"port":"a","qpn":"0x[0-9a-f]*","gid":"fec0::2:0:0:11:1","remote_qpn":"0x000042","qkey":"0x00001234"' "$T/proxies.json"
 check "show proxies: b's for A host's" grep -q '"port":"b","qpn":"0x[0-9a-f]*","gid":"fec0::1:0:0:10:1","remote_qpn":"0x000042","qkey":"0x00004321"' "$T/proxies.json"
