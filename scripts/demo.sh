@@ -24,9 +24,12 @@ ctlrun show ports
 ctlrun show routes
 ctlrun show neighbours
 
-say "a host in A (LID 3) sends 5 UD packets to a host in B (GUID 0x110001, LID 5) through the router's LID"
+# a data QP (0x42, with its Q_Key), not ibrouter-host's default QP 1, which is the
+# GSI's: tshark would decode management datagrams
+say "a host in A (LID 3) sends 5 UD packets to QP 0x42 of a host in B (GUID 0x110001, LID 5) through the router's LID"
 recv_bg b "$T/b.peer" -c 5 -t 5000 -w "$T/b.pcap"
-send_a --slid 3 --dlid 1 --sgid fec0::1:0:0:10:1 --dgid fec0::2:0:0:11:1 --size 100 -c 5
+send_a --slid 3 --dlid 1 --sgid fec0::1:0:0:10:1 --dgid fec0::2:0:0:11:1 --qpn 0x42 \
+	--src-qp 0x42 --qkey 0x1234 --size 100 -c 5
 recv_wait b
 say "what B received: DLID is the host's LID, SLID the router's port-b LID, the hop limit one less; GIDs, payload and ICRC untouched, VCRC valid"
 cat "$T/b.out"
@@ -39,7 +42,8 @@ ctlrun show counters
 ctlrun trace fec0::1:0:0:10:1 fec0::2:0:0:11:1
 
 if command -v tshark > /dev/null 2>&1; then
-	say "tshark decodes the capture taken in B"
+	say "tshark decodes the capture taken in B: UD sends to QP 0x42, 100 bytes of data each"
+	printf '$ tshark -r %s\n' "$T/b.pcap"
 	tshark -r "$T/b.pcap" 2>/dev/null | head -5
 fi
 if [ -n "${DEMO_KEEP:-}" ]; then

@@ -59,12 +59,14 @@ echo "OpenSM A's own view of LID 4 (saquery from host HcaA2):"
 lab_run A HcaA2 saquery 4 2>/dev/null | grep -E "lid|port_guid|NodeDescription"
 
 RA=$(lid_of a) RB=$(lid_of b)
-say "host HcaA2 (LID 4 in A) sends 3 UD packets to HcaB2's GID through the router's LID $RA"
+say "host HcaA2 (LID 4 in A) sends 3 UD packets to QP 0x42 at HcaB2's GID through the router's LID $RA"
 "$HOST" -s "$LAB/b.peer" recv -c 3 -t 5000 > "$LAB/b.out" 2>&1 &
 R=$!
 sleep 0.2
+# a data QP with its Q_Key, not ibrouter-host's default QP 1 (the GSI's: management datagrams)
 "$HOST" -s "$LAB/a.peer" -p "$LAB/a.sock" send -q --slid 4 --dlid "$RA" \
-	--sgid fec0:0:0:1::10:3 --dgid fec0:0:0:2::11:3 --size 64 -c 3
+	--sgid fec0:0:0:1::10:3 --dgid fec0:0:0:2::11:3 --qpn 0x42 --src-qp 0x42 --qkey 0x1234 \
+	--size 64 -c 3
 wait $R
 echo "what arrived in B: DLID = HcaB2's LID from OpenSM B, SLID = the router's B LID $RB, hop limit 63:"
 cat "$LAB/b.out"
