@@ -268,6 +268,14 @@ static void reload_commit(struct ibrd *d, struct reload *r)
 	const struct ibrd_conf *nc = d->conf;
 
 	router_rib_free(&r->rib);
+	/*
+	 * Verbs ports kept open (the same ports in the same places): what their
+	 * HCA ports say into the new RIB, as when they open; else a RoCE port
+	 * would be an InfiniBand one until its next event (its connected route
+	 * by LID, its groups not the bridging policy's).  Reopened ones did so.
+	 */
+	if (!r->data)
+		ibrd_verbs_sync(d);
 	ibrd_data_commit(&r->sims);
 	ibrd_sma_swap(d, r->sma); /* SMPs are answered on this thread: none is in flight */
 	r->sma = NULL;

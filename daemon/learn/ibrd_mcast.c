@@ -113,10 +113,13 @@ static const struct sa_group *mcast_group(struct ibrd *d, uint32_t p, const uint
 
 /*
  * A group the router joined is fed in that subnet (RECEIVERS), whoever told
- * the RIB of it (the SA client, a plugin, the config): IBA has no trap for a
- * member's join, so the router keeps forwarding into a subnet where it is a
- * member while the group exists there.  Run after the policy, before the
- * FIB is compiled (ibrd_sync.c).
+ * the RIB of it (the SA client, a plugin): IBA has no trap for a member's
+ * join, so the router keeps forwarding into a subnet where it is a member
+ * while the group exists there.  Not a static group (the config's, `mcast
+ * add`): the operator said whether that subnet has receivers, and
+ * receivers = false stays so (on a RoCE port the policy's join finds the
+ * config's group and keeps it, ibrd_roce.c).  Run after the policy, before
+ * the FIB is compiled (ibrd_sync.c).
  */
 void ibrd_mcast_mark_joined(struct ibrd *d)
 {
@@ -128,7 +131,7 @@ void ibrd_mcast_mark_joined(struct ibrd *d)
 		memcpy(k.mgid, d->mcast->mjoins[i].mgid, 16);
 		k.port = (uint8_t)d->mcast->mjoins[i].port;
 		m = router_tab_find(&d->rib.mcasts, &k);
-		if (m)
+		if (m && m->source != ROUTER_SRC_STATIC)
 			m->flags |= ROUTER_MCAST_RECEIVERS;
 	}
 }

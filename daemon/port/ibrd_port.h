@@ -118,6 +118,11 @@ int ibrd_verbs_open(struct ibrd *d);
 int ibrd_verbs_watch(struct ibrd *d);
 /* Take them off (before the verbs ports close). */
 void ibrd_verbs_unwatch(struct ibrd *d);
+/*
+ * The open verbs ports' state (link, LID, GID, RoCE: link layer, GUID, MTU)
+ * into a RIB made anew from the file, by a reload that kept them open.
+ */
+void ibrd_verbs_sync(struct ibrd *d);
 /* Events on a device's async fd. */
 void ibrd_verbs_event(struct ibrd *d, struct ibrd_ev *ev);
 /*

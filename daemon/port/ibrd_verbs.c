@@ -13,9 +13,13 @@
  *                                     (the DLID it accepts; the HCA sends
  *                                     with it as SLID) unless the config
  *                                     fixes one
- *   GID change                        GID 0 read again: its prefix is the
- *                                     port's subnet prefix unless the config
- *                                     fixes one
+ *   GID change                        the port's GID read again (GID 0 on
+ *                                     InfiniBand; on RoCE its RoCE v2 GID of
+ *                                     an IPv4 or global IPv6 address): its
+ *                                     prefix is the port's subnet prefix
+ *                                     unless the config fixes one; logged as
+ *                                     the GID the port uses, with a warning
+ *                                     when RoCE has a link-local one only
  *   SM change, client reregister      the port's SA client resyncs (the new
  *                                     SM may have other tables, IBA 14.4.11)
  *   fatal device error, or the        the device is let go of (everything on
@@ -81,6 +85,44 @@ static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
 	ibrd_port_changed(d, i); /* its connected route: withdrawn while down */
 }
 
+/*
+ * The GID the port sends from, as the log says it: "fd00:b::1 (index 1,
+ * RoCE v2)" -- on RoCE the first RoCE v2 GID of an IPv4 or global IPv6
+ * address of its network device, the link-local one only when there is no
+ * other (io_verbs_event.c), on InfiniBand GID 0.
+ */
+static const char *verbs_gid_str(const struct io_verbs_port *vp, char *buf, size_t len)
+{
+	char gs[IBR_GID_STRLEN];
+	union ibr_gid g;
+
+	memcpy(g.raw, vp->gid, 16);
+	snprintf(buf, len, "%s (index %u%s)", ibr_gid_ntop(&g, gs, sizeof(gs)), vp->sgid_index,
+		 vp->roce ? ", RoCE v2" : "");
+	return buf;
+}
+
+/* A GID change: the GID the port uses now, and on RoCE a warning when it is link-local only. */
+static void verbs_gid_changed(struct ibrd *d, const struct io_verbs_port *vp)
+{
+	uint32_t i = vp->cfg.router_port;
+	const char *name = d->conf->port[i].name;
+	char gs[IBR_GID_STRLEN + 32];
+	union ibr_gid g;
+
+	memcpy(g.raw, vp->gid, 16);
+	verbs_gid_str(vp, gs, sizeof(gs));
+	if (vp->roce && ibr_gid_is_link_local(&g))
+		log_warnx(
+			"verbs: port %s: GID change: %s, link-local: no RoCE v2 GID of an IPv4 or "
+			"global IPv6 address on its network device, so nothing routed reaches "
+			"the port until it has one",
+			name, gs);
+	else
+		log_info("verbs: port %s: GID change: %s%s", name, gs,
+			 d->conf->port[i].rp.prefix ? " (the config's prefix stays)" : "");
+}
+
 /* ---- async events ---- */
 
 int ibrd_verbs_watch(struct ibrd *d)
@@ -110,6 +152,12 @@ int ibrd_verbs_watch(struct ibrd *d)
 	return 0;
 }
 
+void ibrd_verbs_sync(struct ibrd *d)
+{
+	for (unsigned k = 0; d->data->verbs && io_verbs_port(d->data->verbs, k); k++)
+		verbs_port_sync(d, io_verbs_port(d->data->verbs, k));
+}
+
 void ibrd_verbs_unwatch(struct ibrd *d)
 {
 	for (unsigned j = 0; j < d->data->nvev; j++)
@@ -123,9 +171,7 @@ static void verbs_on_event(void *ctx, struct io_verbs_port *vp, enum io_verbs_ev
 	struct ibrd *d = ctx;
 	uint32_t i = vp->cfg.router_port;
 	const char *name = d->conf->port[i].name;
-	char gs[IBR_GID_STRLEN];
 	struct sa_client *sa;
-	union ibr_gid g;
 
 	if (ev == IO_VERBS_EV_OTHER)
 		return; /* not about a port (CQ, QP errors: the data path's) */
@@ -154,9 +200,7 @@ static void verbs_on_event(void *ctx, struct io_verbs_port *vp, enum io_verbs_ev
 			 d->conf->port[i].rp.lid ? " (the config's LID stays)" : "");
 		break;
 	case IO_VERBS_EV_GID:
-		memcpy(g.raw, vp->gid, 16);
-		log_info("verbs: port %s: GID change: %s%s", name, ibr_gid_ntop(&g, gs, sizeof(gs)),
-			 d->conf->port[i].rp.prefix ? " (the config's prefix stays)" : "");
+		verbs_gid_changed(d, vp);
 		break;
 	default:
 		sa = d->sa[i];
@@ -339,12 +383,19 @@ int ibrd_verbs_open(struct ibrd *d)
 	strcpy(d->data->verbs_sig, sig);
 	for (unsigned k = 0; k < n; k++) {
 		struct io_verbs_port *vp = io_verbs_port(d->data->verbs, k);
+		char addr[IBR_GID_STRLEN + 48];
 
 		d->data->vport[at[k]] = &vp->io;
-		log_info("router: port %s: verbs %s:%u, LID 0x%04x, relay QPN 0x%06x Q_Key "
-			 "0x%08x, %s",
-			 d->conf->port[at[k]].name, vp->cfg.device, vp->cfg.port_num, vp->lid,
-			 vp->qpn, vp->q[0].qkey,
+		/* a RoCE port has no LID: its GID is its address */
+		if (vp->roce) {
+			memcpy(addr, "GID ", 4);
+			verbs_gid_str(vp, addr + 4, sizeof(addr) - 4);
+		} else {
+			snprintf(addr, sizeof(addr), "LID 0x%04x", vp->lid);
+		}
+		log_info("router: port %s: verbs %s:%u, %s, relay QPN 0x%06x Q_Key 0x%08x, %s",
+			 d->conf->port[at[k]].name, vp->cfg.device, vp->cfg.port_num, addr, vp->qpn,
+			 vp->q[0].qkey,
 			 vp->lost ? "lost (no such device yet)"
 			 : vp->up ? "active"
 				  : "down");

@@ -8,7 +8,10 @@
 # unicast both ways through the same verbs code with the two address models:
 # LIDs and MLIDs on a, GIDs alone (DLID 0) on b; what becomes of HopLmt,
 # TClass and FlowLabel between them; the engine's checks on every packet
-# (HopLmt 1 dropped, a payload above the RoCE port's MTU dropped).  A real
+# (HopLmt 1 dropped, a payload above the RoCE port's MTU dropped); static
+# groups without receivers on the RoCE port stay so (added, from the file,
+# at start and across a reload, which keeps the port a RoCE port); what the
+# log says of its GID changes.  A real
 # HCA and a real RoCE NIC in one router can only be shown on hardware: the
 # VM lab has rxe alone (tests/vm/vm_roce.sh, 8, uses a sim IB port).
 BUILD=${BUILD:-$(pwd)}
@@ -129,5 +132,73 @@ check "mtu drops counted on a (2)" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show dr
 ctl -j show verbs > "$T/verbs.json"
 check "show verbs: b on RoCE v2 GID index 1, MTU 1024, nothing refused" \
 	grep -q '"port":"b","device":"rxe0:1","link":"ethernet","state":"active","gid":"fd00:b::1","sgid_index":1,"mtu":1024,.*"tx_no_ah":0,"tx_down":0,' "$T/verbs.json"
+
+# 6. a static group says where it is fed: receivers = false on the RoCE port
+#    stays so (show mcast, and nothing forwarded there), though the bridging
+#    policy joins the group there (it finds the static one)
+check "mcast add ff15::1:9 port b senders (no receivers there)" \
+	ctl mcast add ff15::1:9 port b mlid 0xc003 senders
+check "mcast add ff15::1:9 port a receivers" ctl mcast add ff15::1:9 port a mlid 0xc004 receivers
+sleep 0.3
+mc_b() { # mc_b MGID RECEIVERS SENDERS: b's row of show mcast MGID
+	ctl -j show mcast "$1" | grep -q "\"mgid\":\"$1\",\"port\":\"b\",[^}]*\"receivers\":$2,\"senders\":$3,\"source\":\"static\""
+}
+check "show mcast: b has no receivers of ff15::1:9, as added" mc_b ff15::1:9 false true
+recv_bg b "$T/b.peer" -t 700 --expect-count 0
+send_a --slid 3 --dlid 0xc004 --sgid $A_HOST --dgid ff15::1:9 --qpn 0xffffff --qkey $QKEY -c 2
+check "nothing of ff15::1:9 goes into b, which has no receivers" recv_wait b
+
+# 6b. a reload that keeps the verbs ports open: b stays a RoCE port (link,
+#     GUID from its GID, MTU, connected route by GID), the groups added above
+#     stay, and a group of the file with receivers = false on b shows so
+cat >> "$T/ibrouterd.conf" << EOC
+mcast "ff15::1:a" {
+	port = "b"
+	mlid = 0xc005
+	receivers = false
+}
+mcast "ff15::1:a" {
+	port = "a"
+	mlid = 0xc006
+	senders = false
+}
+EOC
+check "reload with the file's groups ff15::1:a (no receivers on b)" ctl reload
+sleep 0.3
+ctl -j show ports > "$T/ports2.json"
+check "after the reload b is still a RoCE port: GUID, MTU 1024, link ethernet" \
+	grep -q '"name":"b","guid":"0x0000000000000001","prefix":"fd00:b::","lid":"0x0000",.*"mtu":1024,"up":true,.*"link":"ethernet"' "$T/ports2.json"
+check "... and its connected route is by GID" sh -c "\"$CTL\" -s \"$T/ctl.sock\" -j show routes | grep -q '\"prefix\":\"fd00:b::/64\",\"source\":\"connected\",\"port\":\"b\",\"via\":\"gid\"'"
+check "show mcast: the file's receivers = false on b shows as no" mc_b ff15::1:a false true
+check "show mcast: ff15::1:9 on b still without receivers" mc_b ff15::1:9 false true
+
+# 7. a GID change on the RoCE port: the log names the GID the port uses (its
+#    RoCE v2 GID of an address, not the link-local one at index 0), and warns
+#    when there is only a link-local one
+FVCTL=$BUILD/tests/fakes/fake_verbs_ctl
+check "RoCE b: a new address (GID change)" "$FVCTL" "$T/b.sock.ctl" gid fd00:b::7
+sleep 0.3
+check "the log names the GID b uses, its index and kind" \
+	grep -q 'verbs: port b: GID change: fd00:b::7 (index 1, RoCE v2)$' "$T/ibrouterd.log"
+check "RoCE b: only a link-local address left" "$FVCTL" "$T/b.sock.ctl" gid fe80::21
+sleep 0.3
+check "the log warns that b has a link-local GID only" \
+	grep -q 'verbs: port b: GID change: fe80::21 (index 0, RoCE v2), link-local: no RoCE v2 GID of an IPv4 or global IPv6 address' "$T/ibrouterd.log"
+check "RoCE b: its IPv4 address (an IPv4-mapped GID)" "$FVCTL" "$T/b.sock.ctl" gid ::ffff:10.0.0.1
+sleep 0.3
+check "the log names it as an IPv4 address's GID" \
+	grep -q 'verbs: port b: GID change: ::ffff:10.0.0.1 (index 1, RoCE v2)$' "$T/ibrouterd.log"
+check "the start's log line gives b's GID, not a LID" \
+	grep -q 'router: port b: verbs rxe0:1, GID fd00:b::1 (index 1, RoCE v2), relay QPN' "$T/ibrouterd.log"
+
+# 8. the daemon started with the file's group: receivers = false on b shows so
+kill "$RPID"
+wait "$RPID" 2> /dev/null
+"$IBRD" -d -f "$T/ibrouterd.conf" > "$T/ibrouterd2.log" 2>&1 &
+RPID=$!
+PIDS="$PIDS $RPID"
+for _ in $(seq 1 100); do ctl version > /dev/null 2>&1 && break; sleep 0.05; done
+sleep 0.3
+check "started with the file's ff15::1:a: no receivers on b, as the file says" mc_b ff15::1:a false true
 
 finish

@@ -5,7 +5,8 @@
  * which groups the router joins where, and when it leaves: scopes (IBA 8.3:
  * site scope stays in its site, link-local is never bridged), the config's
  * include/exclude lists, members other than the router, joins never seen
- * (sent again), and the groups it joined marked as fed in the RIB.
+ * (sent again), and the groups it joined marked as fed in the RIB, but for
+ * the config's own word on a group (receivers = false).
  */
 #include "daemon/learn/ibrd_learn.h"
 #include "sa/sa_client.h"
@@ -268,6 +269,33 @@ static void test_mark_joined(void)
 	router_rib_mcast_del(&d.rib, m.key.mgid, 1);
 }
 
+/*
+ * A group the config or `mcast add` put on a port says itself where it is
+ * fed: receivers = false there stays so, joined or not (on a RoCE port the
+ * policy's join finds the config's group and keeps it).
+ */
+static void test_mark_joined_static(void)
+{
+	struct router_mcast m = { .mlid = 0xC001,
+				  .source = ROUTER_SRC_STATIC,
+				  .flags = ROUTER_MCAST_SENDERS };
+	const struct router_mcast *got;
+
+	reset();
+	listed(0, "ff15::1:9", true);
+	ibrd_mcast_policy(&d);
+	CU_ASSERT_EQUAL(made('j', 1, "ff15::1:9"), 1);
+	mgid_set(m.key.mgid, "ff15::1:9");
+	m.key.port = 1; /* joined in b, where the config says no member receives */
+	CU_ASSERT_EQUAL_FATAL(router_rib_mcast_add(&d.rib, &m), 0);
+	ibrd_mcast_mark_joined(&d);
+	got = router_tab_find(&d.rib.mcasts, &m.key);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_FALSE(got->flags & ROUTER_MCAST_RECEIVERS);
+	CU_ASSERT(got->flags & ROUTER_MCAST_SENDERS);
+	router_rib_mcast_del(&d.rib, m.key.mgid, 1);
+}
+
 static CU_TestInfo tests[] = {
 	{ "join parameters: the subnet's own where the group exists", test_join_parameters },
 	{ "site scope: its site's subnets", test_site_scope },
@@ -275,6 +303,7 @@ static CU_TestInfo tests[] = {
 	{ "no member left: leave", test_leave },
 	{ "a join never seen is sent again", test_rejoin },
 	{ "joined groups are fed", test_mark_joined },
+	{ "... but not a static group with receivers = false", test_mark_joined_static },
 	CU_TEST_INFO_NULL,
 };
 
