@@ -367,7 +367,28 @@ static unsigned eng_validate_run(const struct router_fib *fib, struct router_mbu
 	 * (ten interleaved A/B pairs each, eight in favour), perhaps as 32
 	 * DRAM misses no longer hold the L1 miss buffers the validation's own
 	 * loads need */
-	if (exact.mask >= ENG_PREFETCH_SLOTS)
+	if (unlikely(fib->delta != NULL)) {
+		/* and in a FIB with a delta (router_fib.h), the word of the delta's filter
+		 * that stage 2 asks before it takes the base's /64: nearly every prefix (all
+		 * but those the delta holds, and ~0.05 % of the others) stops at that word.
+		 * Measured, interleaved passes over one FIB with and without its delta of
+		 * 60,000 /64s: ~2.5 ns a packet more than the base alone, 17.5 ns (the
+		 * filter's test here, the delta's slot prefetched when it passed: ~3 ns; a
+		 * filter of 16 bits a key, ~1 % passing: ~4 ns).  In this function, not in
+		 * one of its own: GCC takes a function of prefetches alone for a pure one,
+		 * and drops the call */
+		for (i = 0; i < n; i++) {
+			uint64_t key;
+			uint32_t w;
+
+			if (unlikely(pkts[i]->len < MIN_GLOBAL))
+				continue;
+			key = eng_ld64(pkts[i]->data + DGID_OFF);
+			__builtin_prefetch(&exact.ent[router_hash_slot(&exact, key)], 0, 1);
+			router_fib_filter_bits(key, fib->delta->filter_mask, &w);
+			__builtin_prefetch(&fib->delta->filter[w]);
+		}
+	} else if (exact.mask >= ENG_PREFETCH_SLOTS)
 		for (i = 0; i < n; i++)
 			if (likely(pkts[i]->len >= MIN_GLOBAL))
 				__builtin_prefetch(
@@ -446,9 +467,20 @@ static inline void eng_stage_route(const struct router_fib *fib, const struct ro
 	int r;
 
 	/* 21. a route to the DGID's prefix (exact /64 first, then aggregates);
-	 *     mostly found in the home slot stage 1 prefetched */
+	 *     mostly found in the home slot stage 1 prefetched.  A FIB with a
+	 *     delta (the changes since its base was compiled) answers otherwise
+	 *     only when the delta may have the /64 (its filter, whose word
+	 *     stage 1 prefetched, mostly says no) or the base has none */
 	nh = e->key == key ? e->val : 0;
-	if (unlikely(!nh) && !(nh = router_fib_route_get(fib, key))) {
+	if (likely(!fib->delta)) {
+		if (unlikely(!nh))
+			nh = router_fib_base_route_get(fib, key);
+	} else if (router_fib_delta_may(fib->delta, key) || (!nh && fib->delta->agg_plens)) {
+		nh = router_fib_delta_route_get(fib, key);
+	} else if (!nh) { /* neither the /64 nor a shorter prefix changed */
+		nh = router_fib_base_route_get(fib, key);
+	}
+	if (unlikely(!nh)) {
 		st->info = eng_info_drop(ROUTER_DROP_NO_ROUTE);
 		return;
 	}
@@ -569,7 +601,7 @@ static int eng_ucast_dlid(const struct router_fib *fib, struct router_nh nh, con
 	int dlid = nh.lid;
 
 	if (nh.kind == ROUTER_NH_DIRECT) {
-		v = router_hash_get(&fib->neigh[nh.port], eng_ld64(b + DGID_OFF + 8));
+		v = router_fib_neigh_get(fib, nh.port, eng_ld64(b + DGID_OFF + 8));
 		if (!v)
 			return -1;
 		dlid = (uint16_t)v;

@@ -1,28 +1,79 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
- * router_fib.c - compile the RIB into an immutable FIB.  Runs on the control
- * thread after every change; the result is published with router_pub.
+ * router_fib.c - compile the RIB into an immutable FIB: the base tables,
+ * each a part the FIBs made from it later share (router_fib_delta.c makes
+ * those, per change).  Runs on the control thread; the result is published
+ * with router_pub.
  */
-#include "router/router_fib.h"
-#include "router/router_rib.h"
+#include "router/router_fib_int.h"
 
 #include <endian.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct router_fib_part *router_fib_part_new(void)
+{
+	struct router_fib_part *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->ref = 1;
+	return p;
+}
+
+void router_fib_part_hold(struct router_fib *fib, enum router_fib_part_id id)
+{
+	if (fib->part[id])
+		fib->part[id]->ref++;
+}
+
+uint64_t router_fib_id_new(void)
+{
+	static _Atomic uint64_t ids;
+
+	return atomic_fetch_add_explicit(&ids, 1, memory_order_relaxed) + 1;
+}
+
+/* Whether `fib` held the last reference to its part `id` (then it frees what is in it). */
+static bool fib_part_last(struct router_fib *fib, enum router_fib_part_id id)
+{
+	struct router_fib_part *p = fib->part[id];
+
+	if (!p)
+		return true;
+	if (--p->ref)
+		return false;
+	for (uint32_t i = 0; i < p->nmore; i++)
+		free(p->more[i]);
+	free(p->more);
+	free(p->filter);
+	free(p->slot);
+	free(p->key);
+	free(p);
+	return true;
+}
 
 void router_fib_free(struct router_fib *fib)
 {
 	if (!fib)
 		return;
-	router_hash_free(&fib->exact);
-	for (uint32_t i = 0; i < fib->nagg; i++)
-		router_hash_free(&fib->agg[i].h);
-	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++)
-		router_hash_free(&fib->neigh[i]);
-	router_hash_free(&fib->mcast);
-	free(fib->groups);
-	free(fib->ecmp);
+	if (fib_part_last(fib, ROUTER_FIB_PORTS))
+		free(fib->port);
+	if (fib_part_last(fib, ROUTER_FIB_ROUTES)) {
+		router_hash_free(&fib->exact);
+		for (uint32_t i = 0; i < fib->nagg; i++)
+			router_hash_free(&fib->agg[i].h);
+		free(fib->ecmp);
+	}
+	if (fib_part_last(fib, ROUTER_FIB_NEIGHS))
+		for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++)
+			router_hash_free(&fib->neigh[i]);
+	if (fib_part_last(fib, ROUTER_FIB_MCAST)) {
+		router_hash_free(&fib->mcast);
+		free(fib->groups);
+	}
+	router_fib_delta_free(fib->delta);
 	free(fib);
 }
 
@@ -98,22 +149,6 @@ static void fib_ecmp_fill(const uint64_t *val, unsigned n, struct router_fib_ecm
 	}
 }
 
-/*
- * The compiler's index of the groups made so far, by their sorted next hop
- * values (routes through the same routers share one group): open
- * addressing, at most half full, so a lookup is O(1) however many routes
- * have several next hops and however few distinct groups they make.
- */
-struct fib_ecmp_index {
-	uint32_t *slot; /* group index + 1, 0 empty */
-	uint32_t mask;
-	struct fib_ecmp_key {
-		uint64_t v[ROUTER_ECMP_MAX];
-		unsigned n;
-	} * key;      /* by group index */
-	uint32_t cap; /* groups fib->ecmp and key have room for */
-};
-
 static uint64_t fib_ecmp_key_hash(const uint64_t *val, unsigned n)
 {
 	uint64_t h = n;
@@ -123,43 +158,116 @@ static uint64_t fib_ecmp_key_hash(const uint64_t *val, unsigned n)
 	return h;
 }
 
-/* A new group for val[0..n-1] (sorted) at index fib->necmp; -ENOMEM. */
-static int fib_ecmp_add(struct router_fib *fib, struct fib_ecmp_index *x, const uint64_t *val,
-			unsigned n)
+/*
+ * The index of the groups made so far (struct router_fib_part), by their
+ * sorted next hop values (routes through the same routers share one group):
+ * open addressing, at most half full, so a lookup is O(1) however many
+ * routes have several next hops and however few distinct groups they make.
+ * The group of val[0..n-1]: its number, or -1 with *at the slot it takes.
+ */
+static int64_t fib_ecmp_find(const struct router_fib_part *x, const uint64_t *val, unsigned n,
+			     uint32_t *at)
 {
-	if (fib->necmp == x->cap) {
-		uint32_t nc = x->cap ? x->cap * 2 : 4;
-		struct router_fib_ecmp *ng = realloc(fib->ecmp, nc * sizeof(*ng));
-		struct fib_ecmp_key *nk;
+	uint32_t s;
 
-		if (!ng)
-			return -ENOMEM;
-		fib->ecmp = ng;
+	if (!x->mask)
+		return -1;
+	for (s = (uint32_t)fib_ecmp_key_hash(val, n) & x->mask; x->slot[s]; s = (s + 1) & x->mask) {
+		const struct router_fib_ecmp_key *k = &x->key[x->slot[s] - 1];
+
+		if (k->n == n && !memcmp(k->v, val, n * sizeof(val[0])))
+			return x->slot[s] - 1;
+	}
+	*at = s;
+	return -1;
+}
+
+/* Room in the index for `want` groups, at most half full: 0 or -ENOMEM. */
+static int fib_ecmp_index_room(struct router_fib_part *x, uint64_t want)
+{
+	uint32_t mask, *slot;
+
+	if (want > x->capkey) {
+		uint32_t nc = x->capkey ? x->capkey : 4;
+		struct router_fib_ecmp_key *nk;
+
+		while (nc < want)
+			nc *= 2;
 		if (!(nk = realloc(x->key, nc * sizeof(*nk))))
 			return -ENOMEM;
 		x->key = nk;
-		x->cap = nc;
+		x->capkey = nc;
 	}
-	memset(&fib->ecmp[fib->necmp], 0, sizeof(fib->ecmp[0]));
-	fib_ecmp_fill(val, n, &fib->ecmp[fib->necmp]);
-	x->key[fib->necmp].n = n;
-	memcpy(x->key[fib->necmp].v, val, n * sizeof(val[0]));
-	fib->necmp++;
+	if (x->mask && 2 * want <= (uint64_t)x->mask + 1)
+		return 0;
+	for (mask = 16; mask < 2 * want; mask <<= 1)
+		;
+	if (!(slot = calloc(mask, sizeof(*slot))))
+		return -ENOMEM;
+	free(x->slot);
+	x->slot = slot;
+	x->mask = mask - 1;
+	for (uint32_t g = 0; g < x->nkey; g++) { /* again, in the new size */
+		uint32_t s = (uint32_t)fib_ecmp_key_hash(x->key[g].v, x->key[g].n) & x->mask;
+
+		while (x->slot[s])
+			s = (s + 1) & x->mask;
+		x->slot[s] = g + 1;
+	}
 	return 0;
 }
 
 /*
- * A route's value: its next hop's, or its group's (several next hops): the
- * group of the same next hop values when one was made already, else a new
- * one.  0 when out of memory.
+ * A new group for val[0..n-1] (sorted): the base's next (fib->ecmp) when
+ * compiling, else the delta's (more[]); its number, or -1 when out of
+ * memory or of room for the delta's groups.
  */
-static uint64_t fib_route_val(struct router_fib *fib, struct fib_ecmp_index *x,
-			      const struct router_rib *rib, const struct router_route *r)
+static int64_t fib_ecmp_add(struct router_fib *fib, struct router_fib_part *x, const uint64_t *val,
+			    unsigned n, bool more)
 {
+	struct router_fib_ecmp *g;
+	uint32_t at = 0;
+
+	if (fib_ecmp_index_room(x, (uint64_t)x->nkey + 1))
+		return -1;
+	fib_ecmp_find(x, val, n, &at); /* the slot, in the index as it is now */
+	if (more) {
+		if (x->nmore == ROUTER_FIB_MORE_ECMP)
+			return -1;
+		if (!x->more && !(x->more = calloc(ROUTER_FIB_MORE_ECMP, sizeof(*x->more))))
+			return -1;
+		if (!(g = calloc(1, sizeof(*g))))
+			return -1;
+		x->more[x->nmore++] = g;
+	} else {
+		if (fib->necmp == x->capecmp) {
+			uint32_t nc = x->capecmp ? x->capecmp * 2 : 4;
+			struct router_fib_ecmp *ng = realloc(fib->ecmp, nc * sizeof(*ng));
+
+			if (!ng)
+				return -1;
+			fib->ecmp = ng;
+			x->capecmp = nc;
+		}
+		g = &fib->ecmp[fib->necmp++];
+		memset(g, 0, sizeof(*g));
+	}
+	fib_ecmp_fill(val, n, g);
+	x->key[x->nkey].n = n;
+	memcpy(x->key[x->nkey].v, val, n * sizeof(val[0]));
+	x->slot[at] = ++x->nkey;
+	return x->nkey - 1;
+}
+
+uint64_t router_fib_route_val(struct router_fib *fib, const struct router_rib *rib,
+			      const struct router_route *r, bool more)
+{
+	struct router_fib_part *x = fib->part[ROUTER_FIB_ROUTES];
 	struct router_nh nhs[ROUTER_ECMP_MAX];
 	uint64_t val[ROUTER_ECMP_MAX];
 	unsigned n;
-	uint32_t s;
+	uint32_t at;
+	int64_t g;
 
 	if (r->nnh <= 1)
 		return fib_nh_val(fib, r, &r->nh);
@@ -169,22 +277,14 @@ static uint64_t fib_route_val(struct router_fib *fib, struct fib_ecmp_index *x,
 	if (n == 1)
 		return val[0];
 	qsort(val, n, sizeof(val[0]), fib_u64_cmp);
-	for (s = (uint32_t)fib_ecmp_key_hash(val, n) & x->mask; x->slot[s]; s = (s + 1) & x->mask) {
-		const struct fib_ecmp_key *k = &x->key[x->slot[s] - 1];
-
-		if (k->n == n && !memcmp(k->v, val, n * sizeof(val[0])))
-			return ROUTER_VAL_PRESENT | ROUTER_VAL_ECMP |
-			       (uint64_t)(x->slot[s] - 1) << 32;
-	}
-	if (fib_ecmp_add(fib, x, val, n))
+	if ((g = fib_ecmp_find(x, val, n, &at)) < 0 && (g = fib_ecmp_add(fib, x, val, n, more)) < 0)
 		return 0;
-	x->slot[s] = fib->necmp;
-	return ROUTER_VAL_PRESENT | ROUTER_VAL_ECMP | (uint64_t)(fib->necmp - 1) << 32;
+	return ROUTER_VAL_PRESENT | ROUTER_VAL_ECMP | (uint64_t)g << 32;
 }
 
-/* fib_compile_routes() with the route counts by length and the groups' index. */
+/* fib_compile_routes() with the route counts by length. */
 static int fib_compile_routes_in(struct router_fib *fib, const struct router_rib *rib,
-				 const uint64_t *count, struct fib_ecmp_index *x)
+				 const uint64_t *count)
 {
 	const struct router_route *r;
 	uint32_t pos = 0;
@@ -213,7 +313,7 @@ static int fib_compile_routes_in(struct router_fib *fib, const struct router_rib
 				continue;
 			if (r->key.plen < 64)
 				h = &fib_agg_slot(fib, r->key.plen)->h;
-			if (!(v = fib_route_val(fib, x, rib, r)))
+			if (!(v = router_fib_route_val(fib, rib, r, false)))
 				return -ENOMEM;
 			if ((rc = router_hash_put(h, r->key.prefix, v)))
 				return rc;
@@ -225,30 +325,23 @@ static int fib_compile_routes_in(struct router_fib *fib, const struct router_rib
 
 /*
  * Routes: the preferred source wins.  Inserting sources from the least to the
- * most preferred lets each put replace what a worse source left.
+ * most preferred lets each put replace what a worse source left.  The
+ * groups' index stays with the routes part, for the deltas made from it.
  */
 static int fib_compile_routes(struct router_fib *fib, const struct router_rib *rib)
 {
 	uint64_t count[65] = { 0 }, necmp = 0;
-	struct fib_ecmp_index x = { 0 };
 	const struct router_route *r;
 	uint32_t pos = 0;
-	int rc;
 
 	while ((r = router_tab_next(&rib->routes, &pos))) {
 		count[r->key.plen]++;
 		necmp += r->nnh > 1;
 	}
-	/* the index: room for every route with several next hops, at most half full */
-	for (x.mask = 1; x.mask < 2 * necmp; x.mask <<= 1)
-		;
-	if (necmp && !(x.slot = calloc(x.mask, sizeof(*x.slot))))
+	/* room for a group for every route with several next hops */
+	if (necmp && fib_ecmp_index_room(fib->part[ROUTER_FIB_ROUTES], necmp))
 		return -ENOMEM;
-	x.mask--;
-	rc = fib_compile_routes_in(fib, rib, count, &x);
-	free(x.slot);
-	free(x.key);
-	return rc;
+	return fib_compile_routes_in(fib, rib, count);
 }
 
 static int fib_compile_neighs(struct router_fib *fib, const struct router_rib *rib)
@@ -296,7 +389,7 @@ static struct router_fib_mgroup *fib_group(struct router_fib *fib, const uint8_t
 	return g;
 }
 
-static int fib_compile_mcast(struct router_fib *fib, const struct router_rib *rib)
+int router_fib_mcast_compile(struct router_fib *fib, const struct router_rib *rib)
 {
 	const struct router_mcast *m;
 	uint32_t pos = 0;
@@ -345,7 +438,7 @@ static void fib_port_lrh(struct router_fib_port *fp)
 	fp->lrh_keep_sl_bits = fp->lrh_by_sl[0];
 }
 
-static void fib_compile_ports(struct router_fib *fib, const struct router_rib *rib)
+void router_fib_ports_compile(struct router_fib *fib, const struct router_rib *rib)
 {
 	fib->nports = rib->nports;
 	for (uint32_t p = 0; p < rib->nports; p++) {
@@ -369,18 +462,33 @@ static void fib_compile_ports(struct router_fib *fib, const struct router_rib *r
 	}
 }
 
-struct router_fib *router_rib_compile(struct router_rib *rib)
+struct router_fib *router_fib_compile(const struct router_rib *rib)
 {
 	struct router_fib *fib = calloc(1, sizeof(*fib));
+	bool parts = fib != NULL;
 
-	if (!fib)
-		return NULL;
-	fib_compile_ports(fib, rib);
-	if (fib_compile_routes(fib, rib) || fib_compile_neighs(fib, rib) ||
-	    fib_compile_mcast(fib, rib)) {
+	for (int i = 0; parts && i < ROUTER_FIB_NPARTS; i++)
+		parts = (fib->part[i] = router_fib_part_new()) != NULL;
+	/* every port's room, zeroed, as when the ports were inline: nports bounds no reader */
+	if (!parts || !(fib->port = calloc(ROUTER_MAX_PORTS, sizeof(*fib->port)))) {
 		router_fib_free(fib);
 		return NULL;
 	}
-	fib->generation = ++rib->generation;
+	router_fib_ports_compile(fib, rib);
+	if (fib_compile_routes(fib, rib) || fib_compile_neighs(fib, rib) ||
+	    router_fib_mcast_compile(fib, rib)) {
+		router_fib_free(fib);
+		return NULL;
+	}
+	fib->id = router_fib_id_new();
+	return fib;
+}
+
+struct router_fib *router_rib_compile(struct router_rib *rib)
+{
+	struct router_fib *fib = router_fib_compile(rib);
+
+	if (fib)
+		fib->generation = ++rib->generation;
 	return fib;
 }

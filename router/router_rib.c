@@ -39,6 +39,8 @@ void router_rib_init(struct router_rib *rib)
 
 void router_rib_free(struct router_rib *rib)
 {
+	free(rib->log.v);
+	memset(&rib->log, 0, sizeof(rib->log));
 	router_tab_free(&rib->routes);
 	router_tab_free(&rib->neighs);
 	router_tab_free(&rib->mcasts);
@@ -73,6 +75,45 @@ int router_rib_port_find(const struct router_rib *rib, const char *name)
 		if (strncmp(rib->port[i].name, name, ROUTER_PORT_NAME) == 0)
 			return (int)i;
 	return -ENOENT;
+}
+
+/*
+ * A route (or neighbour) key changed: into the log the next FIB is made
+ * from, with the table's stamp after the change.  `pre` is the stamp the
+ * table had before it: another than the log's last means a change the log
+ * did not see (a put around these functions), and the log is lost.
+ * Nothing to log while no FIB was made from the log (the next is compiled
+ * whole), or once it is lost.
+ */
+static void rib_log(struct router_rib *rib, uint64_t pre, uint64_t key, uint8_t plen, uint8_t port,
+		    bool neigh)
+{
+	struct router_rib_log *l = &rib->log;
+
+	if (!l->since || l->lost)
+		return;
+	if (pre != (neigh ? l->neighs_stamp : l->routes_stamp)) {
+		l->lost = true;
+		return;
+	}
+	if (l->n == l->cap) {
+		uint32_t nc = l->cap ? l->cap * 2 : 64;
+		struct router_rib_change *v;
+
+		if (l->n == ROUTER_RIB_LOG_MAX || !(v = realloc(l->v, nc * sizeof(*v)))) {
+			l->lost = true;
+			return;
+		}
+		l->v = v;
+		l->cap = nc;
+	}
+	l->v[l->n++] = (struct router_rib_change){
+		.key = key, .plen = plen, .port = port, .neigh = neigh
+	};
+	if (neigh)
+		l->neighs_stamp = rib->neighs.stamp;
+	else
+		l->routes_stamp = rib->routes.stamp;
 }
 
 static uint64_t prefix_mask(uint8_t plen)
@@ -154,6 +195,7 @@ int router_rib_route_add_nhs(struct router_rib *rib, const struct router_route *
 	const struct router_route *cur;
 	struct router_route rec;
 	uint32_t old_more;
+	uint64_t pre;
 
 	if (r->key.plen > 64 || r->key.source >= ROUTER_SRC_MAX || n < 1 || n > ROUTER_ECMP_MAX)
 		return -EINVAL;
@@ -193,6 +235,7 @@ int router_rib_route_add_nhs(struct router_rib *rib, const struct router_route *
 		return -ENOMEM;
 	if (n > 1)
 		memcpy(rib->more[rec.more - 1].nh, nhs + 1, (n - 1) * sizeof(*nhs));
+	pre = rib->routes.stamp;
 	if (router_tab_put(&rib->routes, &rec) < 0) {
 		if (n > 1 && !old_more)
 			more_put(rib, rec.more);
@@ -200,6 +243,7 @@ int router_rib_route_add_nhs(struct router_rib *rib, const struct router_route *
 	}
 	if (n == 1)
 		more_put(rib, old_more);
+	rib_log(rib, pre, rec.key.prefix, rec.key.plen, 0, false);
 	return 0;
 }
 
@@ -223,14 +267,19 @@ int router_rib_route_del(struct router_rib *rib, uint64_t prefix, uint8_t plen, 
 {
 	struct router_route_key k;
 	const struct router_route *r;
+	uint64_t pre;
 
 	memset(&k, 0, sizeof(k));
 	k.prefix = prefix;
 	k.plen = plen;
 	k.source = source;
-	if ((r = router_tab_find(&rib->routes, &k)))
-		more_put(rib, r->more);
-	return router_tab_del(&rib->routes, &k);
+	if (!(r = router_tab_find(&rib->routes, &k)))
+		return -ENOENT;
+	more_put(rib, r->more);
+	pre = rib->routes.stamp;
+	router_tab_del(&rib->routes, &k);
+	rib_log(rib, pre, prefix, plen, 0, false);
+	return 0;
 }
 
 int router_rib_best_source(const struct router_rib *rib, uint64_t prefix, uint8_t plen)
@@ -251,6 +300,7 @@ int router_rib_best_source(const struct router_rib *rib, uint64_t prefix, uint8_
 int router_rib_neigh_add(struct router_rib *rib, const struct router_neigh *n)
 {
 	struct router_neigh rec;
+	uint64_t pre;
 
 	if (n->key.port >= rib->nports || n->key.source >= ROUTER_SRC_MAX || n->lid == 0 ||
 	    n->lid >= 0xC000 || n->lmc > 7)
@@ -261,18 +311,27 @@ int router_rib_neigh_add(struct router_rib *rib, const struct router_neigh *n)
 	rec.key.source = n->key.source;
 	rec.lid = n->lid;
 	rec.lmc = n->lmc;
-	return router_tab_put(&rib->neighs, &rec) < 0 ? -ENOMEM : 0;
+	pre = rib->neighs.stamp;
+	if (router_tab_put(&rib->neighs, &rec) < 0)
+		return -ENOMEM;
+	rib_log(rib, pre, rec.key.guid, 0, rec.key.port, true);
+	return 0;
 }
 
 int router_rib_neigh_del(struct router_rib *rib, uint8_t port, uint64_t guid, uint8_t source)
 {
 	struct router_neigh_key k;
+	uint64_t pre;
 
 	memset(&k, 0, sizeof(k));
 	k.guid = guid;
 	k.port = port;
 	k.source = source;
-	return router_tab_del(&rib->neighs, &k);
+	pre = rib->neighs.stamp;
+	if (router_tab_del(&rib->neighs, &k))
+		return -ENOENT;
+	rib_log(rib, pre, guid, 0, port, true);
+	return 0;
 }
 
 int router_rib_mcast_add(struct router_rib *rib, const struct router_mcast *m)
@@ -318,8 +377,11 @@ void router_rib_flush_routes(struct router_rib *rib, uint8_t source, int port)
 		if (keep) {
 			router_rib_route_add_nhs(rib, r, v, keep);
 		} else {
+			uint64_t pre = rib->routes.stamp;
+
 			more_put(rib, r->more);
 			router_tab_del(&rib->routes, &r->key);
+			rib_log(rib, pre, r->key.prefix, r->key.plen, 0, false);
 		}
 	}
 }
@@ -330,8 +392,12 @@ void router_rib_flush_neighs(struct router_rib *rib, uint8_t source, int port)
 	struct router_neigh *n;
 
 	while ((n = router_tab_next(&rib->neighs, &pos)))
-		if (n->key.source == source && (port < 0 || n->key.port == port))
+		if (n->key.source == source && (port < 0 || n->key.port == port)) {
+			uint64_t pre = rib->neighs.stamp;
+
 			router_tab_del(&rib->neighs, &n->key);
+			rib_log(rib, pre, n->key.guid, 0, n->key.port, true);
+		}
 }
 
 void router_rib_flush_mcasts(struct router_rib *rib, uint8_t source, int port)

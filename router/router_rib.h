@@ -98,6 +98,30 @@ struct router_mcast {
 	uint16_t mtu;
 };
 
+/*
+ * A route or neighbour key that changed since the FIB router_rib_update()
+ * made last: that FIB with the values of these keys now is the next one.
+ */
+struct router_rib_change {
+	uint64_t key; /* a route's prefix, a neighbour's GUID */
+	uint8_t plen; /* a route's */
+	uint8_t port; /* a neighbour's */
+	uint8_t neigh;
+	uint8_t rsv[5];
+};
+
+/* Changes kept: more, and the next FIB is compiled whole (cheaper by then). */
+#define ROUTER_RIB_LOG_MAX 65536
+
+struct router_rib_log {
+	uint64_t since; /* the id of the FIB they follow; 0: none, the next is compiled whole */
+	/* the tables' stamps: a route or neighbour changed around the log, or the groups */
+	uint64_t routes_stamp, neighs_stamp, mcasts_stamp;
+	bool lost; /* more than ROUTER_RIB_LOG_MAX, or out of memory */
+	struct router_rib_change *v;
+	uint32_t n, cap;
+};
+
 struct router_rib {
 	uint32_t nports;
 	struct router_port port[ROUTER_MAX_PORTS];
@@ -109,6 +133,8 @@ struct router_rib {
 	struct router_tab neighs;	      /* struct router_neigh */
 	struct router_tab mcasts;	      /* struct router_mcast */
 	uint64_t generation;		      /* bumped by every compile */
+	struct router_rib_log log;	      /* since the last router_rib_update() */
+	uint64_t fib_compiles, fib_deltas;    /* router_rib_update()'s FIBs: whole, with a delta */
 };
 
 void router_rib_init(struct router_rib *rib);
@@ -162,5 +188,21 @@ void router_rib_flush_mcasts(struct router_rib *rib, uint8_t source, int port);
 
 /* A new FIB of the current state, or NULL (out of memory). */
 struct router_fib *router_rib_compile(struct router_rib *rib);
+/*
+ * The next FIB to publish after `cur` (the FIB published now, or NULL): when
+ * cur is the last this function made from this RIB and what changed since
+ * were routes and neighbours (and groups), cur's tables with the changes in
+ * its delta, in time linear in the changes alone; else, or once the delta
+ * outgrows its bound (router_fib_delta.c), router_rib_compile().  NULL when
+ * out of memory (then the changes stay for the next call).
+ */
+struct router_fib *router_rib_update(struct router_rib *rib, const struct router_fib *cur);
+/*
+ * A FIB without a delta that is `cur` (the FIB router_rib_update() made
+ * last, with a delta), compiled whole: its generation kept, as nothing
+ * changed.  NULL when cur is not that FIB, when something changed since
+ * (router_rib_update() then), or out of memory.
+ */
+struct router_fib *router_rib_merge(struct router_rib *rib, const struct router_fib *cur);
 
 #endif
