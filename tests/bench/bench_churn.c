@@ -7,6 +7,9 @@
  *   BENCH fib_compile_1e6                     ms: one full compile of the 10^6-route RIB
  *   BENCH fwd_quiet_1e6                       ns/pkt a worker takes with no change
  *   BENCH fwd_during_churn_1e6                ns/pkt the same worker takes during the churn
+ * and, as comments, the worker during changes at the target's rate (20,000 a
+ * second) and on the last FIB after the churn, its delta still there (the
+ * daemon merges it once the changes stop: ibrd_state_merge).
  * A change is what `ibrouterctl route add|del` does inside ibrouterd: the
  * RIB change and ibrd_rib_changed() (daemon/cmd/ibrd_cmd_edit.c), then the
  * tail of the loop's turn, ibrd_sync_run() (the FIB published, the SMA's
@@ -17,8 +20,8 @@
  * so their consumers have nothing to send.  The churn slides a window over
  * the routes: a new prefix is added, then the oldest static route deleted,
  * so that the RIB keeps its size and every change is to a prefix of its
- * own.  Each case runs CHURN_SECS (at most 10^6 changes, and at least
- * one), long enough to take in the whole cost of the tables the changes
+ * own.  Each case runs CHURN_SECS (at most as many changes as routes, at
+ * least one), long enough to take in the whole cost of the tables the changes
  * are merged into now and then.
  *
  * The worker is a reader of the daemon's publication (router_pub) as the
@@ -51,6 +54,8 @@
 
 #define POOL	   1024
 #define CHURN_SECS 3.0
+#define PACED_SECS 2.0
+#define PACED_RATE 20000.0 /* the target: changes a second at 10^6 routes */
 #define QUIET_SECS 1.0
 #define MAX_PASSES (1u << 20)
 
@@ -106,9 +111,38 @@ static void turn_end(struct ibrd *d)
 	router_pub_reclaim(&d->pub);
 }
 
+/*
+ * Changes for `secs` (at most `max` in all), as fast as they go or, `rate`
+ * set, that many a second; `*n` counts every change of the run, so that
+ * each is to a prefix of its own (the window goes on sliding).  Seconds.
+ */
+static double churn(struct ibrd *d, uint64_t nroutes, uint64_t *n, uint64_t max, double secs,
+		    double rate)
+{
+	double t0 = now_s(), t;
+	uint64_t k0 = *n;
+
+	do {
+		/* add route nroutes + k, then delete route k: the window slides */
+		uint64_t k = *n / 2;
+		int rc = *n % 2 ? router_rib_route_del(&d->rib, route_prefix(k), 64,
+						       ROUTER_SRC_STATIC)
+				: route_add(d, nroutes + k);
+
+		if (rc)
+			abort();
+		ibrd_rib_changed(d);
+		turn_end(d);
+		++*n;
+		while (rate && (t = now_s() - t0) < (double)(*n - k0) / rate)
+			;
+	} while ((t = now_s() - t0) < secs && *n < max);
+	return t;
+}
+
 /* ---- the worker ---- */
 
-enum { PH_WARM, PH_QUIET, PH_CHURN, PH_STOP };
+enum { PH_WARM, PH_QUIET, PH_CHURN, PH_PACED, PH_AFTER, PH_STOP };
 
 struct worker {
 	struct ibrd *d;
@@ -274,9 +308,10 @@ static double churn_case(const char *tag, uint64_t nroutes, double *fwd, double 
 	struct ibrd *d = daemon_new(nroutes);
 	struct worker *w = calloc(1, sizeof(*w));
 	struct bench_cpu_ticks ticks;
-	uint64_t n = 0, pubs;
+	uint64_t n = 0, nflat, pubs, compiles, deltas, dn;
+	const struct router_fib *fib;
 	pthread_t t;
-	double t0, secs;
+	double secs;
 
 	if (!w)
 		abort();
@@ -300,27 +335,32 @@ static double churn_case(const char *tag, uint64_t nroutes, double *fwd, double 
 	atomic_store(&w->phase, PH_CHURN);
 	ticks = bench_cpu_ticks_read();
 	pubs = d->fib_publishes;
-	t0 = now_s();
-	do {
-		/* add route nroutes + k, then delete route k: the window slides */
-		uint64_t k = n / 2;
-		int rc = n % 2 ? router_rib_route_del(&d->rib, route_prefix(k), 64,
-						      ROUTER_SRC_STATIC)
-			       : route_add(d, nroutes + k);
-
-		if (rc)
-			abort();
-		ibrd_rib_changed(d);
-		turn_end(d);
-		n++;
-	} while ((secs = now_s() - t0) < CHURN_SECS && n < nroutes && n < 1000000);
+	compiles = d->rib.fib_compiles;
+	deltas = d->rib.fib_deltas;
+	secs = churn(d, nroutes, &n, nroutes < 1000000 ? nroutes : 1000000, CHURN_SECS, 0);
+	nflat = n;
+	pubs = d->fib_publishes - pubs; /* of the run at full speed */
+	compiles = d->rib.fib_compiles - compiles;
+	deltas = d->rib.fib_deltas - deltas;
+	/* at the target's rate: what forwarding pays then */
+	atomic_store(&w->phase, PH_PACED);
+	churn(d, nroutes, &n, nroutes, PACED_SECS, PACED_RATE);
+	/* the last FIB, and its delta, with no change: what the lookups cost, apart from the churn */
+	fib = router_pub_get(&d->pub);
+	dn = fib->delta ? router_pmap_count(fib->delta->exact) : 0;
+	atomic_store(&w->phase, PH_AFTER);
+	usleep((useconds_t)(QUIET_SECS * 1e6));
 	atomic_store(&w->phase, PH_STOP);
 	pthread_join(t, NULL);
 	fwd[0] = pass_median(w, PH_QUIET);
 	fwd[1] = pass_median(w, PH_CHURN);
-	printf("# %s: %llu changes in %.2f s, %llu publishes; worker: %u quiet passes, %u during "
-	       "the churn, %llu drops%s%s; steal %.1f%%\n",
-	       tag, (unsigned long long)n, secs, (unsigned long long)(d->fib_publishes - pubs),
+	fwd[2] = pass_median(w, PH_AFTER);
+	fwd[3] = pass_median(w, PH_PACED);
+	printf("# %s: %llu changes in %.2f s, %llu publishes (%llu FIBs compiled whole, %llu with "
+	       "a delta; the last's delta: %llu /64s); worker: %u quiet passes, %u during the "
+	       "churn, %llu drops%s%s; steal %.1f%%\n",
+	       tag, (unsigned long long)nflat, secs, (unsigned long long)pubs,
+	       (unsigned long long)compiles, (unsigned long long)deltas, (unsigned long long)dn,
 	       w->npass[PH_QUIET], w->npass[PH_CHURN], (unsigned long long)w->drops,
 	       w->drops ? " as " : "", w->drops ? router_drop_name(w->why) : "",
 	       bench_cpu_steal_pct(ticks, bench_cpu_ticks_read()));
@@ -329,14 +369,14 @@ static double churn_case(const char *tag, uint64_t nroutes, double *fwd, double 
 	free(w->buf);
 	free(w);
 	daemon_free(d);
-	return (double)n / secs;
+	return (double)nflat / secs;
 }
 
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
 	char cpu[512];
-	double fwd[2], cms, rate;
+	double fwd[4], cms, rate;
 
 	printf("cpu: %s\n", ibr_cpu_describe(cpu, sizeof(cpu)));
 	fflush(stdout);
@@ -344,8 +384,8 @@ int main(int argc, char **argv)
 		rate = churn_case("route_churn_1e5", 100000, fwd, &cms);
 		printf("BENCH route_churn_1e5 %.*f changes/s\n", rate < 100 ? 2 : 0, rate);
 		printf("# fib_compile_1e5 %.1f ms; fwd_quiet_1e5 %.2f ns/pkt, fwd_during_churn_1e5 "
-		       "%.2f ns/pkt\n",
-		       cms, fwd[0], fwd[1]);
+		       "%.2f ns/pkt, at 20,000 changes/s %.2f, after it %.2f\n",
+		       cms, fwd[0], fwd[1], fwd[3], fwd[2]);
 		fflush(stdout);
 	}
 	if (!only || strstr("route_churn_1e6", only)) {
@@ -354,6 +394,9 @@ int main(int argc, char **argv)
 		printf("BENCH fib_compile_1e6 %.1f ms\n", cms);
 		printf("BENCH fwd_quiet_1e6 %.2f ns/pkt\n", fwd[0]);
 		printf("BENCH fwd_during_churn_1e6 %.2f ns/pkt\n", fwd[1]);
+		printf("# fwd_during_churn_2e4_1e6 %.2f ns/pkt: at 20,000 changes/s\n", fwd[3]);
+		printf("# fwd_after_churn_1e6 %.2f ns/pkt: the last FIB, no change meanwhile\n",
+		       fwd[2]);
 	}
 	return 0;
 }
