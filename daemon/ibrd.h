@@ -41,6 +41,37 @@ struct ibrd_plugins;
 struct ibrd_announce;
 struct ibrd_peers;
 
+/*
+ * The pace of work that a change of the RIB calls for but that reads the
+ * whole RIB (the SMA's vendor tables, the plugins' prefix routes, the
+ * announcements: their protocols carry whole tables): run for the first
+ * change after a quiet spell, then at most every IBRD_PACE_MIN_NS and at
+ * most an eleventh of the time (the gap after a run is IBRD_PACE_RATIO
+ * times what the run took), for every change of the gap at once.  So a
+ * burst of changes costs such work a bounded share of the control thread
+ * however large the RIB, and a change is told at most a gap late
+ * (ibrd_sync_deadline() wakes the loop for it).
+ */
+#define IBRD_PACE_MIN_NS (100 * 1000000ull)
+#define IBRD_PACE_RATIO	 10
+
+struct ibrd_pace {
+	uint64_t next_ns; /* not before */
+};
+
+static inline bool ibrd_pace_due(const struct ibrd_pace *p, uint64_t now)
+{
+	return now >= p->next_ns;
+}
+
+/* The run took from `start` to `end`: the next not before the gap is over. */
+static inline void ibrd_pace_done(struct ibrd_pace *p, uint64_t start, uint64_t end)
+{
+	uint64_t gap = (end - start) * IBRD_PACE_RATIO;
+
+	p->next_ns = end + (gap > IBRD_PACE_MIN_NS ? gap : IBRD_PACE_MIN_NS);
+}
+
 /* What an epoll event's data.ptr points at: every such object starts with one. */
 enum ibrd_ev_kind {
 	IBRD_EV_SIGNAL,
@@ -87,9 +118,12 @@ struct ibrd {
 	struct ibrd_reload_job *reload; /* a parse of the config file (ibrd_reload.c) */
 	struct ibrd_watch *watch;	/* systemd's watchdog (ibrd_notify.c), else NULL */
 	/* what the loop's tail has to do (ibrd_sync.c), said by whoever changed it */
-	unsigned dirty;		/* enum ibrd_dirty */
-	uint32_t dirty_ports;	/* ports whose prefix or link changed: their connected routes */
-	uint64_t fib_publishes; /* FIBs published since start (version) */
+	unsigned dirty;		 /* enum ibrd_dirty */
+	uint32_t dirty_ports;	 /* ports whose prefix or link changed: their connected routes */
+	uint64_t fib_publishes;	 /* FIBs published since start (version) */
+	uint64_t fib_changed_ns; /* when the RIB's last change was published */
+	bool fib_delta;		 /* the published FIB has a delta (router_fib.h) */
+	struct ibrd_pace merge_pace; /* of the deltas merged when the changes stop */
 	uint64_t start_ns;
 	char pid_file[IBRD_PATH_MAX];
 	/* each port's link as its backend sees it (HCA port state, ibsim's link): down, no route */
@@ -156,6 +190,8 @@ void ibrd_rooms_free(struct ibrd *d);
 
 /* ibrd_sync.c: the end of each turn of the loop: compile, publish, tell; 0 or -errno */
 int ibrd_sync_run(struct ibrd *d);
+/* When paced work of the tail is due (ibrd_pace): UINT64_MAX for never. */
+uint64_t ibrd_sync_deadline(const struct ibrd *d);
 
 /* ibrd_state.c: config -> RIB -> FIB */
 /*
@@ -166,6 +202,12 @@ int ibrd_sync_run(struct ibrd *d);
 int ibrd_state_build(struct ibrd *d, const struct ibrd_conf *c, const struct ibrd_conf *oc,
 		     const struct router_rib *old, const int *from);
 int ibrd_state_publish(struct ibrd *d);
+/*
+ * Once the RIB's changes stopped (IBRD_MERGE_IDLE_NS without one), the
+ * published FIB's delta merged into a base of its own, at its pace.
+ */
+void ibrd_state_merge(struct ibrd *d);
+#define IBRD_MERGE_IDLE_NS (1000 * 1000000ull)
 /* The connected route of port `idx` after its prefix changed. */
 void ibrd_state_connected(struct ibrd *d, uint32_t idx);
 

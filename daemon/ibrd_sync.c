@@ -15,13 +15,19 @@
  *     joins and leaves, and the groups it joined marked as fed;
  *  3a. the peer routes, when the other routers' announcements changed or
  *     a hold-down ended (ibrd_peers.c);
- *  4. the FIB compiled and published, when the RIB changed: the only place
- *     that publishes;
+ *  4. the FIB published, when the RIB changed: the only place that
+ *     publishes; the one published before with what changed in its delta
+ *     (router_rib_update), or, once the changes stopped, its delta merged
+ *     into a base of its own (ibrd_state_merge);
  *  5. the SMA's view: what the ports forward with, and the vendor tables
  *     compared with what they were (RouterInfo's table-change mask);
- *  6. the plugins' prefix routes, when the published tables moved;
+ *  6. the plugins' prefix routes, when the published tables moved, and the
+ *     announcements;
  *  7. the replies of the turn's requests go out: a command's "done" comes
  *     once what it changed is published.
+ * Step 4 costs what the turn changed (router_rib_update); steps 5 and 6
+ * read the whole RIB, so under a burst of changes they run at their pace
+ * (ibrd_pace in ibrd.h), the loop woken for them by ibrd_sync_deadline().
  */
 #include "daemon/ibrd.h"
 #include "daemon/ctl/ibrd_ctl.h"
@@ -52,10 +58,30 @@ int ibrd_sync_run(struct ibrd *d)
 			log_warnx("router: cannot publish the new tables: %s", strerror(-rc));
 		else
 			d->fib_publishes++;
+	} else {
+		ibrd_state_merge(d);
 	}
 	ibrd_sma_sync(d);
 	ibrd_plugin_routes_sync(d);
 	ibrd_announce_sync(d);
 	ibrd_client_flush_all(d);
 	return rc;
+}
+
+uint64_t ibrd_sync_deadline(const struct ibrd *d)
+{
+	uint64_t t = ibrd_sma_deadline(d), x;
+
+	if ((x = ibrd_plugin_deadline(d)) < t)
+		t = x;
+	if ((x = ibrd_announce_deadline(d)) < t)
+		t = x;
+	if (d->fib_delta) { /* the merge once the changes stopped (ibrd_state_merge) */
+		x = d->fib_changed_ns + IBRD_MERGE_IDLE_NS;
+		if (d->merge_pace.next_ns > x)
+			x = d->merge_pace.next_ns;
+		if (x < t)
+			t = x;
+	}
+	return t;
 }

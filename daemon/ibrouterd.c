@@ -82,7 +82,10 @@ static void signal_event(struct ibrd *d)
 	}
 }
 
-/* Milliseconds until the MAD channels, the SA clients or the peer routes have work (at most 1000). */
+/*
+ * Milliseconds until the MAD channels, the SA clients, the peer routes or
+ * the turn's paced tail have work (at most 1000).
+ */
 static int loop_timeout_ms(const struct ibrd *d, uint64_t now)
 {
 	uint64_t t = ibrd_mad_deadline(d), x;
@@ -92,6 +95,8 @@ static int loop_timeout_ms(const struct ibrd *d, uint64_t now)
 	if ((x = ibrd_peers_deadline(d)) < t)
 		t = x;
 	if ((x = ibrd_notify_deadline(d)) < t)
+		t = x;
+	if ((x = ibrd_sync_deadline(d)) < t)
 		t = x;
 	if (t == UINT64_MAX)
 		return 1000;

@@ -55,13 +55,27 @@ struct ibrd_announce *ibrd_announce_new(void)
 	return calloc(1, sizeof(struct ibrd_announce));
 }
 
+/*
+ * An announcement is the port's whole set, made from the whole RIB: when
+ * only the tables moved (the setting and the clients as they were), every
+ * port's at their pace (ibrd_pace), a burst of changes in one set.
+ */
 void ibrd_announce_sync(struct ibrd *d)
 {
 	bool on = d->conf && d->conf->announce_routes;
 	unsigned lease = d->conf ? d->conf->announce_lease : 0;
 	bool same = d->rib.generation == d->ad->gen && on == d->ad->on && lease == d->ad->lease;
+	bool moved = !same && on && on == d->ad->on && lease == d->ad->lease, any = false;
 	struct sa_route_ad *v = NULL;
+	uint64_t t0 = ibr_now_ns();
 	size_t cap = 0;
+
+	for (uint32_t p = 0; p < d->rib.nports && p < ROUTER_MAX_PORTS; p++) {
+		moved &= d->sa[p] == d->ad->sa[p];
+		any |= d->sa[p] != NULL;
+	}
+	if ((d->ad->wait = moved && any && !ibrd_pace_due(&d->ad->pace, t0)))
+		return;
 
 	for (uint32_t p = 0; p < d->rib.nports && p < ROUTER_MAX_PORTS; p++) {
 		struct sa_client *sa = d->sa[p];
@@ -97,4 +111,11 @@ void ibrd_announce_sync(struct ibrd *d)
 	d->ad->gen = d->rib.generation;
 	d->ad->on = on;
 	d->ad->lease = lease;
+	if (moved && any)
+		ibrd_pace_done(&d->ad->pace, t0, ibr_now_ns());
+}
+
+uint64_t ibrd_announce_deadline(const struct ibrd *d)
+{
+	return d->ad && d->ad->wait ? d->ad->pace.next_ns : UINT64_MAX;
 }

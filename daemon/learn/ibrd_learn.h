@@ -50,11 +50,15 @@ struct ibrd_announce {
 	uint64_t gen;				      /* RIB generation */
 	unsigned lease;
 	bool on;
+	bool wait;	       /* the tables moved: announced when the pace allows */
+	struct ibrd_pace pace; /* of the announcements the tables' moves call for */
 };
 
 struct ibrd_announce *ibrd_announce_new(void);
-/* Each SA client's route announcements, after the tables changed. */
+/* Each SA client's route announcements, after the tables changed (at their pace). */
 void ibrd_announce_sync(struct ibrd *d);
+/* When announcements wait for their pace (UINT64_MAX: none). */
+uint64_t ibrd_announce_deadline(const struct ibrd *d);
 
 /* A router that announced a prefix, as a next hop: its port in our port's subnet. */
 struct ibrd_peer_nh {
@@ -157,13 +161,17 @@ struct ibrd_plugins {
 	const struct ibrd_conf *conf;	   /* the config the feeders were chosen under */
 	uint64_t gen;			   /* RIB generation of the last routes sent */
 	bool resend;			   /* a reload: every plugin's routes again */
+	bool wait;			   /* the tables moved: routes sent when the pace allows */
+	struct ibrd_pace pace;		   /* of the routes sent for the tables' moves */
 };
 
 struct ibrd_plugins *ibrd_plugins_new(void);
 /* Before the FIB is compiled: which plugin feeds each port, their entries anew. */
 void ibrd_plugin_feeders(struct ibrd *d);
-/* After: each plugin's prefix routes, when the published tables moved. */
+/* After: each plugin's prefix routes, when the published tables moved (at their pace). */
 void ibrd_plugin_routes_sync(struct ibrd *d);
+/* When routes wait for their pace (UINT64_MAX: none). */
+uint64_t ibrd_plugin_deadline(const struct ibrd *d);
 /* ibrd_plugin_mcast.c: a plugin-fed port's groups and the router's joins there */
 /* The groups of the plugin feeding `port` (ours told apart); 0 without a feeder. */
 size_t ibrd_plugin_groups(struct ibrd *d, uint32_t port, const struct sa_group **v);

@@ -423,17 +423,37 @@ void ibrd_plugin_feeders(struct ibrd *d)
 	plugin_rebind(d, reloaded);
 }
 
+/*
+ * Routes again when the tables changed, or a plugin has none yet or moved
+ * ports.  A plugin takes the whole set each time (the protocol's ROUTES
+ * message), made from the whole RIB: when only the tables moved, every
+ * plugin's at their pace (ibrd_pace), a burst of changes in one set.
+ */
 void ibrd_plugin_routes_sync(struct ibrd *d)
 {
-	/* routes again when the tables changed, or a plugin has none yet or moved ports */
+	uint64_t t0 = ibr_now_ns();
+	bool moved = d->rib.generation != d->plug->gen, ran = false;
+	bool wait = moved && d->plug->list && !ibrd_pace_due(&d->plug->pace, t0);
+
 	for (struct ibrd_plugin *p = d->plug->list; p; p = p->next) {
-		if (!p->s.snapshots || (p->sent_valid && p->sent_bound == p->bound &&
-					d->rib.generation == d->plug->gen && !d->plug->resend))
+		bool own = !p->sent_valid || p->sent_bound != p->bound || d->plug->resend;
+
+		if (!p->s.snapshots || !(own || (moved && !wait)))
 			continue;
 		if (ibrd_plugin_routes_send(d, p))
 			log_warnx("plugin %u: cannot send its prefix routes", p->id);
 		p->sent_bound = p->bound;
+		ran |= moved && !wait;
 	}
-	d->plug->gen = d->rib.generation;
+	if (!wait)
+		d->plug->gen = d->rib.generation;
+	d->plug->wait = wait;
 	d->plug->resend = false;
+	if (ran)
+		ibrd_pace_done(&d->plug->pace, t0, ibr_now_ns());
+}
+
+uint64_t ibrd_plugin_deadline(const struct ibrd *d)
+{
+	return d->plug && d->plug->wait ? d->plug->pace.next_ns : UINT64_MAX;
 }

@@ -126,6 +126,7 @@ static bool mad_on_smp(struct mad_chan *ch, struct mad_chan_msg *msg, void *arg)
 
 	if (routed)
 		ibr_smp_dr_set_hop_pointer(req, ibr_smp_dr_hop_count(req));
+	ibrd_sma_tables_fresh(mp->d, req); /* the vendor tables it may read, up to date */
 	/*
 	 * the SMA's verdict is final: an SMP it discards (a wrong M_Key,
 	 * 14.2.4.1; a bad DR path, C14-9) has no answer, not the channel's

@@ -217,6 +217,8 @@ struct ibrd_agents {
 	uint64_t smp_lost[ROUTER_MAX_PORTS][IBRD_SMP_LOSS_MAX];
 	int smp_efd;
 	uint64_t sma_tables_key;	/* what the SMA's vendor tables were last built at */
+	struct ibrd_pace sma_pace;	/* their rebuilds (ibrd.h) */
+	bool sma_tables_wait;		/* they moved: rebuilt when the pace allows */
 	uint64_t sma_trap_tid;		/* the TIDs of the SMA's traps */
 	struct ibrd_sma_tabs *sma_tabs; /* each port's NextHopTable (ibrd_sma.c) */
 };
@@ -242,8 +244,36 @@ struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int
 void ibrd_sma_swap(struct ibrd *d, struct sma *s);
 void ibrd_sma_hooks(struct ibrd *d, struct router_worker *w);
 void ibrd_sma_event(struct ibrd *d);
-/* After the turn's tables are published: the SMA's view of the ports and tables anew. */
+/*
+ * After the turn's tables are published: the SMA's view of the ports anew,
+ * and of its vendor tables when they moved, at their pace (ibrd_pace).
+ */
 void ibrd_sma_sync(struct ibrd *d);
+/* A port forwards when it is up and has a LID (what the FIB compiler calls usable). */
+static inline bool ibrd_port_forwards(const struct router_port *p)
+{
+	return (p->flags & ROUTER_PORT_UP) && p->lid;
+}
+/* ibrd_sma_tables.c: the SMA's vendor tables */
+struct sma_next_hop;
+struct sma_adj_subnet;
+#define IBRD_SMA_NH_CAP 1024 /* RouterInfo:NextHopTableCap (sma_node_cfg_of) */
+struct ibrd_sma_tabs *ibrd_sma_tables_new(void);
+void ibrd_sma_tables_free(struct ibrd_sma_tabs *t);
+/*
+ * The vendor tables anew when they moved, compared with what they were
+ * (the table-change mask of RouterInfo); `paced`: at their pace.
+ */
+void ibrd_sma_tables_sync(struct ibrd *d, bool paced);
+/* Before the SMA answers SMP `mad`: the vendor tables it reads, up to date. */
+void ibrd_sma_tables_fresh(struct ibrd *d, const uint8_t *mad);
+/* When the vendor tables' paced rebuild is due (UINT64_MAX: none waits). */
+uint64_t ibrd_sma_deadline(const struct ibrd *d);
+/* The SMA's ops (struct sma_ops): the tables' records from `first`, their count. */
+uint32_t ibrd_sma_next_hops(void *arg, uint8_t port, uint32_t first, struct sma_next_hop *out,
+			    unsigned max, unsigned *filled);
+uint32_t ibrd_sma_adj_subnets(void *arg, uint8_t port, uint32_t first, struct sma_adj_subnet *out,
+			      unsigned max, unsigned *filled);
 /* Port i's SMPs and replies lost around the SMA, by enum ibrd_smp_loss (a copy). */
 void ibrd_sma_losses(struct ibrd *d, uint32_t i, uint64_t lost[IBRD_SMP_LOSS_MAX]);
 /*

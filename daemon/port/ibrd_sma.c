@@ -8,7 +8,7 @@
  * changes: the next forwarded packet carries the new SLID; and at the end of
  * each turn the SMA's PortInfo is set from the RIB port, whoever changed it
  * (ibrd_sma_sync: one state).  The vendor router tables are each port's,
- * built from the RIB.  Who may Set (sma-set-policy, sma-mkey) is the SMA's
+ * built from the RIB at their pace (ibrd_sma_tables.c).  Who may Set (sma-set-policy, sma-mkey) is the SMA's
  * (sma/sma_policy.c); what was lost around the SMA is counted by port and
  * reason (ibrd_sma_losses; show sma [drops] and sma release, its control
  * commands, are in daemon/cmd/ibrd_cmd_sma.c).
@@ -246,168 +246,19 @@ static void sma_event(void *arg, const struct sma_event *ev)
 	ibrd_port_changed(d, idx);
 }
 
-/* A port forwards when it is up and has a LID (what the FIB compiler calls usable). */
-static bool sma_port_forwards(const struct router_port *p)
-{
-	return (p->flags & ROUTER_PORT_UP) && p->lid;
-}
-
-/*
- * The P_Keys a packet may carry out of port `p`: its P_Key table when it
- * checks one (IBA 10.9), else the default partition, which stands for any.
- */
-static unsigned sma_port_pkeys(const struct router_port *p, const uint16_t **v)
-{
-	static const uint16_t def = IBR_PKEY_DEFAULT;
-
-	if ((p->flags & ROUTER_PORT_PKEY_CHECK) && p->npkeys) {
-		*v = p->pkeys;
-		return p->npkeys;
-	}
-	*v = &def;
-	return 1;
-}
-
-/*
- * A next hop's weight from its route's metric: NVIDIA's SM prefers the
- * router of the higher weight (its osm_router_policy.h), a metric is a cost
- * (lower preferred, as the OpenSM plugin keeps the lowest): metric 0 is
- * weight 255, metrics of 254 and more weight 1.
- */
-static uint8_t sma_weight(uint32_t metric)
-{
-	return (uint8_t)(255 - (metric < 254 ? metric : 254));
-}
-
-/*
- * Each port's NextHopTable, built from the RIB when it moves (ibrd_sma_sync)
- * rather than at each SMP: one walk of the routes a port and a change, so
- * that neither a Get nor the SMA's comparison walks a large RIB.  The first
- * SMA_NH_CAP records are kept (the SMA serves no more), and the whole
- * table's size.
- */
-#define SMA_NH_CAP 1024 /* RouterInfo:NextHopTableCap (sma_node_cfg_of) */
-struct ibrd_sma_tabs {
-	uint32_t top[ROUTER_MAX_PORTS], n[ROUTER_MAX_PORTS];
-	struct sma_next_hop nh[ROUTER_MAX_PORTS][SMA_NH_CAP];
-};
-
-/*
- * NextHopTable of port index `idx`: the /64 prefixes its subnet reaches
- * through the router (the prefix routes its OpenSM could hold: not its own
- * prefix, not link-local, not site-local across sites; router/router_export.c),
- * by a port that forwards; one record per P_Key that may leave by that
- * port.  Aggregates and the default route have no 64-bit prefix: not listed.
- */
-static void sma_nh_build(struct ibrd *d, uint32_t idx)
-{
-	struct ibrd_sma_tabs *t = d->agents->sma_tabs;
-	const struct router_route *r;
-	uint32_t pos = 0, n = 0;
-
-	while ((r = router_tab_next(&d->rib.routes, &pos))) {
-		const uint16_t *pk;
-		unsigned npk;
-
-		if (r->nh.port >= d->rib.nports ||
-		    router_export_kind(&d->rib, idx, r) != ROUTER_EXPORT_LINE ||
-		    !sma_port_forwards(&d->rib.port[r->nh.port]))
-			continue;
-		npk = sma_port_pkeys(&d->rib.port[r->nh.port], &pk);
-		for (unsigned k = 0; k < npk; k++, n++) {
-			if (n >= SMA_NH_CAP)
-				continue;
-			t->nh[idx][n].subnet_prefix = r->key.prefix;
-			t->nh[idx][n].pkey = pk[k];
-			t->nh[idx][n].weight = sma_weight(r->metric);
-		}
-	}
-	t->top[idx] = n;
-	t->n[idx] = n < SMA_NH_CAP ? n : SMA_NH_CAP;
-}
-
-static uint32_t sma_next_hops(void *arg, uint8_t port, uint32_t first, struct sma_next_hop *out,
-			      unsigned max, unsigned *filled)
-{
-	struct ibrd *d = arg;
-	const struct ibrd_sma_tabs *t = d->agents->sma_tabs;
-	uint32_t idx = port - 1u;
-
-	*filled = 0;
-	if (!t || idx >= d->rib.nports)
-		return 0;
-	for (uint32_t i = first; i < t->n[idx] && *filled < max; i++)
-		out[(*filled)++] = t->nh[idx][i];
-	return t->top[idx];
-}
-
-/* The LID of port `idx`'s master SM: as its SM set it in the SMA, else as its SA client knows it. */
-static uint16_t sma_master_sm(struct ibrd *d, uint32_t idx)
-{
-	struct sma_port_view v;
-
-	if (d->agents->sma && sma_port_get(d->agents->sma, idx + 1, &v) == 0 && v.sm_lid)
-		return v.sm_lid;
-	return d->sa[idx] ? sa_client_port(d->sa[idx])->sm_lid : 0;
-}
-
-/* A site-local subnet prefix of the form fec0:0:0:<subnet ID> (IBA 4.1.1). */
-static bool sma_site_subnet(uint64_t prefix)
-{
-	return prefix >> 16 == 0xFEC000000000ull;
-}
-
-/*
- * AdjacentSiteLocalSubnetsTable of port `port`: the site-local subnets on
- * the router's other ports of its site that forward, one record per P_Key
- * that may leave by that port, with their master SM's LID.  The port's own
- * subnet is not listed (its SM knows it), nor other sites' (their
- * site-local traffic never crosses: IBA 4.1.1).
- */
-static uint32_t sma_adj_subnets(void *arg, uint8_t port, uint32_t first, struct sma_adj_subnet *out,
-				unsigned max, unsigned *filled)
-{
-	struct ibrd *d = arg;
-	uint32_t idx = port - 1u, n = 0;
-
-	*filled = 0;
-	if (idx >= d->rib.nports)
-		return 0;
-	for (uint32_t j = 0; j < d->rib.nports; j++) {
-		const struct router_port *a = &d->rib.port[j];
-		const uint16_t *pk;
-		unsigned npk;
-		uint16_t sm;
-
-		if (j == idx || a->site != d->rib.port[idx].site || !sma_site_subnet(a->prefix) ||
-		    !sma_port_forwards(a))
-			continue;
-		sm = sma_master_sm(d, j);
-		npk = sma_port_pkeys(a, &pk);
-		for (unsigned k = 0; k < npk; k++, n++) {
-			if (n < first || *filled >= max)
-				continue;
-			out[*filled].subnet_prefix = (uint16_t)a->prefix;
-			out[*filled].pkey = pk[k];
-			out[*filled].master_sm_lid = sm;
-			(*filled)++;
-		}
-	}
-	return n;
-}
-
 /*
  * After each turn (ibrd_sync.c), once the RIB is what the workers forward
  * with: the SMA's PortInfo shows each RIB port (its LID, LMC, prefix, and
  * Active while it forwards: one state, whoever set it; ibrouterd.conf(5),
  * "The SMA and the port"), and the vendor tables are compared with what
  * they were when the RIB or a master SM LID last moved (the table-change
- * mask of RouterInfo).
+ * mask of RouterInfo).  The tables are read by an SM's SMPs alone: under a
+ * burst of changes they are rebuilt at their pace (ibrd_pace), and before
+ * an SMP that reads them is answered (ibrd_sma_tables_fresh), so that no
+ * SM ever reads them stale.
  */
 void ibrd_sma_sync(struct ibrd *d)
 {
-	uint64_t key;
-
 	if (!d->agents->sma)
 		return;
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
@@ -415,19 +266,11 @@ void ibrd_sma_sync(struct ibrd *d)
 		struct sma_port_fwd f = { .lid = p->lid,
 					  .lmc = p->lmc,
 					  .gid_prefix = p->prefix,
-					  .forwarding = sma_port_forwards(p) };
+					  .forwarding = ibrd_port_forwards(p) };
 
 		sma_port_sync(d->agents->sma, i + 1, &f);
 	}
-	key = d->rib.generation;
-	for (uint32_t j = 0; j < d->rib.nports; j++)
-		key = key * 0x10001u + sma_master_sm(d, j);
-	if (key != d->agents->sma_tables_key && d->agents->sma_tabs) {
-		for (uint32_t i = 0; i < d->rib.nports; i++)
-			sma_nh_build(d, i);
-		sma_tables_refresh(d->agents->sma);
-		d->agents->sma_tables_key = key;
-	}
+	ibrd_sma_tables_sync(d, true);
 }
 
 /* The SMA's view of config `c`: the node, its ports' GUIDs and Set policies. */
@@ -438,7 +281,7 @@ static void sma_node_cfg_of(const struct ibrd_conf *c, struct sma_node_cfg *cfg)
 	cfg->system_image_guid = c->system_image_guid;
 	snprintf(cfg->node_desc, sizeof(cfg->node_desc), "%s", c->node_desc);
 	cfg->num_ports = c->nports;
-	cfg->next_hop_cap = SMA_NH_CAP;
+	cfg->next_hop_cap = IBRD_SMA_NH_CAP;
 	for (unsigned i = 0; i < c->nports; i++) {
 		const struct ibrd_conf_port *cp = &c->port[i];
 
@@ -489,12 +332,12 @@ int ibrd_sma_start(struct ibrd *d)
 	struct sma_node_cfg cfg;
 	struct sma_ops ops = { .arg = d,
 			       .event = sma_event,
-			       .next_hops = sma_next_hops,
-			       .adj_subnets = sma_adj_subnets };
+			       .next_hops = ibrd_sma_next_hops,
+			       .adj_subnets = ibrd_sma_adj_subnets };
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &d->agents->ev_sma };
 
 	sma_node_cfg_of(d->conf, &cfg);
-	if (!(d->agents->sma_tabs = calloc(1, sizeof(*d->agents->sma_tabs))))
+	if (!(d->agents->sma_tabs = ibrd_sma_tables_new()))
 		return -ENOMEM;
 	if (!(d->agents->sma = sma_new(&cfg, &ops)))
 		return -errno;
@@ -517,8 +360,8 @@ struct sma *ibrd_sma_renew(struct ibrd *d, const struct ibrd_conf *nc, const int
 	struct sma_node_cfg cfg;
 	struct sma_ops ops = { .arg = d,
 			       .event = sma_event,
-			       .next_hops = sma_next_hops,
-			       .adj_subnets = sma_adj_subnets };
+			       .next_hops = ibrd_sma_next_hops,
+			       .adj_subnets = ibrd_sma_adj_subnets };
 	struct sma *s;
 
 	sma_node_cfg_of(nc, &cfg);
@@ -554,6 +397,7 @@ void ibrd_sma_swap(struct ibrd *d, struct sma *s)
 	sma_free(d->agents->sma);
 	d->agents->sma = s;
 	d->agents->sma_tables_key = 0; /* its tables are seen again at the turn's end */
+	d->agents->sma_pace.next_ns = 0;
 }
 
 void ibrd_sma_stop(struct ibrd *d)
@@ -561,7 +405,7 @@ void ibrd_sma_stop(struct ibrd *d)
 	ibrd_pma_stop(d);
 	sma_free(d->agents->sma);
 	d->agents->sma = NULL;
-	free(d->agents->sma_tabs);
+	ibrd_sma_tables_free(d->agents->sma_tabs);
 	d->agents->sma_tabs = NULL;
 	free(d->agents->smp_q);
 	d->agents->smp_q = NULL;
@@ -599,6 +443,7 @@ static void sma_one(struct ibrd *d, const struct ibrd_smp *q)
 	}
 	rx.slid = ibr_lrh_get_slid(p.lrh);
 	rx.dlid = ibr_lrh_get_dlid(p.lrh); /* checked by the SMA: a sim port has no link layer */
+	ibrd_sma_tables_fresh(d, p.payload);
 	if (sma_process(d->agents->sma, &rx, p.payload, p.payload_len, reply, &tx, &why) !=
 	    SMA_REPLY)
 		return; /* counted by the SMA under its reason */
