@@ -480,7 +480,7 @@ struct router_fib *router_fib_compile(const struct router_rib *rib)
 		router_fib_free(fib);
 		return NULL;
 	}
-	fib->id = router_fib_id_new();
+	fib->id = fib->ports_groups_id = router_fib_id_new();
 	return fib;
 }
 

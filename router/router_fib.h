@@ -255,6 +255,12 @@ struct router_fib {
 	struct router_fib_ecmp *ecmp; /* routes with several next hops (ROUTER_VAL_ECMP) */
 	uint32_t necmp;
 	const struct router_fib_delta *delta; /* NULL: the base tables are the whole FIB */
+	/*
+	 * New when the ports' or the groups' tables are (a FIB that changed
+	 * routes or neighbours alone keeps its predecessor's): what a
+	 * backend's fib_changed reads (io_port.h).  0: a FIB made by hand.
+	 */
+	uint64_t ports_groups_id;
 	/* the control thread's: who frees what, and what router_rib_update knows it by */
 	struct router_fib_part *part[ROUTER_FIB_NPARTS];
 	uint64_t id;

@@ -288,8 +288,10 @@ static struct router_fib *delta_make(struct router_rib *rib, const struct router
 		return NULL;
 	}
 	fib->delta = d;
-	if (groups)
+	if (groups) {
 		rc = delta_mcast(fib, rib);
+		fib->ports_groups_id = router_fib_id_new();
+	}
 	for (uint32_t i = 0; !rc && i < l->n; i++)
 		rc = delta_apply(fib, d, rib, &l->v[i], batch);
 	d->ecmp_more = fib->part[ROUTER_FIB_ROUTES] ? fib->part[ROUTER_FIB_ROUTES]->more : NULL;

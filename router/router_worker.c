@@ -182,14 +182,22 @@ static unsigned worker_burst(struct router_worker *w, const struct router_fib *f
 	return (unsigned)n;
 }
 
-/* Tell the ports this worker receives from about a new FIB (one compare per round otherwise). */
+/*
+ * Tell the ports this worker receives from about a new FIB (one compare per
+ * round otherwise), when its ports' or groups' tables are new: what a
+ * backend reads there (io_verbs: its multicast attachments, O(groups)) is
+ * the same in a FIB that changed routes alone, which under churn comes
+ * every round.
+ */
 static void worker_fib_changed(struct router_worker *w, const struct router_fib *fib)
 {
-	for (uint32_t p = 0; p < w->nports; p++)
-		if (w->port[p] && (w->rx_ports & (1u << p)))
-			io_port_fib_changed(w->port[p], fib);
+	if (!fib->ports_groups_id || fib->ports_groups_id != w->ports_groups_seen)
+		for (uint32_t p = 0; p < w->nports; p++)
+			if (w->port[p] && (w->rx_ports & (1u << p)))
+				io_port_fib_changed(w->port[p], fib);
 	w->fib_seen = fib;
 	w->gen_seen = fib->generation;
+	w->ports_groups_seen = fib->ports_groups_id;
 }
 
 unsigned router_worker_poll(struct router_worker *w, unsigned budget)

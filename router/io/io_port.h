@@ -48,10 +48,12 @@ struct io_port_ops {
 	 * now (a verbs port whose device is lost), rx_burst called when idle only. */
 	int (*fd)(const struct io_port *p);
 	/*
-	 * A new FIB was published: the worker that receives from the port
-	 * calls it, from its own thread, before its first burst on that FIB
-	 * (io_verbs attaches its QP to the port's multicast groups).  NULL:
-	 * nothing to do.
+	 * A FIB with new ports' or groups' tables was published (a FIB that
+	 * changed routes or neighbours alone is not told: router_fib.h,
+	 * ports_groups_id): the worker that receives from the port calls it,
+	 * from its own thread, before its first burst on that FIB (io_verbs
+	 * attaches its QP to the port's multicast groups).  Read nothing else
+	 * of the FIB here: it is not kept.  NULL: nothing to do.
 	 */
 	void (*fib_changed)(struct io_port *p, const struct router_fib *fib);
 	/* Release everything (the worker never calls it: the port's owner does). */
