@@ -179,6 +179,8 @@ static void sa_on_result(struct mad_chan *ch, const struct mad_chan_result *r, v
 		sa_ad_result(c, q, r);
 		break;
 	case SA_REQ_PEER_GET:
+	case SA_REQ_PEER_SCAN:
+	case SA_REQ_PEER_PROBE:
 		sa_peers_result(c, q, r);
 		break;
 	default:

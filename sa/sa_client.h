@@ -79,9 +79,12 @@ struct sa_client_stats {
 	/* route announcements (sa_client_announce): Sets and Deletes sent, refused or lost */
 	uint64_t ad_sets, ad_deletes, ad_failures;
 	/* the other routers' announcements (sa_client_peers): records read, reads that failed
-	 * (lost, refused, or a set that changed while read), records refused (not version 1,
-	 * malformed), peers whose records stopped being refreshed (expired) */
+	 * (lost, refused, or a set that changed while read; scans and probes too), records
+	 * refused (not version 1, malformed, not what was asked), peers whose records stopped
+	 * being refreshed (expired); scans for the routers (GetTables of every set's record 0,
+	 * or rounds of probes), probes (Gets of one end port's record 0, where tables are cut) */
 	uint64_t peer_records, peer_read_failures, peer_refused, peer_expired;
+	uint64_t peer_scans, peer_probes;
 	uint64_t last_sync_ns;	    /* duration of the last complete sync */
 	uint64_t last_sync_done_ns; /* when it completed (the config clock) */
 	bool subscribed;
@@ -199,17 +202,25 @@ int sa_client_announce(struct sa_client *c, const struct sa_route_ad *v, size_t 
 unsigned int sa_client_announced(const struct sa_client *c);
 
 /*
- * The other routers of the subnet and what they announce: every router
- * port of the neighbour table (NodeType 3, not ours) whose records are read
- * with Gets by RID (ServiceID, its port GID, P_Key 0xFFFF: a transport
- * without RMPP cuts GetTables), record 0 first, the others after it as
- * record 0 counts them, all of one generation or the read is dropped.  Read
- * when a router port appears (a sync, a trap 64), every interval, and
- * forgotten when it leaves (trap 65, a sync without it).  A peer whose
- * refresh count has not moved for two thirds of its lease plus one interval
- * (an announcer Sets every third: one refresh may be lost) is expired:
- * its prefixes are dropped until the count moves again (it is dead but
- * its records outlive it at the SA, up to their lease).
+ * The other routers of the subnet and what they announce.  A router is an
+ * end port of the neighbour table, not ours, of any NodeType (an HCA's port
+ * is a CA to its SM: the firmware answers the SMPs), found by its own
+ * records: a scan reads record 0 of every set with one GetTable (ServiceID
+ * SA_AD_SERVICE_ID | 0, ServiceName; long answers come back whole through
+ * RMPP), or, where the transport cuts tables after one MAD (umad2sim), with
+ * a Get of record 0 by RID to each end port not yet a peer (at most 256 a
+ * scan, the next scan going on from there).  A scan runs when the
+ * neighbour table changes (a sync, a trap 64) and every interval.  Each
+ * peer's records are read with Gets by RID (ServiceID, its port GID, P_Key
+ * 0xFFFF), record 0 first, the others after it as record 0 counts them, all
+ * of one generation or the read is dropped: at once when found, then every
+ * interval.  A peer stays while its port is in the neighbour table (one
+ * whose records are gone announces nothing: it withdrew) and is forgotten
+ * when it leaves (trap 65, a sync without it).  A peer whose refresh count
+ * has not moved for two thirds of its lease plus one interval (an
+ * announcer Sets every third: one refresh may be lost) is expired: its
+ * prefixes are dropped until the count moves again (it is dead but its
+ * records outlive it at the SA, up to their lease).
  */
 struct sa_peer {
 	uint64_t guid; /* the router port's GUID */

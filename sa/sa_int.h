@@ -49,7 +49,9 @@ enum sa_req_kind {
 	SA_REQ_LEAVE,
 	SA_REQ_AD_SET, /* ServiceRecord Set: a route announcement (sa_announce.c) */
 	SA_REQ_AD_DEL,
-	SA_REQ_PEER_GET, /* ServiceRecord Get: a record of another router (sa_peers.c) */
+	SA_REQ_PEER_GET,   /* ServiceRecord Get: a record of another router (sa_peers.c) */
+	SA_REQ_PEER_SCAN,  /* ServiceRecord GetTable: every router's record 0 (sa_peers.c) */
+	SA_REQ_PEER_PROBE, /* ServiceRecord Get: record 0 of one end port (tables cut) */
 };
 
 /* One request in flight: its context, freed by its callback. */
@@ -62,7 +64,7 @@ struct sa_req {
 	uint16_t lid;
 	uint8_t port;
 	uint8_t gid[16];
-	uint32_t seq; /* SA_REQ_PEER_GET: the read it belongs to */
+	uint32_t seq; /* SA_REQ_PEER_*: the read or scan it belongs to */
 };
 
 LIST_HEAD(sa_req_list, sa_req);
@@ -111,6 +113,14 @@ struct sa_client {
 		struct sa_peer *v;
 		size_t n, cap;
 		uint32_t interval_ms, seq;
+		/* the scan for routers: their records 0 (a GetTable, or probes when cut) */
+		uint64_t scan_next_ns; /* the next one (an interval after the last start) */
+		uint32_t scan_seq;     /* the one in flight: older answers are dropped */
+		unsigned int probes;   /* probes of the scan still unanswered */
+		size_t probe_at;       /* where the next probe round starts in cur_n */
+		bool scan_busy, scan_again;
+		bool scan_failing; /* said once until a scan works again */
+		bool cut;	   /* a scan came back cut (no RMPP): probe from now on */
 	} peers;
 	/*
 	 * What the bottom (sa_io.c) calls above it, set by sa_client_new():

@@ -20,14 +20,19 @@
 # give the medians: peer_converge (SIGKILL -> route gone), peer_restore (R2
 # started -> route back), peer_withdraw (SIGTERM -> route gone) and a
 # baseline of the same run, saquery_sr (one saquery SR in B, whole process).
+# With LAB_PEERS_CA=1 (lab_peers_ca.sh) the router ports are ibsim Hca nodes
+# (netA_ca, netB2_ca, netC_ca), Channel Adapters to OpenSM as on real
+# hardware: the same scenario, found by their records, never by NodeType.
 . "$(dirname "$0")/lab.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 LEASE=${LEASE:-10}
 LEARN=$(lab_peer_learning "$LEASE")
+NET_SUFFIX=""
+[ "${LAB_PEERS_CA:-0}" = 1 ] && NET_SUFFIX=_ca
 
-lab_subnet A "$HERE/netA"
-lab_subnet B "$HERE/netB2"
-lab_subnet C "$HERE/netC"
+lab_subnet A "$HERE/netA$NET_SUFFIX"
+lab_subnet B "$HERE/netB2$NET_SUFFIX"
+lab_subnet C "$HERE/netC$NET_SUFFIX"
 lab_check "OpenSM A: SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001
 lab_check "OpenSM B: SUBNET UP" lab_sm B HcaB1 0 0xfec0000000000002
 lab_check "OpenSM C: SUBNET UP" lab_sm C HcaC1 0 0xfec0000000000003
@@ -63,6 +68,17 @@ R1A=$(lid_of "$LAB/r1.ctl" a) R1B=$(lid_of "$LAB/r1.ctl" b)
 R2B=$(lid_of "$LAB/r2.ctl" b) R2C=$(lid_of "$LAB/r2.ctl" c)
 lab_check "the router ports have LIDs (R1 a $R1A b $R1B, R2 b $R2B c $R2C)" \
 	test "$R1A" -gt 0 -a "$R1B" -gt 0 -a "$R2B" -gt 0 -a "$R2C" -gt 0
+if [ -n "$NET_SUFFIX" ]; then
+	# OpenSM B's NodeRecords of the routers' ports in B (a Get by LID: umad2sim cuts tables)
+	ca_in_b() {
+		for l in "$R1B" "$R2B"; do
+			lab_run B HcaB2 saquery NR "$l" > "$LAB/nr.txt" 2>&1
+			cat "$LAB/nr.txt"
+			grep -qi 'node_\?type.*\(Channel Adapter\|0x1$\)' "$LAB/nr.txt" || return 1
+		done
+	}
+	lab_check "0: OpenSM B's NodeRecords of R1's and R2's ports: Channel Adapters" ca_in_b
+fi
 has_route() { [ "$(peer_route "$1" "$2")" = "$3" ]; }
 lab_check "1: R1 routes C's prefix through R2's b (LID $R2B), metric 1, source peer" \
 	wait_for 15 has_route "$LAB/r1.ctl" fec0:0:0:3::/64 "b $(printf 'lid 0x%04x' "$R2B") 1"
@@ -80,6 +96,10 @@ assert 'fec0:0:0:3::/64 m1' in r[0]['announced'], r[0]
 assert not [x for x in rows if x['port'] == 'a' and x['state'] == 'announcing'], rows"
 records_read() { r1 -j show sa b | grep -q '"peer_records":[1-9]'; }
 lab_check "1: show sa counts the records read" records_read
+if [ -n "$NET_SUFFIX" ]; then
+	lab_check "1: R1 found R2's port in B as a CA port, by its records" \
+		grep -q "sa: b: router .* a CA port) found by its records" "$LAB/r1.log"
+fi
 
 # ---- 2. data from A to C and back ----
 sa_end_ports A HcaA2 > "$LAB/saA.txt"

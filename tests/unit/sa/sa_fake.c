@@ -268,6 +268,12 @@ static int f_send(struct mad_transport *tp, const uint8_t *mad, size_t len,
 	s->to = *to;
 	s->timeout_ms = timeout_ms;
 	CU_ASSERT_EQUAL(len, IBR_MAD_SIZE);
+	if (ibr_mad_mgmt_class(mad) == IBR_MGMT_CLASS_SUBN_ADM &&
+	    (ibr_rmpp_flags(mad) & IBR_RMPP_FLAG_ACTIVE) &&
+	    ibr_rmpp_type(mad) != IBR_RMPP_TYPE_DATA) {
+		fake_rmpp_ack(mad); /* the channel's ACK of segments we sent */
+		return 0;
+	}
 	if (ibr_mad_is_response(mad))
 		return 0; /* ReportResp, default replies: only recorded */
 	if (ibr_mad_mgmt_class(mad) == IBR_MGMT_CLASS_SUBN_DR && to->lid == 0xFFFF &&
@@ -458,6 +464,7 @@ void stop(void)
 	CH = NULL;
 	CU_ASSERT(F->closed);
 	free(F->cur);
+	fake_rmpp_free();
 	mq_free(&F->rx);
 	mq_free(&F->held);
 	free(F->sent);

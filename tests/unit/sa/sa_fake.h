@@ -13,12 +13,17 @@
  * Get/GetTable (LIDs matched over the port's LMC range, switches by port 0),
  * MCMemberRecord Get/GetTable (member lists only for a non-zero SM_Key), Set
  * (join, creating a group only with the create components) and Delete
- * (leave), ServiceRecord Get by RID, Set and Delete (one record per RID),
- * status 0x0300 for a Get that matches nothing.  Two modes: kernel RMPP (the
- * transport is flagged MAD_TP_RMPP and hands over a GetTable response as one
- * reassembled message of any length) and umad2sim (every GetTable response
- * cut after its first MAD, with RMPP Active, RMPPVersion 0, neither First
- * nor Last: LAB.md).
+ * (leave), ServiceRecord Get by RID, GetTable by ServiceID, ServiceGID,
+ * ServiceP_Key and ServiceName (the components OpenSM's get_matching_sr()
+ * compares, of those the router uses), Set and Delete (one record per RID),
+ * status 0x0300 for a Get that matches nothing.  Three modes: kernel RMPP
+ * (the transport is flagged MAD_TP_RMPP and hands over a GetTable response
+ * as one reassembled message of any length), umad2sim (every GetTable
+ * response cut after its first MAD, with RMPP Active, RMPPVersion 0,
+ * neither First nor Last: LAB.md), and RMPP on the wire (fake_wire_rmpp():
+ * a transport without RMPP of its own, as ibsim's, under an SA that sends a
+ * long GetTable answer as RMPP DATA segments, a window at a time as the
+ * channel ACKs them: sa_fake_rmpp.c).
  */
 #ifndef SA_FAKE_H
 #define SA_FAKE_H
@@ -130,9 +135,20 @@ struct fake {
 	/* ServiceRecords, as OpenSM keeps them: one per RID (ID, GID, P_Key) */
 	struct ibr_sa_service_rec sr[MAX_SR];
 	bool sr_used[MAX_SR];
-	bool sr_refuse;	      /* Sets answered ERR_REQ_DENIED */
-	uint16_t sr_get_busy; /* Gets answered with this status */
-	unsigned int sr_gets;
+	bool sr_refuse;		/* Sets answered ERR_REQ_DENIED */
+	uint16_t sr_get_busy;	/* Gets answered with this status */
+	uint16_t sr_table_busy; /* GetTables answered with this status */
+	bool sr_table_all;	/* GetTables answered with every record (a broken SA) */
+	unsigned int sr_gets, sr_tables;
+	/* RMPP on the wire (fake_wire_rmpp): the transfers being sent, by TID */
+	bool wire;
+	struct ftx {
+		uint8_t *msg; /* the whole answer: header, then the records */
+		size_t len;
+		uint64_t tid;
+		uint32_t nseg, sent; /* segments, and the last one sent */
+	} tx[8];
+	unsigned int rmpp_segments, rmpp_acks, rmpp_done;
 	struct sent *sent;
 	size_t n_sent, cap_sent;
 	struct mq rx, held;
@@ -178,6 +194,13 @@ unsigned int fsr_count(void);
 /* the SA's answer to one request (a test that answers by hand), the SMA's to one SMP */
 void sa_answer(const uint8_t *req);
 void sma_answer(const uint8_t *req);
+/* sa_fake_rmpp.c: long GetTable answers as RMPP segments on the wire */
+void fake_wire_rmpp(void);
+/* An answer of `len` bytes (header and records) sent as segments; `m` is taken. */
+void fake_rmpp_send(uint8_t *m, size_t len);
+/* The channel's ACK (or STOP, ABORT) of a transfer: the next window, or its end. */
+void fake_rmpp_ack(const uint8_t *ack);
+void fake_rmpp_free(void);
 /* the client under test: its callbacks, config, the clock, start and stop */
 void cb_port(void *arg, const struct sa_port_state *ps);
 void cb_changed(void *arg, bool neighs, bool groups);

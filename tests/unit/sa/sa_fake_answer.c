@@ -58,6 +58,22 @@ static void sa_reply(const uint8_t *req, uint16_t status, const struct recs *r)
 		status = IBR_SA_STATUS_TOO_MANY_RECORDS;
 	if (table && !F->cut)
 		len = IBR_SA_DATA_OFFS + (r ? r->n * r->stride : 0);
+	/* RMPP on the wire: the whole answer, as segments (one for a short one) */
+	if (table && F->wire) {
+		m = calloc(1, len > IBR_MAD_SIZE ? len : IBR_MAD_SIZE);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		CU_ASSERT_FATAL(ibr_mad_build_response(m, req, IBR_MAD_SIZE, status) == 0);
+		ibr_sa_set_sm_key(m, 0);
+		memset(m + IBR_SA_DATA_OFFS, 0,
+		       (len > IBR_MAD_SIZE ? len : IBR_MAD_SIZE) - IBR_SA_DATA_OFFS);
+		if (r) {
+			ibr_sa_set_attr_offset(m, (uint16_t)(r->stride / 8));
+			if (!status)
+				memcpy(m + IBR_SA_DATA_OFFS, r->b, r->n * r->stride);
+		}
+		fake_rmpp_send(m, len);
+		return;
+	}
 	alloc = len > IBR_MAD_SIZE ? len : IBR_MAD_SIZE;
 	m = calloc(1, alloc);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -353,6 +369,50 @@ static void sa_service_get(const uint8_t *req)
 	free(r);
 }
 
+/*
+ * GetTable (sr_rcv_process_get_method, get_matching_sr): every record whose
+ * ServiceID, ServiceGID, ServiceP_Key and ServiceName (all 64 bytes) match
+ * where the component mask says so; F->sr_table_busy answers with that
+ * status instead.  No records: an empty table, status 0.
+ */
+static void sa_service_table(const uint8_t *req)
+{
+	uint64_t comp = ibr_sa_comp_mask(req);
+	struct ibr_sa_service_rec q;
+	struct recs *r;
+	uint8_t qname[IBR_SA_SERVICE_REC_LEN];
+
+	F->sr_tables++;
+	if (F->sr_table_busy) {
+		sa_reply(req, F->sr_table_busy, NULL);
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(
+		ibr_sa_service_rec_decode(req + IBR_SA_DATA_OFFS, IBR_SA_DATA_SIZE, &q), 0);
+	memcpy(qname, req + IBR_SA_DATA_OFFS, sizeof(qname));
+	r = calloc(1, sizeof(*r));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	r->stride = IBR_SA_SERVICE_REC_LEN;
+	for (int i = 0; i < MAX_SR; i++) {
+		const struct ibr_sa_service_rec *s = &F->sr[i];
+		uint8_t rec[IBR_SA_SERVICE_REC_LEN];
+
+		if (!F->sr_used[i])
+			continue;
+		ibr_sa_service_rec_encode(s, rec);
+		if (!F->sr_table_all &&
+		    (((comp & IBR_SA_SR_COMP_ID) && s->id != q.id) ||
+		     ((comp & IBR_SA_SR_COMP_GID) && memcmp(s->gid, q.gid, 16)) ||
+		     ((comp & IBR_SA_SR_COMP_PKEY) && s->pkey != q.pkey) ||
+		     /* the name's 64 bytes as OpenSM compares them: record bytes 48..111 */
+		     ((comp & IBR_SA_SR_COMP_NAME) && memcmp(rec + 48, qname + 48, 64))))
+			continue;
+		recs_add(r, rec, sizeof(rec));
+	}
+	sa_reply(req, 0, r);
+	free(r);
+}
+
 /* Set: a new record or the old one replaced whole; Delete: NO_RECORDS when there is none. */
 static void sa_service_record(const uint8_t *req, bool set)
 {
@@ -461,6 +521,10 @@ void sa_answer(const uint8_t *req)
 	case IBR_SA_ATTR_SERVICE_RECORD:
 		if (method == IBR_MAD_METHOD_GET) {
 			sa_service_get(req);
+			return;
+		}
+		if (method == IBR_MAD_METHOD_GET_TABLE) {
+			sa_service_table(req);
 			return;
 		}
 		if (method != IBR_MAD_METHOD_SET && method != IBR_MAD_METHOD_DELETE)

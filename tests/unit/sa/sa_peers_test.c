@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * sa_peers_test.c - the other routers' announcements (sa/sa_peers.c) against
- * the fake subnet of sa_fake.h: records read by RID, a refresh count that
- * stops, traps 64 and 65 of router ports, hostile records, reading turned
- * off.
+ * the fake subnet of sa_fake.h: routers found by their records whatever
+ * their NodeType (a GetTable of every set's record 0, whole through kernel
+ * RMPP or RMPP on the wire, probes where tables are cut), records read by
+ * RID, a refresh count that stops, traps 64 and 65 of router ports, hostile
+ * records, reading turned off.
  */
 #include "tests/unit/sa/sa_fake.h"
 
@@ -21,8 +23,12 @@
 
 #define GUID_R2 0x0002c90000000901ull /* another router's port */
 #define GUID_R3 0x0002c90000000a01ull
+#define GUID_R4 0x0002c90000000b01ull
+#define GUID_R5 0x0002c90000000c01ull
 #define LID_R2	12
 #define LID_R3	14
+#define LID_R4	16
+#define LID_R5	18
 
 static struct {
 	unsigned int calls;
@@ -104,23 +110,33 @@ static const struct sa_route_ad PADS[3] = {
 	{ 0xfec0000000050000ull, 48, 20 }, /* past 16: read as 16, unreachable */
 };
 
-/* The default subnet with router ports R2 (LID 12, announcing PADS) and R3 (LID 14, none). */
-static void peers_start(uint32_t interval_ms)
+static const struct sa_client_ops PEERS_OPS = {
+	.port = cb_port, .changed = cb_changed, .report = cb_report, .peers = cb_peers
+};
+
+/*
+ * The default subnet with router ports R2 (LID 12, announcing PADS) and R3
+ * (LID 14, none), of NodeType `type` (3 a Router node, 1 a CA port: an HCA's
+ * firmware answers its SMPs); the fake in mode `cut` (umad2sim).
+ */
+static void peers_start_as(uint32_t interval_ms, uint8_t type, bool cut)
 {
 	struct sa_client_config cfg = default_cfg();
-	static const struct sa_client_ops ops = {
-		.port = cb_port, .changed = cb_changed, .report = cb_report, .peers = cb_peers
-	};
 
 	memset(&PEERS_CB, 0, sizeof(PEERS_CB));
-	fake_new(false, 0, true);
-	fport_add(GUID_R2, GUID_R2 - 1, LID_R2, 0, 3, 1, 1);
-	fport_add(GUID_R3, GUID_R3 - 1, LID_R3, 0, 3, 1, 1);
+	fake_new(cut, 0, true);
+	fport_add(GUID_R2, GUID_R2 - 1, LID_R2, 0, type, 1, 1);
+	fport_add(GUID_R3, GUID_R3 - 1, LID_R3, 0, type, 1, 1);
 	peer_announce(GUID_R2, PADS, 3, 7, 1, 60);
-	SC = sa_client_new(CH, &cfg, &ops, NULL);
+	SC = sa_client_new(CH, &cfg, &PEERS_OPS, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(SC);
 	sa_client_peer_interval(SC, interval_ms);
 	run_ms(1);
+}
+
+static void peers_start(uint32_t interval_ms)
+{
+	peers_start_as(interval_ms, 3, false);
 }
 
 static const struct sa_peer *peer_of(uint64_t guid)
@@ -134,7 +150,11 @@ static const struct sa_peer *peer_of(uint64_t guid)
 	return NULL;
 }
 
-/* The routers of the subnet, ours aside; each one's records read whole, by RID */
+/*
+ * The routers of the subnet found by their records (one GetTable of every
+ * set's record 0), ours aside; each one's records read whole, by RID; a
+ * router port that announces nothing is none of them until it does
+ */
 static void test_peers_read(void)
 {
 	const struct sa_peer *p;
@@ -142,8 +162,9 @@ static void test_peers_read(void)
 
 	peers_start(5000);
 	CU_ASSERT_EQUAL(sa_client_phase(SC), SA_PHASE_READY);
-	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 2); /* R2, R3; not our own router port */
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 1); /* R2; not R3 (no records), not us */
 	CU_ASSERT_PTR_NULL(peer_of(GUID_US));
+	CU_ASSERT_PTR_NULL(peer_of(GUID_R3));
 	p = peer_of(GUID_R2);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT(p->read);
@@ -160,19 +181,18 @@ static void test_peers_read(void)
 	CU_ASSERT_EQUAL(p->ad[1].metric, 2);
 	CU_ASSERT_EQUAL(p->ad[2].prefix, PADS[2].prefix);
 	CU_ASSERT_EQUAL(p->ad[2].metric, 16);
-	p = peer_of(GUID_R3);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	CU_ASSERT(p->read); /* none: read, nothing announced */
-	CU_ASSERT_EQUAL(p->n, 0);
-	CU_ASSERT_EQUAL(p->lid, LID_R3);
 	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_records, 2);
 	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_refused, 0);
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_scans, 1);
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_probes, 0);
 	CU_ASSERT_EQUAL(PEERS_CB.calls, 1); /* R2's prefixes */
-	/* each Get asks one RID: R2's two records and R3's first */
-	CU_ASSERT_EQUAL(F->sr_gets, 3);
+	/* one GetTable found it; each Get asks one RID: R2's two records */
+	CU_ASSERT_EQUAL(F->sr_tables, 1);
+	CU_ASSERT_EQUAL(F->sr_gets, 2);
 	/* the same set at the next read: no callback */
 	run_ms(5000);
-	CU_ASSERT_EQUAL(F->sr_gets, 6);
+	CU_ASSERT_EQUAL(F->sr_gets, 4);
+	CU_ASSERT_EQUAL(F->sr_tables, 2);
 	CU_ASSERT_EQUAL(PEERS_CB.calls, 1);
 	/* a new generation: read anew, the callback */
 	peer_announce(GUID_R2, PADS, 1, 8, 2, 60);
@@ -181,6 +201,166 @@ static void test_peers_read(void)
 	CU_ASSERT_EQUAL(p->n, 1);
 	CU_ASSERT_EQUAL(p->gen, 8);
 	CU_ASSERT_EQUAL(PEERS_CB.calls, 2);
+	/* R3 begins to announce: found at the next scan */
+	peer_announce(GUID_R3, PADS + 1, 1, 3, 1, 60);
+	run_ms(5000);
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 2);
+	p = peer_of(GUID_R3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->lid, LID_R3);
+	CU_ASSERT_EQUAL(p->n, 1);
+	CU_ASSERT_EQUAL(PEERS_CB.calls, 3);
+	stop();
+}
+
+/*
+ * What real hardware shows: the router ports are Channel Adapters to their
+ * SM (NodeType 1, never 3), and several routers answer one GetTable; our
+ * own records, a host without records, a record of another prefix's GID
+ * and one of a port not (yet) in the subnet make no peer
+ */
+static void test_peers_ca(void)
+{
+	static const struct sa_route_ad ours = { 0xfec0000000000009ull, 64, 1 };
+	const struct sa_peer *v;
+	struct ibr_sa_service_rec stale = { .id = 0x1000140549520000ull, .pkey = 0xFFFF };
+
+	peers_start_as(5000, 1, false);
+	CU_ASSERT_EQUAL_FATAL(sa_client_announce(SC, &ours, 1, 60), 0);
+	fport_add(GUID_R4, GUID_R4 - 1, LID_R4, 0, 3, 1, 1); /* a Router node beside them */
+	peer_announce(GUID_R3, PADS, 2, 1, 1, 60);
+	peer_announce(GUID_R4, PADS + 2, 1, 1, 1, 60);
+	peer_announce(GUID_R5, PADS, 1, 1, 1, 60); /* not in the subnet yet */
+	/* a record left by another prefix's SM: the GID is not of this subnet */
+	strcpy(stale.name, "ibrouter.route-exchange.v1");
+	stale.lease = 60;
+	ibr_mad_st64(stale.gid, PREFIX_B);
+	ibr_mad_st64(stale.gid + 8, GUID_C);
+	F->sr[MAX_SR - 1] = stale;
+	F->sr_used[MAX_SR - 1] = true;
+	inject_report(IBR_TRAP_GID_IN_SERVICE, PREFIX, GUID_R4, NULL, true);
+	pump();
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 3);
+	CU_ASSERT_EQUAL(peer_of(GUID_R2)->n, 3);
+	CU_ASSERT_EQUAL(peer_of(GUID_R2)->lid, LID_R2);
+	CU_ASSERT_EQUAL(peer_of(GUID_R3)->n, 2);
+	CU_ASSERT_EQUAL(peer_of(GUID_R4)->n, 1);
+	CU_ASSERT_EQUAL(peer_of(GUID_R4)->lid, LID_R4);
+	CU_ASSERT_PTR_NULL(peer_of(GUID_US));
+	CU_ASSERT_PTR_NULL(peer_of(GUID_C));
+	CU_ASSERT_PTR_NULL(peer_of(GUID_R5));
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_refused, 0);
+	/* R5's port comes (trap 64): found at once, long before the interval */
+	fport_add(GUID_R5, GUID_R5 - 1, LID_R5, 0, 1, 1, 1);
+	inject_report(IBR_TRAP_GID_IN_SERVICE, PREFIX, GUID_R5, NULL, true);
+	pump();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(peer_of(GUID_R5));
+	CU_ASSERT_EQUAL(peer_of(GUID_R5)->lid, LID_R5);
+	CU_ASSERT_EQUAL(peer_of(GUID_R5)->n, 1);
+	/* R3 withdraws (its records deleted): still a router of the subnet, announcing none */
+	peer_announce(GUID_R3, PADS, 0, 1, 1, 60);
+	run_ms(5000);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(peer_of(GUID_R3));
+	CU_ASSERT_EQUAL(peer_of(GUID_R3)->n, 0);
+	CU_ASSERT(!peer_of(GUID_R3)->expired);
+	stop();
+}
+
+/* A long answer as RMPP segments on the wire (ibsim's transport has no RMPP): reassembled */
+static void test_peers_wire_rmpp(void)
+{
+	struct sa_client_config cfg = default_cfg();
+	const struct sa_peer *v;
+
+	memset(&PEERS_CB, 0, sizeof(PEERS_CB));
+	fake_new(false, 0, true);
+	fake_wire_rmpp();
+	fport_add(GUID_R2, GUID_R2 - 1, LID_R2, 0, 1, 1, 1);
+	fport_add(GUID_R3, GUID_R3 - 1, LID_R3, 0, 1, 1, 1);
+	fport_add(GUID_R4, GUID_R4 - 1, LID_R4, 0, 3, 1, 1);
+	fport_add(GUID_R5, GUID_R5 - 1, LID_R5, 0, 1, 1, 1);
+	peer_announce(GUID_R2, PADS, 3, 1, 1, 60);
+	peer_announce(GUID_R3, PADS, 1, 1, 1, 60);
+	peer_announce(GUID_R4, PADS, 2, 1, 1, 60);
+	peer_announce(GUID_R5, PADS + 1, 2, 1, 1, 60);
+	SC = sa_client_new(CH, &cfg, &PEERS_OPS, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(SC);
+	sa_client_peer_interval(SC, 5000);
+	run_ms(1);
+	CU_ASSERT_EQUAL(sa_client_phase(SC), SA_PHASE_READY);
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 4);
+	CU_ASSERT_EQUAL(peer_of(GUID_R2)->n, 3);
+	CU_ASSERT_EQUAL(peer_of(GUID_R3)->n, 1);
+	CU_ASSERT_EQUAL(peer_of(GUID_R4)->n, 2);
+	CU_ASSERT_EQUAL(peer_of(GUID_R5)->n, 2);
+	/* four record 0s (704 bytes): four segments, the last ACKed */
+	CU_ASSERT(F->rmpp_segments >= 4);
+	CU_ASSERT(F->rmpp_done >= 1);
+	CU_ASSERT(mad_chan_stats(CH)->rmpp_segments >= 4);
+	CU_ASSERT_EQUAL(mad_chan_stats(CH)->rmpp_aborts, 0);
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_probes, 0);
+	stop();
+}
+
+/*
+ * Tables cut after one MAD (umad2sim): each end port is asked for its
+ * record 0 (a probe), switches and ours not, the known routers not again;
+ * a GetTable cut on the way turns the scans into probes too
+ */
+static void test_peers_cut(void)
+{
+	const struct sa_peer *v;
+	uint64_t probes;
+
+	peers_start_as(5000, 1, true);
+	CU_ASSERT_FALSE(sa_client_stats(SC)->table_mode);
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 1);
+	CU_ASSERT_EQUAL(peer_of(GUID_R2)->n, 3);
+	CU_ASSERT_EQUAL(F->sr_tables, 0); /* the sync saw cut tables: no GetTable */
+	/* end ports A, B1, B2, C, R2 and R3: six probes (not the switch, not us) */
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_probes, 6);
+	probes = sa_client_stats(SC)->peer_probes;
+	peer_announce(GUID_R3, PADS, 1, 1, 1, 60);
+	run_ms(5000);
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 2);
+	CU_ASSERT_EQUAL(peer_of(GUID_R3)->n, 1);
+	/* R2 is known: five probes this time */
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_probes, probes + 5);
+	stop();
+
+	/* kernel RMPP at the sync, then an SA whose ServiceRecord tables come back cut */
+	peers_start_as(5000, 1, false);
+	peer_announce(GUID_R3, PADS, 1, 1, 1, 60);
+	F->cut = true;
+	run_ms(5000);
+	CU_ASSERT(sa_client_stats(SC)->table_mode);
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 2);
+	CU_ASSERT_EQUAL(peer_of(GUID_R3)->n, 1);
+	CU_ASSERT(sa_client_stats(SC)->peer_probes > 0);
+	probes = sa_client_stats(SC)->peer_probes;
+	run_ms(5000); /* from now on probes alone */
+	CU_ASSERT_EQUAL(F->sr_tables, 2);
+	CU_ASSERT(sa_client_stats(SC)->peer_probes > probes);
+	stop();
+}
+
+/* A scan that fails is counted (and said once); an SA that answers what was not asked: refused */
+static void test_peers_scan_fails(void)
+{
+	uint64_t fails;
+
+	peers_start(5000);
+	F->sr_table_busy = IBR_SA_STATUS_NO_RESOURCES;
+	run_ms(5000);
+	fails = sa_client_stats(SC)->peer_read_failures;
+	CU_ASSERT(fails > 0);
+	CU_ASSERT_EQUAL(peer_of(GUID_R2)->n, 3); /* what was read stands */
+	F->sr_table_busy = 0;
+	F->sr_table_all = true; /* every record, whatever the query asked */
+	run_ms(5000);
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_read_failures, fails);
+	CU_ASSERT_EQUAL(sa_client_stats(SC)->peer_refused, 1); /* R2's record 1 */
+	CU_ASSERT_EQUAL(peer_of(GUID_R2)->n, 3);
 	stop();
 }
 
@@ -263,7 +443,7 @@ static void test_peers_traps(void)
 	CU_ASSERT_EQUAL(peer_of(GUID_R2)->n, 3);
 	CU_ASSERT_EQUAL(F->sr_gets, mark + 2);
 	CU_ASSERT_EQUAL(PEERS_CB.calls, 3);
-	/* a host (not a router) coming is no peer */
+	/* a host (no records) coming is no peer */
 	fport_add(GUID_D, GUID_D - 1, 20, 0, 1, 1, 1);
 	inject_report(IBR_TRAP_GID_IN_SERVICE, PREFIX, GUID_D, NULL, true);
 	pump();
@@ -372,23 +552,28 @@ static void test_peers_off(void)
 	const struct sa_peer *v;
 
 	peers_start(5000);
-	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 2);
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 1);
 	sa_client_peer_interval(SC, 0);
 	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 0);
 	CU_ASSERT_EQUAL(PEERS_CB.calls, 2);
-	F->sr_gets = 0;
+	F->sr_gets = F->sr_tables = 0;
 	run_ms(30000);
 	CU_ASSERT_EQUAL(F->sr_gets, 0);
+	CU_ASSERT_EQUAL(F->sr_tables, 0);
 	/* on again: read at the next tick */
 	sa_client_peer_interval(SC, 5000);
 	run_ms(1);
-	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 2);
+	CU_ASSERT_EQUAL(sa_client_peers(SC, &v), 1);
 	CU_ASSERT_EQUAL(peer_of(GUID_R2)->n, 3);
 	stop();
 }
 
 static CU_TestInfo tests[] = {
-	{ "peers: the routers' records read by RID, ours not", test_peers_read },
+	{ "peers: the routers found by their records, read by RID, ours not", test_peers_read },
+	{ "peers: CA router ports (real HCAs) found, several in one GetTable", test_peers_ca },
+	{ "peers: a long GetTable answer as RMPP segments on the wire", test_peers_wire_rmpp },
+	{ "peers: tables cut (umad2sim): each end port probed", test_peers_cut },
+	{ "peers: scans that fail counted, answers not asked for refused", test_peers_scan_fails },
 	{ "peers: a refresh count that stops expires the router", test_peers_expire },
 	{ "peers: trap 65 forgets a router, trap 64 reads it at once", test_peers_traps },
 	{ "peers: hostile records refused, what was read kept", test_peers_hostile },
