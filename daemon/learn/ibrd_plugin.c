@@ -212,18 +212,9 @@ static uint32_t plugin_bound(const struct ibrd *d, const struct ibrd_plugin *p)
 {
 	uint32_t mask = 0;
 
-	if (!p->s.hello)
-		return 0;
-	for (uint32_t i = 0; i < d->rib.nports; i++) {
-		const struct router_port *rp = &d->rib.port[i];
-		bool served = p->s.nserve == 0;
-
-		for (unsigned j = 0; j < p->s.nserve && !served; j++)
-			served = rp->guid && p->s.serve[j] == rp->guid;
-		if (served && ((rp->guid && ibrd_psess_has_router(&p->s, rp->guid)) ||
-			       (rp->prefix && rp->prefix == p->s.h.subnet_prefix)))
+	for (uint32_t i = 0; i < d->rib.nports; i++)
+		if (ibrd_psess_binds(&p->s, d->rib.port[i].guid, d->rib.port[i].prefix))
 			mask |= 1u << i;
-	}
 	return mask;
 }
 

@@ -124,8 +124,18 @@ void ibrd_psess_free(struct ibrd_psess *s);
 int ibrd_psess_input(struct ibrd_psess *s, const uint8_t *buf, size_t len);
 /* The end port or alias `guid` of the live view, or NULL. */
 const struct ibrd_pport *ibrd_psess_port(const struct ibrd_psess *s, uint64_t guid);
-/* A router port of the live view is `guid`. */
+/*
+ * `guid` is an end port of the live view that a router port can be: a CA
+ * port (an HCA's, NodeType 1) or a Router node's (3); not an alias.
+ */
 bool ibrd_psess_has_router(const struct ibrd_psess *s, uint64_t guid);
+/*
+ * The session covers the router port of GUID `guid` and prefix `prefix`
+ * (0: unknown): among the ports it serves (all when its hello named none),
+ * and an end port of its view (ibrd_psess_has_router) or of its subnet
+ * prefix.
+ */
+bool ibrd_psess_binds(const struct ibrd_psess *s, uint64_t guid, uint64_t prefix);
 
 /* ---- the daemon's side (ibrd_plugin.c) ---- */
 

@@ -64,11 +64,28 @@ const struct ibrd_pport *ibrd_psess_port(const struct ibrd_psess *s, uint64_t gu
 	return router_tab_find(&s->live.ports, &guid);
 }
 
+/*
+ * A router port is a CA port to its SM on an HCA (the firmware answers the
+ * SMPs: NodeType 1), a Router node (3) only in the simulator; a switch (2)
+ * is never one, nor an alias GUID.
+ */
 bool ibrd_psess_has_router(const struct ibrd_psess *s, uint64_t guid)
 {
 	const struct ibrd_pport *p = ibrd_psess_port(s, guid);
 
-	return p && p->node_type == 3 && !(p->flags & IBR_PLUG_PORT_ALIAS);
+	return p && (p->node_type == 1 || p->node_type == 3) && !(p->flags & IBR_PLUG_PORT_ALIAS);
+}
+
+bool ibrd_psess_binds(const struct ibrd_psess *s, uint64_t guid, uint64_t prefix)
+{
+	bool served = s->nserve == 0;
+
+	if (!s->hello)
+		return false;
+	for (unsigned j = 0; j < s->nserve && !served; j++)
+		served = guid && s->serve[j] == guid;
+	return served && ((guid && ibrd_psess_has_router(s, guid)) ||
+			  (prefix && prefix == s->h.subnet_prefix));
 }
 
 /* The view a message about the subnet goes to. */

@@ -218,9 +218,40 @@ static void test_joins_sent(void)
 	CU_ASSERT_EQUAL(nsent, 2);
 }
 
+/*
+ * A router port the plugin's snapshot lists as a CA port (on an HCA the
+ * firmware answers the SMPs: OpenSM sees NodeType 1) is bound to it, and
+ * its joins go to the plugin in its name; port b, not in the view and with
+ * no prefix, is not bound
+ */
+static void test_bound_ca(void)
+{
+	struct ibrd_pport rp = { .guid = ROUTER_GUID,
+				 .base_guid = ROUTER_GUID,
+				 .lid = 9,
+				 .node_type = 1,
+				 .port_num = 1 };
+	struct sa_group t = { .mgid = { 0xff, 0x15, [15] = 10 }, .qkey = 0xb, .pkey = 0xffff };
+	struct ibr_plug_mcast r;
+	struct ibr_plug_msg m;
+
+	CU_ASSERT_FALSE(ibrd_psess_binds(&pl.s, d.rib.port[0].guid, d.rib.port[0].prefix));
+	CU_ASSERT_EQUAL_FATAL(router_tab_put(&pl.s.live.ports, &rp), 1);
+	CU_ASSERT_TRUE(ibrd_psess_binds(&pl.s, d.rib.port[0].guid, d.rib.port[0].prefix));
+	CU_ASSERT_FALSE(ibrd_psess_binds(&pl.s, d.rib.port[1].guid, d.rib.port[1].prefix));
+	nsent = 0;
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t), 0);
+	CU_ASSERT_EQUAL_FATAL(nsent, 1);
+	CU_ASSERT_EQUAL_FATAL(ibr_plug_parse(sent[0], sent_len[0], &m), 0);
+	ibr_plug_mcast_get(m.recs, &r);
+	CU_ASSERT_EQUAL(r.guid, ROUTER_GUID);
+	CU_ASSERT_EQUAL(router_tab_del(&pl.s.live.ports, &rp.guid), 0);
+}
+
 static CU_TestInfo tests[] = {
 	{ "a plugin's groups as the policy reads them", test_groups },
 	{ "joins and leaves sent to the feeder", test_joins_sent },
+	{ "a router port listed as a CA port is bound", test_bound_ca },
 	CU_TEST_INFO_NULL,
 };
 

@@ -99,6 +99,21 @@ static void put_ports(const uint64_t *guids, int n, uint64_t alias_of)
 	ibr_plug_pack_end(&pk);
 }
 
+/* One port of NodeType `type` (an alias of `alias_of` when not 0). */
+static void put_port_typed(uint64_t guid, uint8_t type, uint64_t alias_of)
+{
+	struct ibr_plug_port r = { .guid = guid,
+				   .base_guid = alias_of ? alias_of : guid,
+				   .lid = (uint16_t)(guid & 0xff),
+				   .node_type = type,
+				   .port_num = type == 2 ? 0 : 1,
+				   .flags = alias_of ? IBR_PLUG_PORT_ALIAS : 0 };
+
+	ibr_plug_pack_start(&pk, IBR_PLUG_PORTS, NULL, wire_emit, &w, &seq);
+	ibr_plug_port_put(ibr_plug_pack_rec(&pk), &r);
+	ibr_plug_pack_end(&pk);
+}
+
 static void put_guids(uint8_t type, const uint64_t *guids, int n)
 {
 	ibr_plug_pack_start(&pk, type, NULL, wire_emit, &w, &seq);
@@ -217,7 +232,9 @@ static void test_snapshot(void)
 	CU_ASSERT_EQUAL(p->base_guid, 0x11);
 	CU_ASSERT_EQUAL(p->lid, 0x11);
 	CU_ASSERT_TRUE(ibrd_psess_has_router(&s, 0x300001));
-	CU_ASSERT_FALSE(ibrd_psess_has_router(&s, 0x11));
+	/* a CA port can be a router port: an HCA's firmware shows it so to its SM */
+	CU_ASSERT_TRUE(ibrd_psess_has_router(&s, 0x11));
+	CU_ASSERT_FALSE(ibrd_psess_has_router(&s, 0x9011)); /* an alias */
 	grp = router_tab_find(&s.live.groups, mgid);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(grp);
 	CU_ASSERT_EQUAL(grp->g.mlid, 0xc001);
@@ -718,6 +735,43 @@ static void test_ports_del_cost(void)
 	ibrd_psess_free(&s);
 }
 
+/*
+ * Which router ports a session covers: one whose GUID the snapshot lists as
+ * a CA port (a router on an HCA: the firmware answers the SMPs, so OpenSM
+ * sees NodeType 1) as well as a Router node's, never a switch or an alias;
+ * else by the subnet prefix; only among the ports the hello serves.
+ */
+static void test_binds_ca(void)
+{
+	struct ibrd_psess s;
+
+	for (unsigned nserve = 0; nserve < 2; nserve++) {
+		init(&s);
+		put_hello(nserve); /* 1: it serves 0x300001 alone */
+		put_snap(IBR_PLUG_SNAP_BEGIN, 1, 0, 0);
+		put_port_typed(0x300001, 1, 0); /* a router port on an HCA: a CA */
+		put_port_typed(0x400001, 3, 0); /* one on a Router node (the simulator) */
+		put_port_typed(0x200005, 2, 0); /* a switch */
+		put_port_typed(0x309001, 1, 0x300001);
+		put_snap(IBR_PLUG_SNAP_END, 1, 4, 0);
+		CU_ASSERT_EQUAL_FATAL(feed(&s), IBRD_PSESS_HELLO | IBRD_PSESS_SNAPSHOT);
+		CU_ASSERT_TRUE(ibrd_psess_binds(&s, 0x300001, 0));
+		CU_ASSERT_EQUAL(ibrd_psess_binds(&s, 0x400001, 0), nserve == 0);
+		CU_ASSERT_FALSE(ibrd_psess_binds(&s, 0x200005, 0));
+		CU_ASSERT_FALSE(ibrd_psess_binds(&s, 0x309001, 0));
+		CU_ASSERT_FALSE(ibrd_psess_binds(&s, 0x777, 0));
+		CU_ASSERT_FALSE(ibrd_psess_binds(&s, 0, 0));
+		/* not in the view: by its prefix, the subnet's */
+		CU_ASSERT_EQUAL(ibrd_psess_binds(&s, 0x777, 0xfec0000000000001ull), nserve == 0);
+		CU_ASSERT_FALSE(ibrd_psess_binds(&s, 0x777, 0xfec0000000000002ull));
+		ibrd_psess_free(&s);
+	}
+	/* before the hello: nothing */
+	init(&s);
+	CU_ASSERT_FALSE(ibrd_psess_binds(&s, 0x300001, 0xfec0000000000001ull));
+	ibrd_psess_free(&s);
+}
+
 static CU_TestInfo tests[] = {
 	{ "hello first and once", test_hello_first_and_once },
 	{ "snapshots replace the view whole", test_snapshot },
@@ -730,6 +784,7 @@ static CU_TestInfo tests[] = {
 	{ "stats", test_stats },
 	{ "garbage never crashes", test_garbage },
 	{ "PORTS_DEL costs its GUIDs, not the table", test_ports_del_cost },
+	{ "binding: a router port listed as a CA port", test_binds_ca },
 	CU_TEST_INFO_NULL,
 };
 
