@@ -22,6 +22,14 @@
 
 #define IBRD_VERSION PACKAGE_VERSION
 
+/*
+ * The subnet prefix of a subnet whose SM was given none (IBA 4.1.3: the
+ * default GID prefix; OpenSM's subnet_prefix 0xfe80000000000000): its GIDs
+ * are link-local, which no router forwards (IBA 8.4), so such a subnet
+ * cannot be routed to.  Said loudly (ibrd_state_prefix_watch), never refused.
+ */
+#define IBRD_PREFIX_DEFAULT 0xfe80000000000000ull
+
 struct ibrd;
 struct ibrd_client;
 struct ibrd_out;
@@ -131,6 +139,15 @@ struct ibrd {
 	/* each port's MAD channel (port/ibrd_mad.c makes them) and SA client (learn/ibrd_sa.c) */
 	struct mad_chan *chan[ROUTER_MAX_PORTS];
 	struct sa_client *sa[ROUTER_MAX_PORTS];
+	/*
+	 * What port/ says of the channels and the core's loop sees to, as port/
+	 * never calls learn/: chan_new, the ports whose lost channel came (their
+	 * SA clients start: ibrd_sa_start); chan_dead, those whose channel
+	 * failed (their SA clients stop, then ibrd_mad_reap closes them).
+	 */
+	uint32_t chan_new, chan_dead;
+	/* each port's link-local subnet prefix last warned of (0: none; ibrd_state_prefix_watch) */
+	uint64_t prefix_said[ROUTER_MAX_PORTS];
 	/* the rooms' state, each room's own */
 	struct ibrd_ctl *ctl;	    /* ctl/: the control socket and its clients */
 	struct ibrd_datapath *data; /* port/: sim sockets, verbs ports, workers, proxies */
@@ -210,6 +227,12 @@ void ibrd_state_merge(struct ibrd *d);
 #define IBRD_MERGE_IDLE_NS (1000 * 1000000ull)
 /* The connected route of port `idx` after its prefix changed. */
 void ibrd_state_connected(struct ibrd *d, uint32_t idx);
+/*
+ * Each port whose subnet's prefix (its SM's, else its own) is link-local,
+ * the SM's default fe80::/64 above all, cannot be routed to: a warning
+ * each time that becomes so, a line when it no longer is.
+ */
+void ibrd_state_prefix_watch(struct ibrd *d);
 
 /* ibrd_reload.c: a new config applied whole or not at all */
 /* The hooks of reload (struct ibrd_hooks' reload and reload_data). */

@@ -8,6 +8,7 @@
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
+#include "sa/sa_client.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -273,6 +274,39 @@ int ibrd_state_build(struct ibrd *d, const struct ibrd_conf *c, const struct ibr
 		state_statics(d, c, oc, false);
 	}
 	return state_statics(d, c, c, true);
+}
+
+/* A link-local prefix (fe80::/10; the default, fe80::/64, above all): never routed. */
+static bool prefix_unroutable(uint64_t prefix)
+{
+	union ibr_gid g = ibr_gid_make(prefix, 0);
+
+	return prefix && ibr_gid_is_link_local(&g);
+}
+
+void ibrd_state_prefix_watch(struct ibrd *d)
+{
+	for (uint32_t i = 0; i < d->rib.nports && i < ROUTER_MAX_PORTS; i++) {
+		uint64_t rib = d->rib.port[i].prefix;
+		uint64_t sm = d->sa[i] ? sa_client_port(d->sa[i])->prefix : 0;
+		uint64_t bad = prefix_unroutable(sm) ? sm : prefix_unroutable(rib) ? rib : 0;
+		union ibr_gid g = ibr_gid_make(bad, 0);
+		char gs[IBR_GID_STRLEN];
+
+		if (bad == d->prefix_said[i])
+			continue;
+		if (bad)
+			log_warnx("port %s: its subnet's prefix is %s/64%s: its GIDs are "
+				  "link-local, which no router forwards (IBA 8.4): nothing is "
+				  "routed to or from that subnet until its SM has a prefix of its "
+				  "own (OpenSM: subnet_prefix, e.g. 0xfec0000000000001)",
+				  d->rib.port[i].name, ibr_gid_ntop(&g, gs, sizeof(gs)),
+				  bad == IBRD_PREFIX_DEFAULT ? ", the SM's default" : "");
+		else
+			log_info("port %s: its subnet's prefix is no longer link-local: routed",
+				 d->rib.port[i].name);
+		d->prefix_said[i] = bad;
+	}
 }
 
 /*

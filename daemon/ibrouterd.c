@@ -106,6 +106,27 @@ static int loop_timeout_ms(const struct ibrd *d, uint64_t now)
 	return t > 1000 ? 1000 : (int)t;
 }
 
+/*
+ * The channels port/ found or lost this turn (ibrd.h, chan_new and
+ * chan_dead): a dead one's SA client stops before the channel closes, a
+ * new one's starts.
+ */
+static void loop_channels(struct ibrd *d)
+{
+	int rc;
+
+	if (d->chan_dead) {
+		ibrd_sa_stop_ports(d, d->chan_dead);
+		ibrd_mad_reap(d);
+	}
+	if (d->chan_new) {
+		d->chan_new = 0;
+		if ((rc = ibrd_sa_start(d)))
+			log_warnx("sa: a client on a channel that came did not start: %s",
+				  strerror(-rc));
+	}
+}
+
 static void loop(struct ibrd *d)
 {
 	struct epoll_event ev[64];
@@ -129,13 +150,15 @@ static void loop(struct ibrd *d)
 			else
 				ibrd_ctl_event(d, e, ev[i].events);
 		}
-		/* MAD retries and timeouts, the SA clients' polls and resyncs */
+		/* MAD retries and timeouts (and lost channels tried), the SA clients' polls */
 		ibrd_mad_tick(d, ibr_now_ns());
+		loop_channels(d);
 		ibrd_sa_tick(d, ibr_now_ns());
 		/* verbs devices gone (their removal waits for us) or back */
 		ibrd_verbs_tick(d, ibr_now_ns());
 		/* what this turn changed: compiled and published once, then told */
 		ibrd_sync_run(d);
+		ibrd_state_prefix_watch(d); /* a subnet at fe80::/64 cannot be routed to: said */
 		/* free FIBs no worker can see any more */
 		router_pub_reclaim(&d->pub);
 		ibrd_capture_tick(d);
@@ -250,6 +273,8 @@ static int start(struct ibrd *d)
 	if ((rc = ibrd_privs_drop(d, ibrd_ctl_listener_path(d))))
 		return rc;
 	ibrd_sync_run(d); /* what the ports' backends said (the HCA ports' state) */
+	ibrd_port_roles_log(d);
+	ibrd_state_prefix_watch(d);
 	log_info("ibrouterd %s started: %u ports, %u workers, control socket %s", IBRD_VERSION,
 		 d->conf->nports, d->data->nworkers,
 		 d->sock_path ? d->sock_path : d->conf->ctl_socket);

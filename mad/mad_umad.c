@@ -73,8 +73,10 @@ struct mad_transport *mad_umad_open(const char *ca, int port)
 		return NULL;
 	u->base.ops = &mad_umad_ops;
 	rc = umad_init();
-	if (rc < 0)
+	if (rc < 0) {
+		rc = -EOPNOTSUPP; /* it returns -1: no ib_umad (its ABI version unreadable) */
 		goto fail;
+	}
 	u->portid = umad_open_port(ca, port);
 	if (u->portid < 0) {
 		rc = u->portid;
@@ -93,8 +95,9 @@ fail:
 	free(u->rx);
 	free(u->tx);
 	free(u);
-	errno = rc < 0 ? -rc : ENODEV;
-	log_warn("sa: umad %s:%d: cannot open", ca ? ca : "(default)", port);
+	/* the caller says it (a lost port is tried again: said once, not every try) */
+	log_debug("mad: umad %s:%d: cannot open: %s", ca ? ca : "(default)", port,
+		  strerror(rc < 0 ? -rc : ENODEV));
 	errno = rc < 0 ? -rc : ENODEV;
 	return NULL;
 }

@@ -124,6 +124,8 @@ static void sa_nodeinfo_result(struct sa_client *c, const struct mad_chan_result
 		return;
 	c->ps.port_guid = mad_get_field64((void *)(r->mad + IBR_SMP_DATA_OFFS), 0,
 					  IB_NODE_PORT_GUID_F);
+	c->ps.node_type = (uint8_t)mad_get_field((void *)(r->mad + IBR_SMP_DATA_OFFS), 0,
+						 IB_NODE_TYPE_F);
 	c->have_guid = true;
 	if (c->have_port && c->ops.port)
 		c->ops.port(c->arg, &c->ps);

@@ -41,6 +41,9 @@ struct sa_port_state {
 	uint64_t prefix;    /* GidPrefix, host order */
 	uint64_t port_guid; /* ours: never a neighbour */
 	uint8_t sm_sl;
+	/* what the port is to its SM (hop-0 NodeInfo): 1 a CA (an HCA's port: its
+	 * firmware answers the SMPs), 3 a Router node (the SMA, or ibsim's Rt); 0 not read */
+	uint8_t node_type;
 };
 
 /* An end port of the subnet (NodeRecord + PortInfoRecord). */

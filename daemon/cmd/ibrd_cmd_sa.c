@@ -9,6 +9,7 @@
 #include "daemon/cmd/ibrd_cmd.h"
 #include "daemon/ctl/ibrd_out.h"
 #include "daemon/ctl/ibrd_prom.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
@@ -181,6 +182,37 @@ static int sa_prom(struct ibrd *d, struct ibrd_out *o, int port)
 
 /* ---- the commands ---- */
 
+/*
+ * A port whose SA client waits for its MAD channel (a umad device not
+ * there yet, or gone: ibrd_mad.c): phase "lost", tries in `failures`.
+ */
+static void sa_lost_row(struct ibrd *d, struct ibrd_out *o, uint32_t i)
+{
+	struct ibrd_mad_info mi;
+
+	ibrd_mad_info(d, i, &mi);
+	if (!mi.lost || !d->conf->port[i].sa_client)
+		return;
+	ibrd_out_str(o, d->rib.port[i].name);
+	ibrd_out_str(o, "lost");
+	ibrd_out_lid(o, 0);
+	ibrd_out_lid(o, 0);
+	ibrd_out_prefix(o, 0);
+	for (unsigned k = 0; k < 3; k++) /* end_ports, groups, syncs */
+		ibrd_out_u64(o, 0);
+	ibrd_out_u64(o, mi.tries); /* failures: the channel's opens that failed */
+	ibrd_out_str(o, "0.0");
+	ibrd_out_u64(o, 0);
+	ibrd_out_bool(o, false);
+	ibrd_out_str(o, "-");
+	for (unsigned k = 0; k < 3; k++) /* timeouts, mad_sent, mad_recv */
+		ibrd_out_u64(o, 0);
+	ibrd_out_time_ms(o, 0);
+	ibrd_out_time_ms(o, 0);
+	for (unsigned k = 0; k < 5; k++) /* ad_sent .. peer_expired */
+		ibrd_out_u64(o, 0);
+}
+
 int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = {
@@ -209,8 +241,12 @@ int ibrd_cmd_show_sa(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 		uint64_t rep, chg;
 		char buf[24];
 
-		if (!sa || (port >= 0 && (uint32_t)port != i))
+		if (port >= 0 && (uint32_t)port != i)
 			continue;
+		if (!sa) {
+			sa_lost_row(d, o, i);
+			continue;
+		}
 		st = sa_client_stats(sa);
 		ps = sa_client_port(sa);
 		ms = mad_chan_stats(d->chan[i]);

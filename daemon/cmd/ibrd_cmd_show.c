@@ -2,6 +2,7 @@
 /* ibrd_cmd_show.c - the "show" commands. */
 #include "daemon/cmd/ibrd_cmd.h"
 #include "daemon/ctl/ibrd_snap.h"
+#include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_gid.h"
 
@@ -13,14 +14,18 @@
 
 int ibrd_cmd_show_ports(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	static const char *const cols[] = { "name", "guid", "prefix", "lid",	"lmc", "site",
-					    "mtu",  "up",   "data",   "socket", "link" };
+	static const char *const cols[] = {
+		"name", "guid", "prefix", "lid",  "lmc", "site", "mtu",
+		"up",	"data", "socket", "link", "mad", "node", "notes"
+	};
 
 	(void)argc, (void)argv;
-	ibrd_out_table(o, cols, 11);
+	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (uint32_t i = 0; i < d->rib.nports; i++) {
 		const struct router_port *p = &d->rib.port[i];
 		const struct ibrd_conf_port *cp = &d->conf->port[i];
+		struct ibrd_mad_info mi;
+		char notes[512];
 
 		ibrd_out_str(o, p->name);
 		ibrd_out_hex64(o, p->guid);
@@ -36,6 +41,14 @@ int ibrd_cmd_show_ports(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		ibrd_out_str(o, cp->data == IBRD_DATA_SIM ? cp->sim_socket : cp->device);
 		/* the link layer: a verbs port's from its HCA port (ibv_query_port) */
 		ibrd_out_str(o, (p->flags & ROUTER_PORT_ROCE) ? "ethernet" : "infiniband");
+		/* its MAD transport (lost: not there yet), what its SM sees, what to know */
+		ibrd_mad_info(d, i, &mi);
+		ibrd_out_str(o, cp->mad == IBRD_MAD_IBSIM  ? "ibsim"
+				: cp->mad != IBRD_MAD_UMAD ? "none"
+				: mi.lost		   ? "umad-lost"
+							   : "umad");
+		ibrd_out_str(o, ibrd_node_kind_name(ibrd_port_node(d, i)));
+		ibrd_out_str(o, ibrd_port_notes(d, i, notes, sizeof(notes)));
 	}
 	return ibrd_out_end(o);
 }

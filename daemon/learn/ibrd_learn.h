@@ -35,6 +35,11 @@ struct ibrd_salog *ibrd_salog_new(void);
 int ibrd_sa_start(struct ibrd *d);
 /* The SA clients go (their parting requests sent; the channels still wait for the answers). */
 void ibrd_sa_stop(struct ibrd *d);
+/*
+ * The SA clients of the ports in `mask` go (their channels failed: what
+ * they taught the RIB, their peers and announcements with them).
+ */
+void ibrd_sa_stop_ports(struct ibrd *d, uint32_t mask);
 void ibrd_sa_tick(struct ibrd *d, uint64_t now_ns);
 /* When the SA clients have work without an event (ns), UINT64_MAX: never. */
 uint64_t ibrd_sa_deadline(const struct ibrd *d);

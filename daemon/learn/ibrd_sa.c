@@ -21,6 +21,7 @@
 struct ibrd_sa_port {
 	struct ibrd *d;
 	uint32_t idx;
+	uint8_t node_type; /* what its SM sees (said when it is read or changes) */
 };
 
 struct ibrd_salog_int {
@@ -36,12 +37,37 @@ static uint64_t sa_wall_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+/*
+ * What the port is to its SM, from its own NodeInfo: a CA on an HCA (the
+ * firmware answers the SMPs) or at an ibsim Hca node, a Router node at an
+ * ibsim Rt node or through the SMA.  Said once, and again if it changes.
+ */
+static void sa_node_type(struct ibrd_sa_port *mp, uint8_t t)
+{
+	const char *name = mp->d->rib.port[mp->idx].name;
+
+	if (!t || t == mp->node_type)
+		return;
+	mp->node_type = t;
+	if (t == 1)
+		log_info("sa: port %s: its SM sees a Channel Adapter (NodeType 1): peers find it "
+			 "by its ServiceRecords; PathRecords from other subnets need the OpenSM "
+			 "plugin (ibrouter-osm) in that subnet's OpenSM",
+			 name);
+	else if (t == 3)
+		log_info("sa: port %s: its SM sees a Router node (NodeType 3)", name);
+	else
+		log_warnx("sa: port %s: its SM sees NodeType %u, neither a CA nor a router", name,
+			  t);
+}
+
 static void sa_on_port(void *arg, const struct sa_port_state *ps)
 {
 	struct ibrd_sa_port *mp = arg;
 	struct ibrd *d = mp->d;
 	struct router_port p = d->rib.port[mp->idx];
 
+	sa_node_type(mp, ps->node_type);
 	if (ps->lid == p.lid && ps->lmc == p.lmc && (!ps->prefix || ps->prefix == p.prefix) &&
 	    (!ps->port_guid || ps->port_guid == p.guid))
 		return;
@@ -188,6 +214,28 @@ void ibrd_sa_stop(struct ibrd *d)
 		sa_client_free(sa); /* unsubscribes, deletes; the channel awaits the answers */
 		if (d->salog)	    /* a client made again (a reload) has told nothing yet */
 			d->salog->report_ms[i] = d->salog->change_ms[i] = 0;
+	}
+}
+
+void ibrd_sa_stop_ports(struct ibrd *d, uint32_t mask)
+{
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
+		struct sa_client *sa = d->sa[i];
+
+		if (!(mask >> i & 1) || !sa)
+			continue;
+		log_warnx("sa: port %s: its MAD channel failed: the SA client stops, what it "
+			  "learned goes (it starts again when the channel is back)",
+			  d->rib.port[i].name);
+		d->sa[i] = NULL;
+		sa_client_free(sa);
+		/* its neighbours and groups leave the RIB; its peers, its announcements */
+		router_rib_flush_neighs(&d->rib, ROUTER_SRC_SA, (int)i);
+		router_rib_flush_mcasts(&d->rib, ROUTER_SRC_SA, (int)i);
+		ibrd_groups_changed(d);
+		ibrd_peers_changed(d);
+		d->ad->sa[i] = NULL; /* a client made again is announced to afresh */
+		d->salog->report_ms[i] = d->salog->change_ms[i] = 0;
 	}
 }
 

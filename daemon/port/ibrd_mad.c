@@ -6,6 +6,16 @@
  * ibsim forwards to an IsSM client), PerfMgt GMPs for the PMA, and the SA
  * client's queries and Reports (the SA client and what it learns are the
  * learn room's: daemon/learn/ibrd_sa.c).
+ *
+ * A umad port whose device cannot be opened (ib_umad not loaded, the HCA
+ * not there yet, no such port) is lost until it comes, as a verbs device
+ * is (ibrd_verbs.c): said once at warning level, opened again after 1 s,
+ * then at twice the wait up to MAD_RETRY_MAX_MS, and counted; one whose
+ * channel fails later (the device went: its fd reads an error) is lost
+ * again the same way.  Port/ calls nothing in learn/: it marks the core's
+ * d->chan_new (a channel came: its SA client to start) and d->chan_dead (a
+ * channel failed: its SA client to stop, then ibrd_mad_reap() closes it),
+ * and the core's loop sees to both (ibrouterd.c).
  */
 #include "daemon/port/ibrd_port.h"
 
@@ -25,6 +35,9 @@
 #include <sys/epoll.h>
 #include <time.h>
 
+#define MAD_RETRY_MIN_MS 1000
+#define MAD_RETRY_MAX_MS 10000
+
 struct ibrd_mad_port {
 	struct ibrd_ev ev; /* IBRD_EV_MAD; first */
 	struct ibrd *d;
@@ -33,6 +46,10 @@ struct ibrd_mad_port {
 	struct mad_transport *tp;
 	uint64_t link_check_ns; /* ibsim: the next look at the port's link */
 	bool link_down;		/* ibsim: the simulator has the port's link down */
+	/* umad: no channel (not there yet, or failed): opened again at next_try_ns */
+	struct ibrd_mad_info info;
+	uint32_t wait_ms; /* the wait before the next try (doubles up to the max) */
+	bool dead;	  /* its channel failed: closed by ibrd_mad_reap() */
 };
 
 static struct ibrd_mad_port *mad_port_of(struct ibrd_ev *ev)
@@ -179,29 +196,32 @@ static struct mad_transport *mad_open_transport(const struct ibrd_conf_port *cp)
 	return mad_umad_open(cp->umad_ca[0] ? cp->umad_ca : NULL, cp->umad_port);
 }
 
-static int mad_port_open(struct ibrd *d, uint32_t idx)
+/* "mlx5_0:1", "ibsim/RtrA": where the port attaches, for the logs. */
+static const char *mad_where(const struct ibrd_conf_port *cp, char *buf, size_t n)
 {
-	const struct ibrd_conf_port *cp = &d->conf->port[idx];
-	struct ibrd_mad_port *mp = calloc(1, sizeof(*mp));
-	struct mad_transport *tp;
-	struct mad_chan_config cc = { .name = cp->name, .chan_id = idx + 1 };
-	struct epoll_event ev = { .events = EPOLLIN };
-	int rc = -ENOMEM;
+	if (cp->mad == IBRD_MAD_IBSIM)
+		snprintf(buf, n, "ibsim %s/%s", cp->ibsim_socket, cp->ibsim_node);
+	else
+		snprintf(buf, n, "umad %s:%u", cp->umad_ca[0] ? cp->umad_ca : "(first active)",
+			 cp->umad_port);
+	return buf;
+}
 
-	if (!mp)
-		return rc;
-	mp->ev.kind = IBRD_EV_MAD;
-	mp->d = d;
-	mp->idx = idx;
-	if (!(mp->tp = tp = mad_open_transport(cp))) {
-		rc = -errno;
-		log_warnx("mad: port %s: cannot attach (%s): %s", cp->name,
-			  cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_node : cp->umad_ca, strerror(-rc));
-		free(mp);
-		return rc;
+/* The transport and channel of mp, its handlers, on the loop.  0 or -errno (nothing left). */
+static int mad_port_attach(struct ibrd_mad_port *mp)
+{
+	struct ibrd *d = mp->d;
+	const struct ibrd_conf_port *cp = &d->conf->port[mp->idx];
+	struct mad_chan_config cc = { .name = cp->name, .chan_id = mp->idx + 1 };
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &mp->ev };
+	int rc = -EIO;
+
+	if (!(mp->tp = mad_open_transport(cp)))
+		return errno ? -errno : -ENODEV;
+	if (!(mp->chan = mad_chan_create(mp->tp, &cc))) { /* registers the SMP and SA classes */
+		mp->tp = NULL;				  /* closed by the channel */
+		return -EIO;
 	}
-	if (!(mp->chan = mad_chan_create(tp, &cc))) /* registers the SMP and SA classes */
-		goto fail;
 	if (mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_SUBN_DR, mad_on_smp, mp) ||
 	    mad_chan_set_handler(mp->chan, IBR_MGMT_CLASS_SUBN_LID, mad_on_smp, mp))
 		goto fail;
@@ -222,26 +242,76 @@ static int mad_port_open(struct ibrd *d, uint32_t idx)
 		log_warnx("mad: port %s: cannot set IsSM: vendor SMPs and Reports will not "
 			  "reach us",
 			  cp->name);
-	ev.data.ptr = &mp->ev;
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, mad_chan_fd(mp->chan), &ev) < 0) {
+	if (d->epfd >= 0 && epoll_ctl(d->epfd, EPOLL_CTL_ADD, mad_chan_fd(mp->chan), &ev) < 0) {
 		rc = -errno;
 		goto fail;
 	}
-	d->mad[idx] = mp;
-	d->chan[idx] = mp->chan;
-	/* the SA client on it is the learn room's (ibrd_sa_start), as the config says */
-	log_info("mad: port %s: attached (%s %s%s%s)%s", cp->name,
-		 cp->mad == IBRD_MAD_IBSIM ? "ibsim" : "umad",
-		 cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_socket : cp->umad_ca,
-		 cp->mad == IBRD_MAD_IBSIM ? "/" : "",
-		 cp->mad == IBRD_MAD_IBSIM ? cp->ibsim_node : "",
-		 cp->sa_client && d->conf->sa_client ? ", SA client on" : "");
+	d->chan[mp->idx] = mp->chan;
 	return 0;
 fail:
-	if (mp->chan)
-		mad_chan_destroy(mp->chan);
-	free(mp);
+	mad_chan_destroy(mp->chan);
+	mp->chan = NULL;
+	mp->tp = NULL;
 	return rc;
+}
+
+/* mp has no channel from now on: tried again in wait_ms (1 s the first time). */
+static void mad_port_lose(struct ibrd_mad_port *mp, int err, uint64_t now)
+{
+	mp->info.lost = true;
+	mp->info.err = err;
+	mp->info.losses++;
+	mp->wait_ms = MAD_RETRY_MIN_MS;
+	mp->info.next_try_ns = now + (uint64_t)mp->wait_ms * 1000000u;
+}
+
+static const char *mad_lost_hint(int err)
+{
+	/* libibumad's answer without the module (it reads its ABI version first) */
+	if (err == -EOPNOTSUPP)
+		return " (ib_umad not loaded?)";
+	if (err == -ENODEV || err == -ENOENT || err == -ENXIO)
+		return " (the HCA or its port not there?)";
+	if (err == -EACCES || err == -EPERM)
+		return " (the umad device's permissions?)";
+	return "";
+}
+
+static int mad_port_open(struct ibrd *d, uint32_t idx)
+{
+	const struct ibrd_conf_port *cp = &d->conf->port[idx];
+	struct ibrd_mad_port *mp = calloc(1, sizeof(*mp));
+	char where[2 * IBRD_NAME_MAX + 16];
+	int rc;
+
+	if (!mp)
+		return -ENOMEM;
+	mp->ev.kind = IBRD_EV_MAD;
+	mp->d = d;
+	mp->idx = idx;
+	mp->info.configured = true;
+	mad_where(cp, where, sizeof(where));
+	if ((rc = mad_port_attach(mp))) {
+		if (cp->mad == IBRD_MAD_IBSIM) { /* the simulator is started first: a mistake */
+			log_warnx("mad: port %s: cannot attach (%s): %s", cp->name, where,
+				  strerror(-rc));
+			free(mp);
+			return rc;
+		}
+		/* a real device: not there yet (ib_umad, the HCA), or not ours to open */
+		mad_port_lose(mp, rc, ibr_now_ns());
+		log_warnx("mad: port %s: %s: %s%s: its MAD channel is lost until it comes (its SA "
+			  "client and SMA wait for it; tried again every 1 to %d s)",
+			  cp->name, where, strerror(-rc), mad_lost_hint(rc),
+			  MAD_RETRY_MAX_MS / 1000);
+		d->mad[idx] = mp;
+		return 0;
+	}
+	d->mad[idx] = mp;
+	/* the SA client on it is the learn room's (ibrd_sa_start), as the config says */
+	log_info("mad: port %s: attached (%s)%s", cp->name, where,
+		 cp->sa_client && d->conf->sa_client ? ", SA client on" : "");
+	return 0;
 }
 
 int ibrd_mad_start(struct ibrd *d)
@@ -252,6 +322,66 @@ int ibrd_mad_start(struct ibrd *d)
 		if (d->conf->port[i].mad != IBRD_MAD_NONE && (rc = mad_port_open(d, i)))
 			return rc;
 	return 0;
+}
+
+/* A lost port's try: attached (its SA client started by the core), or a longer wait. */
+static void mad_port_retry(struct ibrd_mad_port *mp, uint64_t now)
+{
+	struct ibrd *d = mp->d;
+	const struct ibrd_conf_port *cp = &d->conf->port[mp->idx];
+	char where[2 * IBRD_NAME_MAX + 16];
+	int rc;
+
+	mp->info.tries++;
+	if ((rc = mad_port_attach(mp))) {
+		if (rc != mp->info.err)
+			log_warnx("mad: port %s: %s: still lost, now: %s", cp->name,
+				  mad_where(cp, where, sizeof(where)), strerror(-rc));
+		mp->info.err = rc;
+		mp->wait_ms = mp->wait_ms * 2 > MAD_RETRY_MAX_MS ? MAD_RETRY_MAX_MS
+								 : mp->wait_ms * 2;
+		mp->info.next_try_ns = now + (uint64_t)mp->wait_ms * 1000000u;
+		return;
+	}
+	mp->info.lost = false;
+	mp->info.err = 0;
+	mp->info.next_try_ns = 0;
+	mp->link_check_ns = 0;
+	d->chan_new |= 1u << mp->idx; /* the core starts its SA client (ibrd_sa_start) */
+	log_info("mad: port %s: %s is here after %llu tries: attached%s", cp->name,
+		 mad_where(cp, where, sizeof(where)), (unsigned long long)mp->info.tries,
+		 cp->sa_client && d->conf->sa_client ? ", its SA client starts" : "");
+}
+
+void ibrd_mad_info(const struct ibrd *d, uint32_t idx, struct ibrd_mad_info *out)
+{
+	const struct ibrd_mad_port *mp = idx < ROUTER_MAX_PORTS ? d->mad[idx] : NULL;
+
+	if (mp)
+		*out = mp->info;
+	else
+		*out = (struct ibrd_mad_info){ .configured = false };
+}
+
+void ibrd_mad_reap(struct ibrd *d)
+{
+	uint64_t now = ibr_now_ns();
+
+	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
+		struct ibrd_mad_port *mp = d->mad[i];
+
+		if (!mp || !mp->dead)
+			continue;
+		mp->dead = false;
+		if (d->epfd >= 0)
+			epoll_ctl(d->epfd, EPOLL_CTL_DEL, mad_chan_fd(mp->chan), NULL);
+		mad_chan_destroy(mp->chan);
+		mp->chan = NULL;
+		mp->tp = NULL;
+		d->chan[i] = NULL;
+		mad_port_lose(mp, mp->info.err, now);
+	}
+	d->chan_dead = 0;
 }
 
 /*
@@ -274,6 +404,11 @@ void ibrd_mad_stop(struct ibrd *d)
 
 		if (!mp)
 			continue;
+		if (!mp->chan) { /* lost: nothing to wait for */
+			free(mp);
+			d->mad[i] = NULL;
+			continue;
+		}
 		if ((left = mad_chan_drain(mp->chan, until)))
 			log_info("mad: %s: %u parting SA requests unanswered in %d ms",
 				 mad_chan_name(mp->chan), left, MAD_PART_MS);
@@ -287,9 +422,32 @@ void ibrd_mad_stop(struct ibrd *d)
 void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev)
 {
 	struct ibrd_mad_port *mp = mad_port_of(ev);
+	int rc;
 
-	mad_chan_process(mp->chan, 0);
-	(void)d;
+	if (!mp->chan || mp->dead)
+		return;
+	rc = mad_chan_process(mp->chan, 0);
+	/*
+	 * An error from the device itself (it went: ENODEV, EIO; a umad fd of a
+	 * removed HCA stays readable): the channel is dead, off the loop at
+	 * once (or its fd fires forever), closed once the core stopped its SA
+	 * client (d->chan_dead, ibrd_mad_reap), and the port lost until the
+	 * device is back.
+	 */
+	if (rc < 0 && rc != -EAGAIN && rc != -EINTR && rc != -ENOMEM && rc != -EMSGSIZE) {
+		const struct ibrd_conf_port *cp = &d->conf->port[mp->idx];
+		char where[2 * IBRD_NAME_MAX + 16];
+
+		log_warnx("mad: port %s: %s failed: %s: its MAD channel is lost until it comes "
+			  "back (its SA client stops; tried again every 1 to %d s)",
+			  cp->name, mad_where(cp, where, sizeof(where)), strerror(-rc),
+			  MAD_RETRY_MAX_MS / 1000);
+		if (d->epfd >= 0)
+			epoll_ctl(d->epfd, EPOLL_CTL_DEL, mad_chan_fd(mp->chan), NULL);
+		mp->info.err = rc;
+		mp->dead = true;
+		d->chan_dead |= 1u << mp->idx;
+	}
 }
 
 void ibrd_mad_tick(struct ibrd *d, uint64_t now)
@@ -297,8 +455,13 @@ void ibrd_mad_tick(struct ibrd *d, uint64_t now)
 	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
 		struct ibrd_mad_port *mp = d->mad[i];
 
-		if (!mp)
+		if (!mp || mp->dead)
 			continue;
+		if (!mp->chan) {
+			if (now >= mp->info.next_try_ns)
+				mad_port_retry(mp, now);
+			continue;
+		}
 		mad_chan_tick(mp->chan, now);
 		mad_link_check(mp, now, false);
 	}
@@ -309,9 +472,13 @@ uint64_t ibrd_mad_deadline(const struct ibrd *d)
 	uint64_t t = UINT64_MAX;
 
 	for (uint32_t i = 0; i < ROUTER_MAX_PORTS; i++) {
+		const struct ibrd_mad_port *mp = d->mad[i];
 		uint64_t x;
 
-		if (d->mad[i] && (x = mad_chan_next_deadline(d->mad[i]->chan)) < t)
+		if (!mp || mp->dead)
+			continue;
+		x = mp->chan ? mad_chan_next_deadline(mp->chan) : mp->info.next_try_ns;
+		if (x < t)
 			t = x;
 	}
 	return t;

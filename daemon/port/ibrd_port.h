@@ -292,10 +292,54 @@ void ibrd_pma_one(struct ibrd *d, uint32_t port, const uint8_t *pkt, size_t len)
 /* One PerfMgt MAD for router port index `port`: 0 and the 256-byte reply, or -errno (none). */
 int ibrd_pma_mad(struct ibrd *d, uint32_t port, const uint8_t *mad, size_t len, uint8_t *reply);
 
+/* ---- what each port is to its SM (ibrd_node.c) ---- */
+
+enum ibrd_node_kind { IBRD_NODE_UNKNOWN, IBRD_NODE_CA, IBRD_NODE_ROUTER };
+
+/*
+ * Port i to its subnet's SM: as its SA client read it (hop-0 NodeInfo),
+ * else a CA on an HCA (mad = umad, data = verbs), a Router node on a sim
+ * port (the SMA answers), unknown on an ibsim port not read yet.
+ */
+enum ibrd_node_kind ibrd_port_node(const struct ibrd *d, uint32_t i);
+/* "ca", "router", "-". */
+const char *ibrd_node_kind_name(enum ibrd_node_kind k);
+/*
+ * What an operator must know of port i, "; "-separated into buf (empty:
+ * nothing): its MAD channel lost, its subnet at the default prefix
+ * fe80::/64, a CA port's needs (the OpenSM plugin for PathRecords; on an HCA
+ * no router attributes).
+ */
+const char *ibrd_port_notes(const struct ibrd *d, uint32_t i, char *buf, size_t n);
+/* At start: what each port is to its SM and what that means, logged. */
+void ibrd_port_roles_log(struct ibrd *d);
+
 /* ---- the MAD channels (ibrd_mad.c): mad = ibsim or umad ---- */
 
-/* Each port's MAD channel into d->chan[], with the SMA and PMA on it. */
+/* A port's MAD side as `show ports` and `show sa` tell it. */
+struct ibrd_mad_info {
+	bool configured;      /* mad = ibsim or umad */
+	bool lost;	      /* no channel: its device not there (yet), or it failed */
+	int err;	      /* why (-errno of the last try), 0 when attached */
+	uint64_t tries;	      /* opens tried while lost */
+	uint64_t losses;      /* times it was lost: at start, or its channel failed */
+	uint64_t next_try_ns; /* the next try while lost */
+};
+
+/*
+ * Each port's MAD channel into d->chan[], with the SMA and PMA on it.  A
+ * umad port whose device cannot be opened is lost until it comes (said
+ * once, tried again at a bounded rate by ibrd_mad_tick, which marks
+ * d->chan_new when it comes); an ibsim one stops the start (-errno).
+ */
 int ibrd_mad_start(struct ibrd *d);
+/* Port idx's MAD side (configured false: none). */
+void ibrd_mad_info(const struct ibrd *d, uint32_t idx, struct ibrd_mad_info *out);
+/*
+ * Close the channels that failed (d->chan_dead), their SA clients stopped
+ * first by the core: their ports lost until their devices are back.
+ */
+void ibrd_mad_reap(struct ibrd *d);
 /*
  * Wait for the channels' parting requests (their SA clients went first:
  * ibrd_sa_stop) for at most a second in all, then close them.

@@ -48,6 +48,8 @@ int umad_init(void)
 
 int umad_open_port(const char *ca_name, int portnum)
 {
+	if (fake_umad.open_rc)
+		return fake_umad.open_rc;
 	if (!ca_name || strcmp(ca_name, FAKE_UMAD_CA) || (portnum != 0 && portnum != 1))
 		return -ENODEV;
 	fake_umad.opens++;
@@ -145,5 +147,7 @@ int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms, i
 int umad_recv(int portid, void *umad, int *length, int timeout_ms)
 {
 	(void)portid, (void)umad, (void)length, (void)timeout_ms;
+	if (fake_umad.recv_rc)
+		return fake_umad.recv_rc;
 	return -EAGAIN;
 }

@@ -4,7 +4,9 @@
  * mad/mad_umad.c uses, linked into a test instead of the real library (the
  * test's definitions come first), so that the umad transport runs with no
  * HCA.  One CA, FAKE_UMAD_CA, with one port, 1.  Sends are recorded and
- * dropped, nothing is ever received.  umad_get_issm_path() names a file in
+ * dropped, nothing is ever received.  Faults: the CA absent (umad_open_port
+ * fails with ENODEV, or EOPNOTSUPP as without ib_umad), and a receive
+ * error (a device that went: its fd reads ENODEV).  umad_get_issm_path() names a file in
  * the directory given to fake_umad_reset() (the port's issm device as the
  * kernel would have it), so that a test can watch whether anyone opens it.
  */
@@ -23,7 +25,9 @@ struct fake_umad {
 	unsigned nclasses;
 	unsigned issm_path_calls; /* umad_get_issm_path() calls */
 	unsigned sends;
-	int fd; /* what umad_get_fd() returns: an eventfd that never fires */
+	int fd;	     /* what umad_get_fd() returns: an eventfd that never fires */
+	int open_rc; /* not 0: umad_open_port() fails with it (-ENODEV: no such CA yet) */
+	int recv_rc; /* not 0: umad_recv() fails with it (-ENODEV: the device went) */
 };
 
 extern struct fake_umad fake_umad;

@@ -115,8 +115,29 @@ static void test_first_sync_guid_last(void)
 	pump();
 	CU_ASSERT_EQUAL(sa_client_phase(SC), SA_PHASE_READY);
 	CU_ASSERT_EQUAL(CB.ps.port_guid, GUID_US);
+	CU_ASSERT_EQUAL(CB.ps.node_type, 3); /* the fake's router port: a Router node */
 	CU_ASSERT_EQUAL(sa_client_stats(SC)->syncs, 1);
 	CU_ASSERT_EQUAL(sa_client_stats(SC)->sm_changes, 0);
+	check_default_tables();
+	stop();
+}
+
+/*
+ * On an HCA the firmware answers our NodeInfo: the port is a CA to its SM
+ * (NodeType 1), which the client tells, and it syncs the same
+ */
+static void test_node_type_ca(void)
+{
+	struct sa_client_config cfg = default_cfg();
+
+	fake_new(false, 0, true);
+	fport_find(GUID_US)->type = 1;
+	client_new(&cfg);
+	pump();
+	CU_ASSERT_EQUAL(sa_client_phase(SC), SA_PHASE_READY);
+	CU_ASSERT_EQUAL(sa_client_port(SC)->node_type, 1);
+	CU_ASSERT_EQUAL(CB.ps.node_type, 1);
+	CU_ASSERT_EQUAL(CB.ps.port_guid, GUID_US);
 	check_default_tables();
 	stop();
 }
@@ -352,6 +373,7 @@ static void test_groups_without_sa_key(void)
 static CU_TestInfo tests[] = {
 	{ "first sync, whole tables: neighbours, LMCs, groups, stats", test_first_sync_tables },
 	{ "first sync, PortInfo before NodeInfo", test_first_sync_guid_last },
+	{ "our NodeInfo from an HCA: a CA port, told", test_node_type_ca },
 	{ "first sync, tables far beyond one MAD", test_first_sync_big_tables },
 	{ "first sync, PortInfoRecords answered before NodeRecords",
 	  test_first_sync_pir_before_nr },

@@ -559,7 +559,7 @@ void sma_answer(const uint8_t *req)
 	if (ibr_mad_attr_id(req) == IBR_SMP_ATTR_NODE_INFO) {
 		mad_set_field(d, 0, IB_NODE_BASE_VERS_F, 1);
 		mad_set_field(d, 0, IB_NODE_CLASS_VERS_F, 1);
-		mad_set_field(d, 0, IB_NODE_TYPE_F, 3);
+		mad_set_field(d, 0, IB_NODE_TYPE_F, us->type); /* 3, or 1 on an HCA */
 		mad_set_field(d, 0, IB_NODE_NPORTS_F, 1);
 		mad_set_field64(d, 0, IB_NODE_SYSTEM_GUID_F, us->node_guid);
 		mad_set_field64(d, 0, IB_NODE_GUID_F, us->node_guid);
