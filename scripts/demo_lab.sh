@@ -24,7 +24,7 @@ run() {
 	"$@"
 }
 ctl() { "$CTL" -s "$LAB/ctl.sock" "$@"; }
-lid_of() { printf '%d' "$(ctl show ports | awk -v p="$1" '$1 == p { print $4 }')"; }
+lid_of() { printf '%d' "$(ctl show ports | awk -v p="$1" '$1 == p { print $4; exit }')"; }
 wait_log() { for _ in $(seq 1 100); do grep -q "$1" "$LAB/r.log" && return 0; sleep 0.1; done; return 1; }
 
 if ! command -v ibsim > /dev/null || ! command -v opensm > /dev/null; then

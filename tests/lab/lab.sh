@@ -214,7 +214,7 @@ neighbours() {
 }
 has_neigh() { neighbours "$1" | grep -q "^$2 "; }
 no_neigh() { ! has_neigh "$@"; }
-port_lid() { printf '%d' "$(ctl show ports | awk -v p="$1" '$1 == p { print $4 }')"; }
+port_lid() { printf '%d' "$(ctl show ports | awk -v p="$1" '$1 == p { print $4; exit }')"; }
 synced_count() { grep -c "sa: $1: synced" "$LAB/r.log"; }
 # mlid_of MGID PORT: the group's MLID in the subnet of PORT, as the router learned it
 mlid_of() { ctl show mcast | awk -v g="$1" -v p="$2" '$1 == g && $2 == p { print $3 }'; }

@@ -69,7 +69,7 @@ ctl -j show neighbours b | grep -o '"guid":"0x[0-9a-f]*"' | sed 's/"guid":"0x//;
 			"$(echo "$g" | cut -c9-12)" "$(echo "$g" | cut -c13-16)"
 	done > "$LAB/gids"
 lab_check "$HOSTS host GIDs to report" test "$(wc -l < "$LAB/gids")" -eq "$HOSTS"
-RLID=$(printf %d "$(ctl show ports | awk '$1 == "b" { print $4 }')")
+RLID=$(printf %d "$(ctl show ports | awk '$1 == "b" { print $4; exit }')")
 fibs() { ctl -j version | sed -n 's/.*"fib_publications":\([0-9]*\).*/\1/p'; }
 f0=$(fibs)
 kill -STOP "$RPID"

@@ -77,7 +77,7 @@ all_synced() {
 }
 lab_check "the three routers synced their subnets" wait_for 20 all_synced
 
-lid_of() { printf '%d' "$(ctl_at "$LAB/$1.ctl" show ports | awk -v p="$2" '$1 == p { print $4 }')"; }
+lid_of() { printf '%d' "$(ctl_at "$LAB/$1.ctl" show ports | awk -v p="$2" '$1 == p { print $4; exit }')"; }
 R1A=$(lid_of r1 a) R1B=$(lid_of r1 b) R3A=$(lid_of r3 a) R3B=$(lid_of r3 b)
 R2B=$(lid_of r2 b) R2C=$(lid_of r2 c)
 lab_check "every router port has a LID (R1 $R1A/$R1B, R3 $R3A/$R3B, R2 $R2B/$R2C)" \

@@ -46,7 +46,7 @@ all_synced() {
 lab_check "the three routers synced their subnets" wait_for 20 all_synced
 
 # lid R PORT: the LID (decimal) OpenSM gave port PORT of router R
-lid() { printf '%d' "$(ctl_at "$LAB/$1.ctl" show ports | awk -v p="$2" '$1 == p { print $4 }')"; }
+lid() { printf '%d' "$(ctl_at "$LAB/$1.ctl" show ports | awk -v p="$2" '$1 == p { print $4; exit }')"; }
 R1A=$(lid r1 a) R1B=$(lid r1 b) R2B=$(lid r2 b) R2C=$(lid r2 c) R3C=$(lid r3 c) R3A=$(lid r3 a)
 sa_end_ports A HcaA2 > "$LAB/saA.txt"
 sa_end_ports B HcaB2 > "$LAB/saB.txt"
