@@ -8,6 +8,7 @@
  * signalfd); forwarding workers run the engine over the ports' backends.
  */
 #include "daemon/ibrd.h"
+#include "daemon/check/ibrd_check.h"
 #include "daemon/cmd/ibrd_cmd.h"
 #include "daemon/ctl/ibrd_ctl.h"
 #include "daemon/learn/ibrd_learn.h"
@@ -35,12 +36,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ibrouterd [-dhnNV] [-v ...] [-f FILE] [-s SOCKET]\n"
+		"       ibrouterd --check [-j] [-f FILE]\n"
 		"  -f FILE    config file (default %s)\n"
 		"  -d         stay in the foreground and log to stderr\n"
 		"  -v         one log level more than the config's (repeat for more)\n"
 		"  -n         check the config, print it normalised (secrets redacted), exit\n"
 		"  -N         the same, with the secrets\n"
 		"  -s SOCKET  control socket (default: the config's, %s)\n"
+		"  --check    what will work on this machine for the config, and why: a line\n"
+		"             a check (OK, WARN, FAIL); exit 1 when something will not work\n"
+		"  -j         with --check: JSON\n"
 		"  -h, --help     print this and exit\n"
 		"  -V, --version  print the version and exit\n",
 		IBRD_CONF_DEFAULT, IBRD_SOCK_DEFAULT);
@@ -316,15 +321,22 @@ int main(int argc, char **argv)
 {
 	struct ibrd d = { .conf_path = IBRD_CONF_DEFAULT, .epfd = -1, .sigfd = -1 };
 	static char conf_abs[PATH_MAX];
-	bool check = false, secrets = false;
+	bool check = false, secrets = false, preflight = false, json = false;
 	int c, rc;
 
 	static const struct option longopts[] = { { "help", no_argument, NULL, 'h' },
 						  { "version", no_argument, NULL, 'V' },
+						  { "check", no_argument, NULL, 'C' },
 						  { NULL, 0, NULL, 0 } };
 
-	while ((c = getopt_long(argc, argv, "df:hnNs:vV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "df:hjnNs:vV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'C':
+			preflight = true;
+			break;
+		case 'j':
+			json = true;
+			break;
 		case 'd':
 			d.foreground = true;
 			break;
@@ -354,13 +366,27 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
+	if (optind != argc || (json && !preflight) || (preflight && check)) {
 		usage(stderr);
 		return 2;
 	}
 	d.conf = ibrd_conf_load(d.conf_path, stderr);
-	if (!d.conf)
+	if (!d.conf) {
+		if (preflight)
+			printf("FAIL  config: %s: not valid (above): the daemon will not start\n",
+			       d.conf_path);
 		return 1;
+	}
+	if (preflight) {
+		/* where it looks: a directory standing for / (ibrouterd(8), ENVIRONMENT) */
+		struct ibrd_check_env env = { .root = getenv("IBROUTERD_CHECK_ROOT") };
+
+		/* the SMPs and queries it sends say nothing worth a line: only its own */
+		log_init("ibrouterd", true, LOG_ERR);
+		rc = ibrd_check_run(d.conf, d.conf_path, &env, stdout, json);
+		ibrd_conf_free(d.conf);
+		return rc;
+	}
 	/* a reload reads it again after daemon() has changed to "/": the path it was given */
 	if (realpath(d.conf_path, conf_abs))
 		d.conf_path = conf_abs;

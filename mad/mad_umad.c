@@ -16,7 +16,9 @@
 #include "lib/ibr_mad.h"
 
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <infiniband/umad.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +102,40 @@ fail:
 		  strerror(rc < 0 ? -rc : ENODEV));
 	errno = rc < 0 ? -rc : ENODEV;
 	return NULL;
+}
+
+int mad_umad_probe(const char *ca, int port, struct mad_umad_probe *out)
+{
+	umad_port_t p;
+	char issm[256], *slash;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&p, 0, sizeof(p));
+	if ((rc = umad_get_port(ca, port, &p)) < 0) {
+		out->port_err = rc < -1 ? rc : -ENODEV;
+		return out->port_err;
+	}
+	out->state = p.state;
+	out->phys_state = p.phys_state;
+	out->lid = (uint16_t)p.base_lid;
+	out->sm_lid = (uint16_t)p.sm_lid;
+	out->lmc = (uint8_t)p.lmc;
+	out->gid_prefix = be64toh(p.gid_prefix);
+	out->ethernet = !strcmp(p.link_layer, "Ethernet");
+	umad_release_port(&p);
+	/*
+	 * The umad device is the issm device's twin (ib_umad makes umadN and
+	 * issmN for each port): its path from libibumad's, which needs ib_umad.
+	 */
+	if ((rc = umad_get_issm_path(ca, port, issm, sizeof(issm))) < 0 ||
+	    !(slash = strrchr(issm, '/')) || strncmp(slash + 1, "issm", 4)) {
+		out->path_err = rc < -1 ? rc : -EOPNOTSUPP;
+		return out->path_err;
+	}
+	memcpy(slash + 1, "umad", 4);
+	snprintf(out->umad_path, sizeof(out->umad_path), "%s", issm);
+	return 0;
 }
 
 static void umad_tp_close(struct mad_transport *tp)

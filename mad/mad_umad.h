@@ -15,11 +15,33 @@
 
 #include "mad/mad_chan.h"
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /*
  * Open port `port` of CA `ca` (NULL/0: the first active port, as libibumad
  * chooses).  NULL with errno set on failure.
  */
 struct mad_transport *mad_umad_open(const char *ca, int port);
+
+/* What libibumad says of a CA's port, for the preflight (ibrouterd --check). */
+struct mad_umad_probe {
+	int port_err;	     /* 0, or -errno of umad_get_port(): no such CA or port */
+	unsigned state;	     /* PortState: 1 down .. 4 active */
+	unsigned phys_state; /* 5: LinkUp */
+	uint16_t lid, sm_lid;
+	uint8_t lmc;
+	uint64_t gid_prefix; /* host order */
+	bool ethernet;	     /* link layer Ethernet: no SM, no umad for the SA */
+	int path_err;	     /* 0, or -errno: the umad device's path not found (no ib_umad) */
+	char umad_path[256]; /* "/dev/infiniband/umad0": the device the channel opens */
+};
+
+/*
+ * Read port `port` of CA `ca` (0: the first port) and the path of its umad
+ * device into *out (zeroed first).  0, or the first error (also in *out).
+ */
+int mad_umad_probe(const char *ca, int port, struct mad_umad_probe *out);
 
 /* Methods an agent of `mgmt_class` accepts unsolicited (the method mask, 13.4.5). */
 void mad_umad_method_mask(uint8_t mgmt_class, uint64_t mask[2]);

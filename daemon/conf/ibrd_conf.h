@@ -46,7 +46,7 @@ struct ibrd_conf_port {
 	char umad_ca[IBRD_NAME_MAX]; /* mad = umad */
 	uint8_t umad_port;
 	char ibsim_socket[IBRD_NAME_MAX]; /* mad = ibsim: IBSIM_SOCKNAME of the server */
-	char ibsim_node[IBRD_NAME_MAX];	  /* the Rt node the port attaches at */
+	char ibsim_node[IBRD_NAME_MAX];	  /* the node the port attaches at: an Rt or an Hca */
 	uint8_t ibsim_port;
 	char site[IBRD_NAME_MAX];
 	bool sa_client;		/* learn this subnet from its SA */

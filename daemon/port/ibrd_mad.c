@@ -269,11 +269,11 @@ static const char *mad_lost_hint(int err)
 {
 	/* libibumad's answer without the module (it reads its ABI version first) */
 	if (err == -EOPNOTSUPP)
-		return " (ib_umad not loaded?)";
+		return " (ib_umad not loaded? ibrouterd --check tells)";
 	if (err == -ENODEV || err == -ENOENT || err == -ENXIO)
-		return " (the HCA or its port not there?)";
+		return " (the HCA or its port not there? ibrouterd --check tells)";
 	if (err == -EACCES || err == -EPERM)
-		return " (the umad device's permissions?)";
+		return " (the umad device's permissions? ibrouterd --check tells)";
 	return "";
 }
 

@@ -54,12 +54,20 @@ static struct io_verbs_dev *verbs_dev_get(struct io_verbs *v, const char *name)
 }
 
 /* CQ entries for every QP the port may have, Q_Key QPs included; *nbufs the buffers. */
+uint32_t io_verbs_port_nbufs(uint32_t rq_depth, unsigned nproxy)
+{
+	return rq_depth + nproxy * IO_VERBS_PROXY_RQ + IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_RQ;
+}
+
+uint32_t io_verbs_port_nsend(uint32_t sq_depth, unsigned nproxy)
+{
+	return sq_depth + nproxy * IO_VERBS_PROXY_SQ + IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_SQ;
+}
+
 static uint32_t verbs_port_nsend(const struct io_verbs_port *p, uint32_t *nbufs)
 {
-	*nbufs = p->cfg.rq_depth + p->cfg.nproxy * IO_VERBS_PROXY_RQ +
-		 IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_RQ;
-	return p->cfg.sq_depth + p->cfg.nproxy * IO_VERBS_PROXY_SQ +
-	       IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_SQ;
+	*nbufs = io_verbs_port_nbufs(p->cfg.rq_depth, p->cfg.nproxy);
+	return io_verbs_port_nsend(p->cfg.sq_depth, p->cfg.nproxy);
 }
 
 int io_verbs_port_hw_open(struct io_verbs_port *p)

@@ -81,6 +81,14 @@
 #define IO_VERBS_NQP		 (1 + IO_VERBS_MAX_PROXY + IO_VERBS_MAX_QKEY)
 #define IO_VERBS_QKEY_CONTROLLED 0x80000000u /* C10-15: a WR with it sends the QP's own */
 
+/*
+ * The receive buffers (every QP's receive queue) and send WRs (every send
+ * queue) of a port of queue depths rq_depth, sq_depth and nproxy proxies:
+ * its CQs' depths.
+ */
+uint32_t io_verbs_port_nbufs(uint32_t rq_depth, unsigned nproxy);
+uint32_t io_verbs_port_nsend(uint32_t sq_depth, unsigned nproxy);
+
 /* Where the packets sent to a proxy QP go: a UD QP on another subnet. */
 struct io_verbs_proxy_cfg {
 	uint8_t gid[16];

@@ -7,15 +7,19 @@
 #include <string.h>
 #include <sys/mman.h>
 
+size_t io_verbs_pool_bytes(uint32_t n)
+{
+	/* hugepages spare the HCA's and the CPU's TLBs; 4 KiB pages otherwise */
+	return ((size_t)n * IO_VERBS_BUFSZ + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
+}
+
 int io_verbs_pool_init(struct io_verbs_pool *p, uint32_t n, uint8_t owner)
 {
 	memset(p, 0, sizeof(*p));
 	if (!n)
 		return -EINVAL;
 	p->nbufs = n;
-	p->memlen = (size_t)n * IO_VERBS_BUFSZ;
-	/* hugepages spare the HCA's and the CPU's TLBs; 4 KiB pages otherwise */
-	p->memlen = (p->memlen + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
+	p->memlen = io_verbs_pool_bytes(n);
 	p->mem = mmap(NULL, p->memlen, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	p->huge = p->mem != MAP_FAILED;

@@ -63,6 +63,8 @@ struct io_verbs_pool {
 
 /* Allocate `n` buffers for port `owner`, all free.  0 or -errno. */
 int io_verbs_pool_init(struct io_verbs_pool *p, uint32_t n, uint8_t owner);
+/* The bytes a pool of n buffers maps (and registers with each device): to 2 MiB. */
+size_t io_verbs_pool_bytes(uint32_t n);
 void io_verbs_pool_fini(struct io_verbs_pool *p);
 
 /* Owner: take a free buffer (state POSTED), or NULL. */

@@ -5,6 +5,7 @@
  */
 #include "tests/fakes/fake_umad.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <infiniband/umad.h>
@@ -27,6 +28,10 @@ int fake_umad_reset(const char *dir)
 	if (fake_umad.fd < 0)
 		return -errno;
 	snprintf(fake_umad.issm_path, sizeof(fake_umad.issm_path), "%s/issm0", dir);
+	fake_umad.port.lid = 8;
+	fake_umad.port.sm_lid = 2;
+	fake_umad.port.state = 4;
+	fake_umad.port.prefix = 0xfec0000000000001ull;
 	fd = open(fake_umad.issm_path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -61,6 +66,30 @@ int umad_close_port(int portid)
 	if (portid != FAKE_PORTID)
 		return -EINVAL;
 	fake_umad.closes++;
+	return 0;
+}
+
+int umad_get_port(const char *ca_name, int portnum, umad_port_t *port)
+{
+	if (fake_umad.open_rc)
+		return fake_umad.open_rc;
+	if (!ca_name || strcmp(ca_name, FAKE_UMAD_CA) || (portnum != 0 && portnum != 1))
+		return -ENODEV;
+	memset(port, 0, sizeof(*port));
+	snprintf(port->ca_name, sizeof(port->ca_name), "%s", ca_name);
+	port->portnum = 1;
+	port->base_lid = fake_umad.port.lid;
+	port->sm_lid = fake_umad.port.sm_lid;
+	port->state = fake_umad.port.state;
+	port->phys_state = fake_umad.port.state == 1 ? 3 : 5;
+	port->gid_prefix = htobe64(fake_umad.port.prefix);
+	snprintf(port->link_layer, sizeof(port->link_layer), "InfiniBand");
+	return 0;
+}
+
+int umad_release_port(umad_port_t *port)
+{
+	(void)port;
 	return 0;
 }
 

@@ -448,6 +448,24 @@ int ibv_query_port(struct ibv_context *c, uint8_t port, struct _compat_ibv_port_
 	return 0;
 }
 
+/* The limits of a small HCA: one port, what FV_MAX_QPS and the fake's tables hold. */
+int ibv_query_device(struct ibv_context *c, struct ibv_device_attr *a)
+{
+	(void)c;
+	memset(a, 0, sizeof(*a));
+	snprintf(a->fw_ver, sizeof(a->fw_ver), "fake-1.0");
+	a->phys_port_cnt = 1;
+	a->max_qp = FV_MAX_QPS;
+	a->max_qp_wr = 16384;
+	a->max_cq = 64;
+	a->max_cqe = 65536;
+	a->max_mr = 16;
+	a->max_ah = 65536;
+	a->max_mr_size = 1ull << 40;
+	a->max_pd = 16;
+	return 0;
+}
+
 int ibv_query_gid(struct ibv_context *c, uint8_t port, int index, union ibv_gid *gid)
 {
 	struct ibv_gid_entry e;

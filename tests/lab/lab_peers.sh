@@ -44,6 +44,17 @@ lab_check "R1's config (router ports' paths and GUIDs read from ibsim)" lab_rout
 lab_check "R2's config" lab_router_conf_ports \
 	"$LAB/r2.conf" r2 0x0002c90300000200 "$LAB/r2.ctl" "$LAB/r2.pid" "$LEARN" \
 	"b:B:RtrB2:$LAB/r2b.sock:$LAB/r1b.sock" "c:C:RtrC:$LAB/r2c.sock:$LAB/c.peer"
+# the preflight before R1 starts: both ports' SMAs and SAs answer through ibsim
+"$BUILD/ibrouterd" --check -f "$LAB/r1.conf" > "$LAB/check.out" 2>&1
+lab_check "0: ibrouterd --check on R1's config: exit 0, both SAs answer" sh -c "cat '$LAB/check.out';
+	[ $? -eq 0 ] && grep -q '^OK    port a: SA: at LID 0x[0-9a-f]* answers' '$LAB/check.out' &&
+	grep -q '^OK    port b: SA: at LID 0x[0-9a-f]* answers' '$LAB/check.out'"
+if [ -n "$NET_SUFFIX" ]; then
+	lab_check "0: --check: R1's ports are CAs to their SMs (the OpenSM plugin for PathRecords)" \
+		grep -q '^WARN  port b: node: a Channel Adapter to its SM .*OpenSM plugin' "$LAB/check.out"
+else
+	lab_check "0: --check: R1's ports are Router nodes" grep -q '^OK    port b: node: a Router node' "$LAB/check.out"
+fi
 lab_ibrouterd r1 "$LAB/r1.conf"
 lab_ibrouterd r2 "$LAB/r2.conf"
 r1() { ctl_at "$LAB/r1.ctl" "$@"; }
@@ -54,7 +65,7 @@ lab_check "R1 synced A and B, R2 B and C" wait_for 15 sh -c "grep -q 'sa: a: syn
 
 # ---- 1. routes learned from the other router's records ----
 # lid_of CTL PORT: the LID (decimal) OpenSM gave port PORT of the router of control socket CTL
-lid_of() { printf '%d' "$(ctl_at "$1" show ports | awk -v p="$2" '$1 == p { print $4 }')"; }
+lid_of() { printf '%d' "$(ctl_at "$1" show ports | awk -v p="$2" '$1 == p { print $4; exit }')"; }
 # peer_route CTL PREFIX: "port via metric" of the router's peer route to PREFIX
 # (the best), "port lid 0x000c 1"; empty if none
 peer_route() {
