@@ -417,6 +417,7 @@ void ibrd_mad_stop(struct ibrd *d)
 		d->mad[i] = NULL;
 		d->chan[i] = NULL;
 	}
+	d->chan_new = d->chan_dead = 0; /* of channels gone: new ones tell again */
 }
 
 void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev)
@@ -428,13 +429,14 @@ void ibrd_mad_event(struct ibrd *d, struct ibrd_ev *ev)
 		return;
 	rc = mad_chan_process(mp->chan, 0);
 	/*
-	 * An error from the device itself (it went: ENODEV, EIO; a umad fd of a
+	 * An error from a umad device itself (it went: ENODEV, EIO; the fd of a
 	 * removed HCA stays readable): the channel is dead, off the loop at
 	 * once (or its fd fires forever), closed once the core stopped its SA
 	 * client (d->chan_dead, ibrd_mad_reap), and the port lost until the
 	 * device is back.
 	 */
-	if (rc < 0 && rc != -EAGAIN && rc != -EINTR && rc != -ENOMEM && rc != -EMSGSIZE) {
+	if (rc < 0 && d->conf->port[mp->idx].mad == IBRD_MAD_UMAD && rc != -EAGAIN &&
+	    rc != -EINTR && rc != -ENOMEM && rc != -EMSGSIZE) {
 		const struct ibrd_conf_port *cp = &d->conf->port[mp->idx];
 		char where[2 * IBRD_NAME_MAX + 16];
 

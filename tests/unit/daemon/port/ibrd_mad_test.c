@@ -194,6 +194,16 @@ static void test_lost_later(void)
 	ibrd_mad_tick(&d, info(0).next_try_ns);
 	CU_ASSERT_PTR_NOT_NULL(d.chan[0]);
 	CU_ASSERT_EQUAL(d.chan_new, 1u);
+	/* dead again, and the channels stopped before the core saw it (a reload): no mark left */
+	CU_ASSERT_EQUAL(ibrd_sa_start(&d), 0);
+	fake_umad.recv_rc = -EIO;
+	ibrd_mad_event(&d, (struct ibrd_ev *)d.mad[0]);
+	CU_ASSERT_EQUAL(d.chan_dead, 1u);
+	ibrd_sa_stop(&d);
+	ibrd_mad_stop(&d);
+	CU_ASSERT_EQUAL(d.chan_dead, 0);
+	CU_ASSERT_EQUAL(d.chan_new, 0);
+	fake_umad.recv_rc = 0;
 	d_free();
 }
 
