@@ -36,6 +36,7 @@ static void ad_record(const struct sa_client *c, unsigned int idx, struct ibr_sa
 	strcpy(r->name, SA_AD_SERVICE_NAME);
 	if (idx >= total)
 		return;
+	memcpy(r->key, c->cfg.ad_key, sizeof(r->key));
 	r->data8[0] = SA_AD_VERSION;
 	r->data16[0] = (uint16_t)idx;
 	r->data16[1] = (uint16_t)total;
@@ -68,6 +69,15 @@ static void ad_record(const struct sa_client *c, unsigned int idx, struct ibr_sa
 	 IBR_SA_SR_COMP_DATA32(1) | IBR_SA_SR_COMP_DATA32(2) | IBR_SA_SR_COMP_DATA32(3) | \
 	 IBR_SA_SR_COMP_DATA64(0))
 
+static bool ad_keyed(const struct sa_client *c)
+{
+	uint8_t any = 0;
+
+	for (unsigned int i = 0; i < sizeof(c->cfg.ad_key); i++)
+		any |= c->cfg.ad_key[i];
+	return any != 0;
+}
+
 static int ad_send(struct sa_client *c, unsigned int idx, bool set)
 {
 	struct ibr_sa_service_rec r;
@@ -75,8 +85,11 @@ static int ad_send(struct sa_client *c, unsigned int idx, bool set)
 	int rc;
 
 	ad_record(c, idx, &r);
+	/* with a key, the Set carries it (else OpenSM keeps the record's key as zero) */
 	rc = ibr_sa_service_rec_build(mad, set ? IBR_MAD_METHOD_SET : IBR_MAD_METHOD_DELETE,
-				      set ? AD_SET_MASK : IBR_SA_SR_COMP_RID, &r, c->cfg.sm_key, 0);
+				      set ? AD_SET_MASK | (ad_keyed(c) ? IBR_SA_SR_COMP_KEY : 0)
+					  : IBR_SA_SR_COMP_RID,
+				      &r, c->cfg.sm_key, 0);
 	if (!rc)
 		rc = sa_send(c, mad, set ? SA_REQ_AD_SET : SA_REQ_AD_DEL, NULL);
 	if (rc)

@@ -107,14 +107,19 @@ struct sa_client_ops {
 };
 
 struct sa_client_config {
-	const char *name;	      /* for logs: "sa: port b: ..." */
-	uint64_t sm_key;	      /* SA SM_Key: member lists need OpenSM's sa_key */
-	uint32_t poll_ms;	      /* own PortInfo poll (default 1000) */
-	uint32_t resync_ms;	      /* full resync interval (0 = never; default 60000) */
-	uint32_t backoff_ms;	      /* retry after a failed sync (default 1000) */
-	unsigned int walk_gap;	      /* empty LIDs/MLIDs ending a walk (default 64) */
-	uint16_t walk_max_lid;	      /* last unicast LID walked (default 0xBFFF) */
-	uint16_t walk_max_mlids;      /* MLIDs walked from 0xC000 (default 0x400) */
+	const char *name;	 /* for logs: "sa: port b: ..." */
+	uint64_t sm_key;	 /* SA SM_Key: member lists need OpenSM's sa_key */
+	uint32_t poll_ms;	 /* own PortInfo poll (default 1000) */
+	uint32_t resync_ms;	 /* full resync interval (0 = never; default 60000) */
+	uint32_t backoff_ms;	 /* retry after a failed sync (default 1000) */
+	unsigned int walk_gap;	 /* empty LIDs/MLIDs ending a walk (default 64) */
+	uint16_t walk_max_lid;	 /* last unicast LID walked (default 0xBFFF) */
+	uint16_t walk_max_mlids; /* MLIDs walked from 0xC000 (default 0x400) */
+	/*
+	 * The ServiceKey of the route announcements (all zero: none): a reader
+	 * that knows it (the OpenSM plugin's srkey=) takes only records with it.
+	 */
+	uint8_t ad_key[16];
 	uint64_t (*clock)(void *arg); /* monotonic ns; default ibr_now_ns() */
 	void *clock_arg;
 };

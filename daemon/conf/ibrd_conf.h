@@ -121,6 +121,7 @@ struct ibrd_conf {
 	unsigned resync_interval; /* s */
 	bool announce_routes;	  /* route exchange through the SA (ibrd_announce.c) */
 	unsigned announce_lease;  /* s */
+	uint8_t announce_key[16]; /* the announcements' ServiceKey; all zero: none */
 	bool peer_routes;	  /* the other routers' announcements as routes (ibrd_peers.c) */
 	unsigned peer_interval;	  /* s */
 	unsigned peer_holddown;	  /* s */

@@ -25,6 +25,7 @@
 
 static int ibrd_conf_why(struct ibrd_conf_val *v, const char *fmt, ...) IBR_PRINTF(2, 3);
 static int ibrd_conf_stop(struct ibrd_conf_val *v, const char *fmt, ...) IBR_PRINTF(2, 3);
+static int ibrd_conf_p_key128(struct ibrd_conf_val *v);
 
 /* Say why a value is wrong: -EINVAL. */
 static int ibrd_conf_why(struct ibrd_conf_val *v, const char *fmt, ...)
@@ -159,7 +160,11 @@ int ibrd_conf_value_parse(struct ibrd_conf_val *v)
 		return -EINVAL;
 	}
 	rc = k->parse(v);
-	if (rc < 0)
+	if (rc < 0 && k->parse == ibrd_conf_p_key128)
+		snprintf(v->why, sizeof(v->why),
+			 "not 32 hex digits, or all zero: no key (a secret: the value is not "
+			 "shown)");
+	else if (rc < 0)
 		snprintf(v->why, sizeof(v->why),
 			 "not a number in 0x%" PRIx64 "..0x%" PRIx64
 			 " (a secret: the value is not shown)",
@@ -247,6 +252,35 @@ static int ibrd_conf_p_str(struct ibrd_conf_val *v)
 		return ibrd_conf_why(v, "\"%s\" has characters other than a-z, 0-9, _ and -",
 				     v->text);
 	memcpy(ibrd_conf_field(v), v->text, len + 1);
+	return 0;
+}
+
+/*
+ * A 16-byte key (an SA ServiceKey, IBA 15.2.5.14): 32 hex digits, "0x" before
+ * them or not; "" for none (all zero, which is what "no key" is on the wire).
+ */
+static int ibrd_conf_p_key128(struct ibrd_conf_val *v)
+{
+	const char *s = v->text;
+	uint8_t key[16] = { 0 }, any = 0;
+
+	if (!*s) {
+		memset(ibrd_conf_field(v), 0, sizeof(key));
+		return 0;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (strlen(s) != 32 || strspn(s, "0123456789abcdefABCDEF") != 32)
+		return ibrd_conf_why(v, "is not 32 hex digits");
+	for (unsigned i = 0; i < 16; i++) {
+		char byte[3] = { s[2 * i], s[2 * i + 1], '\0' };
+
+		key[i] = (uint8_t)strtoul(byte, NULL, 16);
+		any |= key[i];
+	}
+	if (!any)
+		return ibrd_conf_why(v, "is all zero, which is no key: write \"\" for none");
+	memcpy(ibrd_conf_field(v), key, sizeof(key));
 	return 0;
 }
 
@@ -687,6 +721,9 @@ static const struct ibrd_conf_key ibrd_conf_k_learning[] = {
 	[IBRD_LK_PEER_HOLDDOWN] = KEY("peer-holddown", uint, C, peer_holddown, NUM(0, 3600)),
 	[IBRD_LK_PEER_ECMP] = KEY("peer-ecmp", uint, C, peer_ecmp, NUM(1, ROUTER_ECMP_MAX)),
 	[IBRD_LK_SM_KEY] = KEY_HEX("sm-key", C, sm_key, 0, UINT64_MAX, .flags = IBRD_KEY_SECRET),
+	/* the ServiceKey the OpenSM plugin's srkey= checks (ibrouter-osm(8)) */
+	[IBRD_LK_ANNOUNCE_KEY] = KEY("announce-key", key128, C, announce_key,
+				     .flags = IBRD_KEY_SECRET | IBRD_KEY_EMPTY),
 };
 
 static const struct ibrd_conf_key ibrd_conf_k_multicast[] = {

@@ -86,6 +86,23 @@ void ibrd_conf_pr_enum(const struct ibrd_conf_key *k, const void *obj, FILE *out
 	fputs(k->words[ibrd_conf_get(ibrd_conf_cfield(k, obj), k->size)], out);
 }
 
+/* A 16-byte key: "" for none, else 0x and its 32 hex digits. */
+void ibrd_conf_pr_key128(const struct ibrd_conf_key *k, const void *obj, FILE *out)
+{
+	const uint8_t *key = ibrd_conf_cfield(k, obj);
+	uint8_t any = 0;
+
+	for (unsigned i = 0; i < 16; i++)
+		any |= key[i];
+	if (!any) {
+		fputs("\"\"", out);
+		return;
+	}
+	fputs("0x", out);
+	for (unsigned i = 0; i < 16; i++)
+		fprintf(out, "%02x", key[i]);
+}
+
 void ibrd_conf_pr_str(const struct ibrd_conf_key *k, const void *obj, FILE *out)
 {
 	ibrd_conf_print_string(ibrd_conf_cfield(k, obj), out);

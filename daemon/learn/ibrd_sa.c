@@ -196,6 +196,8 @@ int ibrd_sa_start(struct ibrd *d)
 			.resync_ms = d->conf->resync_interval * 1000u,
 		};
 
+		memcpy(sc.ad_key, d->conf->announce_key, sizeof(sc.ad_key));
+
 		if (!cp->sa_client || !d->chan[i] || d->sa[i])
 			continue;
 		x->port[i] = (struct ibrd_sa_port){ .d = d, .idx = i };

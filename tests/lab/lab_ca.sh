@@ -15,12 +15,15 @@
 #   1. A: saquery -p from a host in A to a host in B: the DLID is router
 #      port a's LID (the plugin put the CA port into OpenSM's table of
 #      routers for it);
-#   2. B: the same from B to A through port b, from the records alone;
+#   2. B: the same from B to A through port b, from the records alone
+#      (keyed: srkey= and announce-key);
 #   3. the plugin's joins for CA port a are accepted: a group created in B
 #      gets router port a as a member in A, made by the plugin;
 #   4. a hostile ServiceRecord, registered by a host of B under its own
 #      GID, naming a prefix: refused, said once in OpenSM B's log, and no
-#      PathRecord goes to its prefix; the router's still do;
+#      PathRecord goes to its prefix; the router's still do; one forged
+#      under router port b's own GID (a listed router) without the key of
+#      OpenSM B's srkey= (the daemon's announce-key): refused too;
 #   5. router port a unlinked (ibsim): the drop manager frees the plugin's
 #      router object with the port; the plugin says OpenSM does not know the
 #      port; relinked (a new port object): its object is made again and the
@@ -32,7 +35,7 @@
 #      as OpenSM counts it, whichever comes first); restarted: back;
 #   7. the OpenSMs stopped (SIGTERM): the plugin takes its router objects
 #      out before OpenSM frees its subnet; they exit cleanly; B's plugin
-#      counted the hostile port.
+#      counted the two refused ports.
 # Prints "N passed, N failed"; exit 77 after "SKIP: why" in a build without
 # the plugin.  Every process is stopped by its PID on exit.
 . "$(dirname "$0")/lab.sh"
@@ -40,6 +43,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PLUGDIR="$BUILD/plugins/.libs"
 SR="$BUILD/tests/lab/sr_lab_client"
 LEASE=10
+# the routers' and OpenSM B's plugin's shared ServiceKey (announce-key, srkey=)
+KEY=0x00112233445566778899aabbccddeeff
 
 if [ ! -f "$PLUGDIR/libibrouter-osm.so" ]; then
 	echo "SKIP: no $PLUGDIR/libibrouter-osm.so (configure found no OpenSM headers)"
@@ -84,7 +89,7 @@ cat > "$LAB/plugB.conf" <<EOC
 sweep_interval 1
 log_flags 0x07
 event_plugin_name ibrouter-osm
-event_plugin_options socket=$LAB/no/such/ibrouterd.sock routers=$GB verbose=2 records=1 resweep=1
+event_plugin_options socket=$LAB/no/such/ibrouterd.sock routers=$GB srkey=$KEY verbose=2 records=1 resweep=1
 EOC
 export LD_LIBRARY_PATH="$PLUGDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 lab_check "OpenSM A (plugin, a daemon's socket): SUBNET UP" lab_sm A HcaA1 0 0xfec0000000000001 "$LAB/plugA.conf"
@@ -122,6 +127,7 @@ learning {
 	osm-plugin = true
 	announce-routes = true
 	announce-lease = $LEASE
+	announce-key = $KEY
 }
 control {
 	socket = "$LAB/ctl.sock"
@@ -173,6 +179,14 @@ lab_check "4: no PathRecord to fec0:0:0:66::1" pr_none B $B2 fec0:0:0:66:0:0:0:1
 lab_check "4: the router's still goes through port b" pr_is B $B2 $A2 "$RB"
 sleep 3
 lab_check "4: the refusal is said once" test "$(grep -c "$refusal" "$OSMB")" -eq 1
+# a record forged under router port b's own GID (a listed router), without the key
+krefusal="registered under port $(printf '0x%016x' "$GB") refused: its ServiceKey is not the one of option srkey="
+lab_check "4: host B2 forges a record under router port b's GID, without the key (status 0)" \
+	"$SR" "$(lab_sock B)" HcaB2 set "$(python3 -c "import ipaddress; print(ipaddress.IPv6Address(0xfec0000000000002 << 64 | $GB))")" \
+	fec0:0:0:67:: 64 0 index 2
+lab_check "4: OpenSM B's plugin refuses it: not the key of srkey= (announce-key)" wait_for 5 grep -q "$krefusal" "$OSMB"
+lab_check "4: no PathRecord to fec0:0:0:67::1" pr_none B $B2 fec0:0:0:67:0:0:0:1
+lab_check "4: and the router's keyed records still route: DLID $RB" pr_is B $B2 $A2 "$RB"
 
 # ---- 5. CA port a leaves and comes back ----
 lab_console A 'Unlink "RtrA"[1]'
@@ -213,8 +227,8 @@ eval "kill -TERM \$LAB_SM_B"
 eval "wait \$LAB_SM_B"
 rc=$?
 lab_check "7: OpenSM B too (status $rc)" test "$rc" -eq 0
-lab_check "7: its plugin counted one port refused" grep -q \
-	"ServiceRecords: [0-9]* reads, 1 ports refused" "$OSMB"
+lab_check "7: its plugin counted two ports refused (the host, the forged router's)" grep -q \
+	"ServiceRecords: [0-9]* reads, 2 ports refused" "$OSMB"
 
 lab_check "the daemon is still running" kill -0 "$RPID"
 if [ "$lab_fail" -ne 0 ]; then

@@ -21,7 +21,7 @@ check "ibrouterd -n leaves the key out" sh -c "\"$IBRD\" -n -f \"$C\" > \"$T/n.o
 check "ibrouterd -n output does not load (no key)" sh -c "! \"$IBRD\" -n -f \"$T/n.out\" > /dev/null 2> \"$T/n.err\" && grep -q 'sm-key: \"redacted\" is what ibrouterd -n prints' \"$T/n.err\""
 check "ibrouterd -N prints the key" sh -c "\"$IBRD\" -N -f \"$C\" > \"$T/N.out\" && grep -q '^	sm-key = $KEY\$' \"$T/N.out\""
 check "ibrouterd -N output parses again, the same" sh -c "[ -s \"$T/N.out\" ] && \"$IBRD\" -N -f \"$T/N.out\" | cmp -s - \"$T/N.out\""
-check "-n and -N differ only in the keys (sm-key, sma-mkey)" sh -c "diff \"$T/n.out\" \"$T/N.out\" | grep '^[<>]' > \"$T/nN.diff\"; [ -s \"$T/nN.diff\" ] && ! grep -qvE '^[<>] [[:space:]]*(sm-key|sma-mkey) = ' \"$T/nN.diff\""
+check "-n and -N differ only in the keys (sm-key, sma-mkey, announce-key)" sh -c "diff \"$T/n.out\" \"$T/N.out\" | grep '^[<>]' > \"$T/nN.diff\"; [ -s \"$T/nN.diff\" ] && ! grep -qvE '^[<>] [[:space:]]*(sm-key|sma-mkey|announce-key) = ' \"$T/nN.diff\""
 check "a privileged show config has the key" sh -c "ctl() { \"$CTL\" -s \"$T/ctl.sock\" \"\$@\"; }; ctl show config | grep -q 'sm-key = $KEY' && ctl -j show config | grep -q 'sm-key = $KEY'"
 
 if command -v setpriv > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then

@@ -209,6 +209,45 @@ static void test_announce_new_numbers(void)
 	stop();
 }
 
+/*
+ * With a key (learning { announce-key }), every record carries it as its
+ * ServiceKey and the Set says so in its ComponentMask, so that the OpenSM
+ * plugin's srkey= takes them; without one, the key is zero and not in the mask.
+ */
+static void test_announce_key(void)
+{
+	static const uint8_t key[16] = { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+					 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10 };
+	struct sa_client_config cfg = default_cfg();
+	static const uint8_t zero[16];
+
+	start(false);
+	CU_ASSERT_EQUAL_FATAL(sa_client_announce(SC, ADS, 3, 60), 0);
+	pump();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ad_rec(0));
+	CU_ASSERT(memcmp(ad_rec(0)->key, zero, 16) == 0);
+	CU_ASSERT_EQUAL(F->sr_set_mask & IBR_SA_SR_COMP_KEY, 0);
+	stop();
+
+	memcpy(cfg.ad_key, key, sizeof(key));
+	fake_new(false, 0, true);
+	client_new(&cfg);
+	pump();
+	CU_ASSERT_EQUAL_FATAL(sa_client_announce(SC, ADS, 3, 60), 0);
+	pump();
+	CU_ASSERT_EQUAL(fsr_count(), 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ad_rec(0));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ad_rec(1));
+	CU_ASSERT(memcmp(ad_rec(0)->key, key, 16) == 0);
+	CU_ASSERT(memcmp(ad_rec(1)->key, key, 16) == 0);
+	CU_ASSERT_EQUAL(F->sr_set_mask & IBR_SA_SR_COMP_KEY, IBR_SA_SR_COMP_KEY);
+	/* the Deletes name the record by its RID alone: they still find it */
+	CU_ASSERT_EQUAL(sa_client_announce(SC, NULL, 0, 60), 0);
+	pump();
+	CU_ASSERT_EQUAL(fsr_count(), 0);
+	stop();
+}
+
 /* Freed in the middle of a resync (or in a backoff): the records are deleted all the same */
 static void test_announce_free_mid_sync(void)
 {
@@ -258,6 +297,7 @@ static CU_TestInfo tests[] = {
 	{ "announcements: a refused Set retried after the backoff", test_announce_refused },
 	{ "announcements: deleted when the client goes", test_announce_free },
 	{ "announcements: bad arguments refused", test_announce_args },
+	{ "announcements: the ServiceKey, with a key and without", test_announce_key },
 	{ "announcements: a new client, new numbers", test_announce_new_numbers },
 	{ "announcements: deleted when freed mid-sync or in a backoff",
 	  test_announce_free_mid_sync },

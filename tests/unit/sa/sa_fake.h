@@ -136,6 +136,7 @@ struct fake {
 	struct ibr_sa_service_rec sr[MAX_SR];
 	bool sr_used[MAX_SR];
 	bool sr_refuse;		/* Sets answered ERR_REQ_DENIED */
+	uint64_t sr_set_mask;	/* the ComponentMask of the last ServiceRecord Set */
 	uint16_t sr_get_busy;	/* Gets answered with this status */
 	uint16_t sr_table_busy; /* GetTables answered with this status */
 	bool sr_table_all;	/* GetTables answered with every record (a broken SA) */

@@ -444,6 +444,8 @@ static void sa_service_record(const uint8_t *req, bool set)
 	F->sr_used[i] = set;
 	if (set)
 		F->sr[i] = q;
+	if (set)
+		F->sr_set_mask = ibr_sa_comp_mask(req);
 	r = calloc(1, sizeof(*r));
 	r->stride = IBR_SA_SERVICE_REC_LEN;
 	recs_add(r, req + IBR_SA_DATA_OFFS, IBR_SA_SERVICE_REC_LEN); /* echoed */

@@ -518,9 +518,11 @@ static void test_secrets(void)
 
 		if (lp != lq || memcmp(p, q, lp)) {
 			CU_ASSERT(!strncmp(p, "\tsm-key = redacted", lp) ||
-				  !strncmp(p, "\tsma-mkey = redacted", lp));
+				  !strncmp(p, "\tsma-mkey = redacted", lp) ||
+				  !strncmp(p, "\tannounce-key = redacted", lp));
 			CU_ASSERT(!strncmp(q, "\tsm-key = ", 10) ||
-				  !strncmp(q, "\tsma-mkey = ", 12));
+				  !strncmp(q, "\tsma-mkey = ", 12) ||
+				  !strncmp(q, "\tannounce-key = ", 16));
 		}
 		p += lp + (p[lp] == '\n');
 		q += lq + (q[lq] == '\n');
@@ -540,6 +542,20 @@ static void test_secrets(void)
 	CU_ASSERT_PTR_NULL(strstr(errs, "4b1d"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "t.conf:2: learning: sm-key: not a number"));
 	free(errs);
+	/* the announcements' key: 16 bytes, not echoed either */
+	c2 = load_text("router { node-guid = 0x1 }\n"
+		       "learning { announce-key = 0x5ec2e7c0ffee4b1d5ec2e7c0ffee4b1 }\n",
+		       &errs);
+	CU_ASSERT_PTR_NULL(c2);
+	CU_ASSERT_PTR_NULL(strstr(errs, "4b1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "t.conf:2: learning: announce-key: not 32 hex digits"));
+	free(errs);
+	c2 = load_ok("router { node-guid = 0x1 }\n"
+		     "port \"a\" { data = none lid = 1 subnet-prefix = \"fec0::\" }\n"
+		     "learning { announce-key = 0x5EC2E7C0FFEE4B1D5EC2E7C0FFEE4B1D }\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c2);
+	CU_ASSERT(c2->announce_key[0] == 0x5e && c2->announce_key[15] == 0x1d);
+	ibrd_conf_free(c2);
 	free(full);
 	free(red);
 	ibrd_conf_free(c);
