@@ -101,6 +101,8 @@ static int loop_timeout_ms(const struct ibrd *d, uint64_t now)
 		t = x;
 	if ((x = ibrd_notify_deadline(d)) < t)
 		t = x;
+	if ((x = ibrd_mcast_deadline(d)) < t)
+		t = x;
 	if ((x = ibrd_sync_deadline(d)) < t)
 		t = x;
 	if (t == UINT64_MAX)
@@ -159,6 +161,8 @@ static void loop(struct ibrd *d)
 		ibrd_mad_tick(d, ibr_now_ns());
 		loop_channels(d);
 		ibrd_sa_tick(d, ibr_now_ns());
+		/* a refused multicast join tried again */
+		ibrd_mcast_tick(d, ibr_now_ns());
 		/* verbs devices gone (their removal waits for us) or back */
 		ibrd_verbs_tick(d, ibr_now_ns());
 		/* what this turn changed: compiled and published once, then told */

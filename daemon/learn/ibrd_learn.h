@@ -14,6 +14,8 @@
 
 #include "daemon/ibrd.h"
 
+#include "lib/ibr_log.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -140,12 +142,19 @@ struct ibrd_mcast {
 	unsigned nmjoins, mjoins_cap;
 	struct ibrd_roce_view roce_view[ROUTER_MAX_PORTS];
 	const struct ibrd_mcast_ops *ops; /* the core's (SA client, plugin, RoCE), a test's */
+	/* joins refused (no SA client or plugin there now): the policy again at retry_ns */
+	uint64_t retry_ns, retry_wait_ns, join_failures;
+	struct ibr_ratelimit rl_join;
 };
 
 struct ibrd_mcast *ibrd_mcast_new(void);
 /* Its joins and views, and itself (after ibrd_mcast_stop). */
 void ibrd_mcast_free(struct ibrd_mcast *x);
 void ibrd_mcast_policy(struct ibrd *d);
+/* A refused join's retry is due: the policy runs again at the end of the turn. */
+void ibrd_mcast_tick(struct ibrd *d, uint64_t now_ns);
+/* When ibrd_mcast_tick() has work (ns), UINT64_MAX: never. */
+uint64_t ibrd_mcast_deadline(const struct ibrd *d);
 /* The groups the router joined are fed (receivers), whoever told the RIB of them. */
 void ibrd_mcast_mark_joined(struct ibrd *d);
 void ibrd_mcast_stop(struct ibrd *d);

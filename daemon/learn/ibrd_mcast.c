@@ -65,6 +65,42 @@ static struct ibrd_mjoin *mcast_find(struct ibrd *d, const uint8_t mgid[16], uin
 	return NULL;
 }
 
+/* The first retry of a refused join after a second, then twice as long, up to 30 s. */
+#define MJOIN_BACKOFF_MIN_NS 1000000000ull
+#define MJOIN_BACKOFF_MAX_NS 30000000000ull
+
+static void mcast_join_failed(struct ibrd *d, uint32_t port)
+{
+	struct ibrd_mcast *x = d->mcast;
+	uint64_t now = ibr_now_ns();
+
+	x->join_failures++;
+	if (!x->retry_ns) {
+		x->retry_wait_ns = x->retry_wait_ns ? 2 * x->retry_wait_ns : MJOIN_BACKOFF_MIN_NS;
+		if (x->retry_wait_ns > MJOIN_BACKOFF_MAX_NS)
+			x->retry_wait_ns = MJOIN_BACKOFF_MAX_NS;
+		x->retry_ns = now + x->retry_wait_ns;
+	}
+	if (ibr_ratelimit_ok(&x->rl_join, now))
+		log_warnx("mcast: port %s: cannot join a bridged group there now (%llu refused "
+			  "so far): trying again in %llu s",
+			  d->rib.port[port].name, (unsigned long long)x->join_failures,
+			  (unsigned long long)((x->retry_ns - now + 999999999) / 1000000000u));
+}
+
+void ibrd_mcast_tick(struct ibrd *d, uint64_t now)
+{
+	if (!d->mcast->retry_ns || now < d->mcast->retry_ns)
+		return;
+	d->mcast->retry_ns = 0;
+	ibrd_groups_changed(d); /* the policy again, at the end of this turn */
+}
+
+uint64_t ibrd_mcast_deadline(const struct ibrd *d)
+{
+	return d->mcast && d->mcast->retry_ns ? d->mcast->retry_ns : UINT64_MAX;
+}
+
 static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
 {
 	struct ibrd_mjoin *j;
@@ -80,8 +116,16 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 		d->mcast->mjoins = j;
 		d->mcast->mjoins_cap = cap;
 	}
-	if (mcast_ops(d)->join(d, port, tmpl))
-		return; /* no SA client or plugin there, or it cannot send now */
+	if (mcast_ops(d)->join(d, port, tmpl)) {
+		/*
+		 * No SA client or plugin there, its port away, or it cannot send
+		 * now: the policy runs again at the retry (ibrd_mcast_tick), which
+		 * nothing else would bring while the groups stay as they are.
+		 */
+		mcast_join_failed(d, port);
+		return;
+	}
+	d->mcast->retry_wait_ns = 0;
 	j = &d->mcast->mjoins[d->mcast->nmjoins++];
 	memcpy(j->mgid, tmpl->mgid, 16);
 	j->port = port;
@@ -232,7 +276,11 @@ void ibrd_mcast_policy(struct ibrd *d)
 
 struct ibrd_mcast *ibrd_mcast_new(void)
 {
-	return calloc(1, sizeof(struct ibrd_mcast));
+	struct ibrd_mcast *x = calloc(1, sizeof(*x));
+
+	if (x)
+		x->rl_join = (struct ibr_ratelimit)IBR_RATELIMIT_INIT(1, 10);
+	return x;
 }
 
 void ibrd_mcast_free(struct ibrd_mcast *x)

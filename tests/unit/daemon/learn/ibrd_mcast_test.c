@@ -14,6 +14,7 @@
 
 #include "lib/ibr_gid.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +42,14 @@ static size_t fake_groups(struct ibrd *dd, uint32_t port, const struct sa_group 
 	return ngrp[port];
 }
 
+/* the join source's port away (a plugin's port unlinked): joins refused */
+static bool join_refused;
+
 static int fake_join(struct ibrd *dd, uint32_t port, const struct sa_group *tmpl)
 {
 	(void)dd;
+	if (join_refused)
+		return -ENOENT;
 	if (nops < MAX_OPS) {
 		ops[nops].what = 'j';
 		ops[nops].port = port;
@@ -151,6 +157,46 @@ static void reset(void)
 	ibrd_mcast_stop(&d); /* leaves what is joined */
 	memset(ngrp, 0, sizeof(ngrp));
 	nops = 0;
+}
+
+/*
+ * A join refused (no SA client or plugin there now) is tried again at its
+ * retry, a second later, then at twice the wait: the policy would not run
+ * again otherwise while the groups stay as they are (lab_ca.sh: a CA port
+ * unlinked and relinked was never joined again).
+ */
+static void test_join_retry(void)
+{
+	uint64_t at, wait1;
+
+	reset();
+	listed(0, "ff15::1:c", true);
+	join_refused = true;
+	ibrd_mcast_policy(&d);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 0);
+	CU_ASSERT_EQUAL(d.mcast->join_failures, 2); /* a and b */
+	at = ibrd_mcast_deadline(&d);
+	CU_ASSERT_FATAL(at != UINT64_MAX);
+	wait1 = d.mcast->retry_wait_ns;
+	CU_ASSERT_EQUAL(wait1, 1000000000ull);
+	d.dirty = 0;
+	ibrd_mcast_tick(&d, at - 1);
+	CU_ASSERT_EQUAL(d.dirty, 0); /* not yet */
+	ibrd_mcast_tick(&d, at);
+	CU_ASSERT(d.dirty & IBRD_DIRTY_MCAST);
+	CU_ASSERT_EQUAL(ibrd_mcast_deadline(&d), UINT64_MAX);
+	/* still refused: the next wait is twice as long */
+	ibrd_mcast_policy(&d);
+	CU_ASSERT_EQUAL(d.mcast->retry_wait_ns, 2 * wait1);
+	ibrd_mcast_tick(&d, ibrd_mcast_deadline(&d));
+	/* the port is back: joined at the retry, the wait starts again */
+	join_refused = false;
+	ibrd_mcast_policy(&d);
+	CU_ASSERT_EQUAL(made('j', 0, "ff15::1:c"), 1);
+	CU_ASSERT_EQUAL(made('j', 1, "ff15::1:c"), 1);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 2);
+	CU_ASSERT_EQUAL(d.mcast->retry_wait_ns, 0);
+	CU_ASSERT_EQUAL(ibrd_mcast_deadline(&d), UINT64_MAX);
 }
 
 /* Site scope: where the members are and in the other subnets of their site, not beyond. */
@@ -302,6 +348,7 @@ static CU_TestInfo tests[] = {
 	{ "scopes and the include/exclude lists", test_scopes_and_lists },
 	{ "no member left: leave", test_leave },
 	{ "a join never seen is sent again", test_rejoin },
+	{ "a refused join is tried again, backing off", test_join_retry },
 	{ "joined groups are fed", test_mark_joined },
 	{ "... but not a static group with receivers = false", test_mark_joined_static },
 	CU_TEST_INFO_NULL,
