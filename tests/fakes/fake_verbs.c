@@ -61,6 +61,7 @@ int fake_verbs_dev_add(const char *name, const struct fake_verbs_port_cfg *cfg)
 	if (cfg->roce) /* no LIDs, no SM on Ethernet */
 		d->cfg.lid = d->cfg.lmc = d->cfg.sm_lid = 0;
 	d->state = cfg->down ? IBV_PORT_DOWN : IBV_PORT_ACTIVE;
+	pthread_mutex_init(&d->gid_lock, NULL);
 	d->fd = d->evpipe[0] = d->evpipe[1] = d->ctl_fd = d->async_ep = -1;
 	d->next_qpn = FV_QPN_FIRST;
 	fv_devs[fv_ndevs++] = d;
@@ -132,7 +133,7 @@ int fake_verbs_port_lid(const char *name, uint16_t lid)
 		return -ENOENT;
 	if (d->cfg.roce)
 		return -EINVAL; /* no LIDs on Ethernet */
-	d->cfg.lid = lid;
+	__atomic_store_n(&d->cfg.lid, lid, __ATOMIC_RELAXED);
 	return fv_event_push(d, IBV_EVENT_LID_CHANGE);
 }
 
@@ -142,7 +143,9 @@ int fake_verbs_port_gid(const char *name, const uint8_t gid[16])
 
 	if (!d)
 		return -ENOENT;
+	pthread_mutex_lock(&d->gid_lock);
 	memcpy(d->cfg.gid, gid, 16);
+	pthread_mutex_unlock(&d->gid_lock);
 	return fv_event_push(d, IBV_EVENT_GID_CHANGE);
 }
 
@@ -440,7 +443,7 @@ int ibv_query_port(struct ibv_context *c, uint8_t port, struct _compat_ibv_port_
 	a->active_mtu = d->cfg.mtu;
 	a->gid_tbl_len = d->cfg.roce ? FAKE_VERBS_ROCE_NGIDS : 1;
 	a->pkey_tbl_len = 1;
-	a->lid = d->cfg.lid;
+	a->lid = fv_lid(d);
 	a->lmc = d->cfg.lmc;
 	a->sm_lid = d->cfg.sm_lid;
 	a->max_msg_sz = 1u << 31;

@@ -7,6 +7,7 @@
 
 #include "lib/ibr_pkt.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <sys/un.h>
 
@@ -67,7 +68,13 @@ struct fv_dev {
 	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct sockaddr_un peer;
 	struct fake_verbs_port_cfg cfg;
-	enum ibv_port_state state;
+	/*
+	 * What a test changes on the control thread (fake_verbs_ctl: the link,
+	 * the LID, the GID) while the workers' wire reads it: the state atomic,
+	 * the LID through fv_lid(), the GID under gid_lock (fv_gid_entry).
+	 */
+	_Atomic enum ibv_port_state state;
+	pthread_mutex_t gid_lock;
 	int fd;
 	struct ibv_context *ctx;
 	struct fv_qp *qps[FV_MAX_QPS];
@@ -84,6 +91,12 @@ struct fv_dev {
 	struct ibv_mr *mrs[16];
 	struct fake_verbs_stats st;
 };
+
+/* The port's LID, which fake_verbs_ctl's "lid" may change under the workers. */
+static inline uint16_t fv_lid(const struct fv_dev *d)
+{
+	return __atomic_load_n(&d->cfg.lid, __ATOMIC_RELAXED);
+}
 
 static inline struct fv_dev *fv_of(struct ibv_context *ctx)
 {

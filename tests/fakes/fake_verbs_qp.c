@@ -201,7 +201,7 @@ static enum ibv_wc_status fv_send_one(struct fv_dev *d, struct fv_qp *q,
 		return IBV_WC_LOC_PROT_ERR;
 	if (wr->opcode != IBV_WR_SEND && wr->opcode != IBV_WR_SEND_WITH_IMM)
 		return IBV_WC_LOC_QP_OP_ERR;
-	p.slid = (uint16_t)(d->cfg.lid | ah->src_path_bits);
+	p.slid = (uint16_t)(fv_lid(d) | ah->src_path_bits);
 	p.dlid = ah->dlid;
 	p.sl = ah->sl;
 	p.grh = ah->is_global;
@@ -403,8 +403,8 @@ static void fv_wire_rx(struct fv_dev *d, const uint8_t *buf, size_t len)
 				hit = true;
 			}
 	} else if (d->cfg.roce ? fv_roce_gid_own(d, ibr_grh_dgid(p.grh))
-			       : dlid >= d->cfg.lid &&
-					 (unsigned)(dlid - d->cfg.lid) < (1u << d->cfg.lmc)) {
+			       : dlid >= fv_lid(d) &&
+					 (unsigned)(dlid - fv_lid(d)) < (1u << d->cfg.lmc)) {
 		/* RoCE: IP delivers to the host's own addresses, whatever the DLID */
 		for (unsigned i = 0; i < FV_MAX_QPS; i++)
 			if (d->qps[i] && d->qps[i]->qp.qp_num == qpn) {

@@ -18,7 +18,10 @@ bool fv_gid_entry(const struct fv_dev *d, uint32_t index, struct ibv_gid_entry *
 	if (index >= (d->cfg.roce ? FAKE_VERBS_ROCE_NGIDS : 1u))
 		return false;
 	memset(e, 0, sizeof(*e));
+	/* the lock's: a GID change on the control thread (fake_verbs_port_gid) */
+	pthread_mutex_lock((pthread_mutex_t *)&d->gid_lock);
 	memcpy(e->gid.raw, d->cfg.gid, 16);
+	pthread_mutex_unlock((pthread_mutex_t *)&d->gid_lock);
 	e->gid_index = index;
 	e->port_num = 1;
 	if (!d->cfg.roce) {
