@@ -53,12 +53,7 @@ static int state_neigh(struct ibrd *d, const struct ibrd_conf *at, const struct 
 		return -ENOENT;
 	if (!add)
 		return router_rib_neigh_del(&d->rib, (uint8_t)port, cn->guid, ROUTER_SRC_STATIC);
-	memset(&n, 0, sizeof(n));
-	n.key.guid = cn->guid;
-	n.key.port = (uint8_t)port;
-	n.key.source = ROUTER_SRC_STATIC;
-	n.lid = cn->lid;
-	n.lmc = cn->lmc;
+	ibrd_conf_neigh_rib(cn, (uint8_t)port, &n);
 	return router_rib_neigh_add(&d->rib, &n);
 }
 
@@ -70,9 +65,7 @@ static int state_mcast(struct ibrd *d, const struct ibrd_conf *at, const struct 
 
 	if (port < 0)
 		return -ENOENT;
-	memset(&m, 0, sizeof(m));
-	memcpy(m.key.mgid, cm->mgid, 16);
-	m.key.port = (uint8_t)port;
+	ibrd_conf_mcast_rib(cm, (uint8_t)port, &m);
 	if (!add) {
 		/* the group as a subnet's SA describes it now is not the file's to remove */
 		const struct router_mcast *cur = router_tab_find(&d->rib.mcasts, &m.key);
@@ -81,16 +74,6 @@ static int state_mcast(struct ibrd *d, const struct ibrd_conf *at, const struct 
 			return -ENOENT;
 		return router_rib_mcast_del(&d->rib, cm->mgid, (uint8_t)port);
 	}
-	m.mlid = cm->mlid;
-	m.sl = cm->sl;
-	m.tclass = cm->tclass;
-	m.flowlabel = cm->flowlabel;
-	m.pkey = cm->pkey;
-	m.qkey = cm->qkey;
-	m.mtu = cm->mtu;
-	m.source = ROUTER_SRC_STATIC;
-	m.flags = (uint8_t)((cm->receivers ? ROUTER_MCAST_RECEIVERS : 0) |
-			    (cm->senders ? ROUTER_MCAST_SENDERS : 0));
 	return router_rib_mcast_add(&d->rib, &m);
 }
 

@@ -347,12 +347,7 @@ int ibrd_cmd_neigh(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 						      ROUTER_SRC_STATIC),
 				 cmd, what, done);
 	}
-	memset(&n, 0, sizeof(n));
-	n.key.guid = e.neigh.guid;
-	n.key.port = (uint8_t)port;
-	n.key.source = ROUTER_SRC_STATIC;
-	n.lid = e.neigh.lid;
-	n.lmc = e.neigh.lmc;
+	ibrd_conf_neigh_rib(&e.neigh, (uint8_t)port, &n);
 	snprintf(done, sizeof(done), "%s static neighbour %s on port %s: LID 0x%04x LMC %u",
 		 router_tab_find(&d->rib.neighs, &n.key) ? "replaced" : "added", gs, e.neigh.port,
 		 n.lid, n.lmc);
@@ -403,19 +398,7 @@ int ibrd_cmd_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 			what, done);
 	}
 	/* as a config's group goes into the RIB (ibrd_state.c) */
-	memset(&m, 0, sizeof(m));
-	memcpy(m.key.mgid, g->mgid, 16);
-	m.key.port = (uint8_t)port;
-	m.mlid = g->mlid;
-	m.sl = g->sl;
-	m.tclass = g->tclass;
-	m.flowlabel = g->flowlabel;
-	m.pkey = g->pkey;
-	m.qkey = g->qkey;
-	m.mtu = g->mtu;
-	m.source = ROUTER_SRC_STATIC;
-	m.flags = (uint8_t)((g->receivers ? ROUTER_MCAST_RECEIVERS : 0) |
-			    (g->senders ? ROUTER_MCAST_SENDERS : 0));
+	ibrd_conf_mcast_rib(g, (uint8_t)port, &m);
 	snprintf(done, sizeof(done),
 		 "%s group %s on port %s: MLID 0x%04x, Q_Key 0x%08x, P_Key 0x%04x, %s",
 		 router_tab_find(&d->rib.mcasts, &m.key) ? "replaced" : "added", ms, g->port,

@@ -189,4 +189,13 @@ int ibrd_conf_port_index(const struct ibrd_conf *c, const char *name);
  */
 int ibrd_conf_proxy_gid(const char *text, union ibr_gid *g, const char **why);
 
+/*
+ * A static neighbour or group of the config (a file's section, or an
+ * ibrouterctl add read by the same grammar) as the RIB holds it, source
+ * static, on router port index `port` (ibrd_conf_entry.c): the one
+ * conversion the config's state (ibrd_state.c) and the CLI's edits share.
+ */
+void ibrd_conf_neigh_rib(const struct ibrd_conf_neigh *cn, uint8_t port, struct router_neigh *n);
+void ibrd_conf_mcast_rib(const struct ibrd_conf_mcast *cm, uint8_t port, struct router_mcast *m);
+
 #endif

@@ -199,3 +199,33 @@ int ibrd_conf_entry_parse(struct ibrd_conf_entry *e, enum ibrd_conf_entry_kind k
 	free(ctx);
 	return rc;
 }
+
+/* ---- an entry in the RIB ---- */
+
+void ibrd_conf_neigh_rib(const struct ibrd_conf_neigh *cn, uint8_t port, struct router_neigh *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->key.guid = cn->guid;
+	n->key.port = port;
+	n->key.source = ROUTER_SRC_STATIC;
+	n->lid = cn->lid;
+	n->lmc = cn->lmc;
+}
+
+void ibrd_conf_mcast_rib(const struct ibrd_conf_mcast *cm, uint8_t port, struct router_mcast *m)
+{
+	memset(m, 0, sizeof(*m));
+	memcpy(m->key.mgid, cm->mgid, 16);
+	m->key.port = port;
+	m->mlid = cm->mlid;
+	m->sl = cm->sl;
+	m->tclass = cm->tclass;
+	m->flowlabel = cm->flowlabel;
+	m->pkey = cm->pkey;
+	m->qkey = cm->qkey;
+	m->mtu = cm->mtu;
+	m->source = ROUTER_SRC_STATIC;
+	/* receivers = false stays so: the operator said the subnet has none (ibrd_mcast.c) */
+	m->flags = (uint8_t)((cm->receivers ? ROUTER_MCAST_RECEIVERS : 0) |
+			     (cm->senders ? ROUTER_MCAST_SENDERS : 0));
+}
