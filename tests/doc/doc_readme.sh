@@ -7,23 +7,8 @@
 # table), every man page it names is in man/.
 BUILD=${BUILD:-$(pwd)}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-CTL=$BUILD/tools/ibrouterctl
-T=$(mktemp -d /tmp/ibr-doc.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-npass=0
-nfail=0
-check() {
-	what=$1
-	shift
-	if "$@" > "$T/last.out" 2>&1; then
-		npass=$((npass + 1))
-		echo "ok - $what"
-	else
-		nfail=$((nfail + 1))
-		echo "FAIL - $what"
-		sed 's/^/    /' "$T/last.out"
-	fi
-}
+# a private $T, check and finish, cleaned up on exit (tests/sim/lib.sh)
+. "$(dirname "$0")/../sim/lib.sh"
 
 # the Status section: from its heading to the next one
 sed -n '/^## Status$/,/^## /p' "$SRC/README.md" | sed '$d' > "$T/status"
@@ -63,5 +48,4 @@ while read -r m; do
 	f=$(echo "$m" | sed 's/(\(.\))$/.\1/')
 	check "man page $m is man/$f" test -f "$SRC/man/$f"
 done < "$T/mans"
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+finish

@@ -6,22 +6,9 @@
 # then what config.status does (scripts/progress.sh), with fakes that take
 # their time in place of autoreconf and configure.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d /tmp/ibr-progress.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-npass=0
-nfail=0
-check() {
-	what=$1
-	shift
-	if "$@" > "$T/last.out" 2>&1; then
-		npass=$((npass + 1))
-		echo "ok - $what"
-	else
-		nfail=$((nfail + 1))
-		echo "FAIL - $what"
-		sed 's/^/    /' "$T/last.out"
-	fi
-}
+BUILD=${BUILD:-$(pwd)}
+# a private $T, check and finish, cleaned up on exit (tests/sim/lib.sh)
+. "$(dirname "$0")/../sim/lib.sh"
 
 # autogen.sh, with an autoreconf that says what it runs when given -v
 mkdir "$T/bin" "$T/src"
@@ -72,5 +59,4 @@ chmod +x "$T/autoreconf"
 step_progress "$T/ag.log" "$T/autoreconf" > "$T/ag.progress" 2>&1
 check "autoreconf: the tool running shown (aclocal, then automake)" \
 	sh -c "grep -q 'autoreconf: running aclocal --force' '$T/ag.progress' && grep -q 'autoreconf: running automake --add-missing' '$T/ag.progress'"
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+finish
