@@ -35,6 +35,7 @@
  */
 #include "daemon/ibrd.h"
 #include "daemon/port/ibrd_port.h"
+#include "tests/unit/daemon/ibrd_fix.h"
 #include "router/router_engine.h"
 
 #include "lib/ibr_cpu.h"
@@ -48,7 +49,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -253,11 +253,9 @@ static double pass_median(struct worker *w, int ph)
 
 static struct ibrd *daemon_new(uint64_t nroutes)
 {
-	struct ibrd *d = calloc(1, sizeof(*d));
+	struct ibrd *d = ibrd_fix_new(conf_text, "bench.conf");
 
-	if (!d || !(d->conf = ibrd_conf_load_string(conf_text, "bench.conf", stderr)) ||
-	    ibrd_rooms_new(d) || (d->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
-	    router_pub_init(&d->pub, 1) || ibrd_state_build(d, d->conf, NULL, NULL, NULL))
+	if (!d)
 		abort();
 	for (uint64_t i = 0; i < nroutes; i++)
 		if (route_add(d, i))
@@ -268,17 +266,6 @@ static struct ibrd *daemon_new(uint64_t nroutes)
 		abort();
 	turn_end(d);
 	return d;
-}
-
-static void daemon_free(struct ibrd *d)
-{
-	ibrd_sma_stop(d);
-	router_pub_destroy(&d->pub);
-	router_rib_free(&d->rib);
-	ibrd_rooms_free(d);
-	close(d->epfd);
-	ibrd_conf_free(d->conf);
-	free(d);
 }
 
 /* ms for one full compile of the daemon's RIB (the best of 3). */
@@ -368,7 +355,7 @@ static double churn_case(const char *tag, uint64_t nroutes, double *fwd, double 
 		free(w->pass[ph]);
 	free(w->buf);
 	free(w);
-	daemon_free(d);
+	ibrd_fix_free(d);
 	return (double)nflat / secs;
 }
 

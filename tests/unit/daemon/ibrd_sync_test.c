@@ -7,11 +7,11 @@
  * at its pace; the loop is told when (ibrd_sync_deadline).
  */
 #include "daemon/ibrd.h"
+#include "tests/unit/daemon/ibrd_fix.h"
 #include "tests/unit/ibr_test.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 static const char conf_text[] =
@@ -23,22 +23,12 @@ static struct ibrd *d;
 
 static int setup(void)
 {
-	d = calloc(1, sizeof(*d));
-	if (!d || !(d->conf = ibrd_conf_load_string(conf_text, "sync.conf", stderr)) ||
-	    ibrd_rooms_new(d) || (d->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
-	    router_pub_init(&d->pub, 1) || ibrd_state_build(d, d->conf, NULL, NULL, NULL))
-		return -1;
-	return 0;
+	return (d = ibrd_fix_new(conf_text, "sync.conf")) ? 0 : -1;
 }
 
 static int teardown(void)
 {
-	router_pub_destroy(&d->pub);
-	router_rib_free(&d->rib);
-	ibrd_rooms_free(d);
-	close(d->epfd);
-	ibrd_conf_free(d->conf);
-	free(d);
+	ibrd_fix_free(d);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
  */
 #include "daemon/ibrd.h"
 #include "daemon/port/ibrd_port.h"
+#include "tests/unit/daemon/ibrd_fix.h"
 #include "sma/sma.h"
 #include "sma/sma_vendor.h"
 #include "tests/unit/ibr_test.h"
@@ -21,7 +22,6 @@
 #include <infiniband/mad.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 #define NH_CAP 1024 /* RouterInfo:NextHopTableCap, as ibrd_sma.c gives it */
@@ -45,23 +45,12 @@ struct nh_rec {
 
 static int setup(void)
 {
-	d = calloc(1, sizeof(*d));
-	if (!d || !(d->conf = ibrd_conf_load_string(conf_text, "sma.conf", stderr)) ||
-	    ibrd_rooms_new(d) || (d->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
-	    router_pub_init(&d->pub, 1) || ibrd_state_build(d, d->conf, NULL, NULL, NULL))
-		return -1;
-	return 0;
+	return (d = ibrd_fix_new(conf_text, "sma.conf")) ? 0 : -1;
 }
 
 static int teardown(void)
 {
-	ibrd_sma_stop(d);
-	router_pub_destroy(&d->pub);
-	router_rib_free(&d->rib);
-	ibrd_rooms_free(d);
-	close(d->epfd);
-	ibrd_conf_free(d->conf);
-	free(d);
+	ibrd_fix_free(d);
 	return 0;
 }
 
