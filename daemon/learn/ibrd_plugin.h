@@ -129,6 +129,8 @@ const struct ibrd_pport *ibrd_psess_port(const struct ibrd_psess *s, uint64_t gu
  * port (an HCA's, NodeType 1) or a Router node's (3); not an alias.
  */
 bool ibrd_psess_has_router(const struct ibrd_psess *s, uint64_t guid);
+/* The alias index of view `v` agrees with its ports (the unit tests' and the fuzzer's check). */
+bool ibrd_pview_index_ok(const struct ibrd_pview *v);
 /*
  * The session covers the router port of GUID `guid` and prefix `prefix`
  * (0: unknown): among the ports it serves (all when its hello named none),

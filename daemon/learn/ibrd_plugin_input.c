@@ -503,3 +503,45 @@ int ibrd_psess_input(struct ibrd_psess *s, const uint8_t *buf, size_t len)
 		return -EPROTO; /* ROUTES: the daemon's own message, not the plugin's */
 	}
 }
+
+/*
+ * The alias index agrees with the ports: every port based on another GUID
+ * is in deps and listed once under its base, the lists run both ways, and
+ * nothing else is there (so it never holds more than the ports).  What the
+ * unit tests and the fuzzer check after each message; nothing calls it on
+ * the daemon's path.
+ */
+bool ibrd_pview_index_ok(const struct ibrd_pview *v)
+{
+	const struct ibrd_pport *p;
+	const struct ibrd_pbase *b;
+	const struct ibrd_pdep *d;
+	uint32_t pos = 0, ndeps = 0, listed = 0;
+
+	while ((p = router_tab_next(&v->ports, &pos))) {
+		bool dep = p->base_guid != p->guid;
+
+		ndeps += dep;
+		if (dep != (router_tab_find(&v->deps, &p->guid) != NULL))
+			return false;
+	}
+	if (ndeps != v->deps.count || v->bases.count > v->deps.count)
+		return false;
+	pos = 0;
+	while ((b = router_tab_next(&v->bases, &pos))) {
+		uint64_t prev = 0;
+
+		if (!b->head)
+			return false; /* an empty list stayed */
+		for (uint64_t g = b->head; g; prev = g, g = d->next) {
+			d = router_tab_find(&v->deps, &g);
+			p = router_tab_find(&v->ports, &g);
+			if (++listed > v->deps.count || !d || !p || p->base_guid != b->base_guid ||
+			    d->prev != prev)
+				return false;
+		}
+		if (b->tail != prev)
+			return false;
+	}
+	return listed == v->deps.count;
+}

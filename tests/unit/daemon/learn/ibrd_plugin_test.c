@@ -299,58 +299,18 @@ static void test_deltas(void)
 	ibrd_psess_free(&s);
 }
 
-/*
- * The alias index agrees with the ports: every port based on another GUID
- * is in deps and listed once under its base, the lists run both ways, and
- * nothing else is there.
- */
-static bool pidx_ok(const struct ibrd_pview *v)
-{
-	const struct ibrd_pport *p;
-	const struct ibrd_pbase *b;
-	const struct ibrd_pdep *d;
-	uint32_t pos = 0, ndeps = 0, listed = 0;
-
-	while ((p = router_tab_next(&v->ports, &pos))) {
-		bool dep = p->base_guid != p->guid;
-
-		ndeps += dep;
-		if (dep != (router_tab_find(&v->deps, &p->guid) != NULL))
-			return false;
-	}
-	if (ndeps != v->deps.count || v->bases.count > v->deps.count)
-		return false;
-	pos = 0;
-	while ((b = router_tab_next(&v->bases, &pos))) {
-		uint64_t prev = 0;
-
-		if (!b->head)
-			return false; /* an empty list stayed */
-		for (uint64_t g = b->head; g; prev = g, g = d->next) {
-			d = router_tab_find(&v->deps, &g);
-			p = router_tab_find(&v->ports, &g);
-			if (++listed > v->deps.count || !d || !p || p->base_guid != b->base_guid ||
-			    d->prev != prev)
-				return false;
-		}
-		if (b->tail != prev)
-			return false;
-	}
-	return listed == v->deps.count;
-}
-
 static void del1(struct ibrd_psess *s, uint64_t guid)
 {
 	put_guids(IBR_PLUG_PORTS_DEL, &guid, 1);
 	CU_ASSERT_EQUAL(feed(s), IBRD_PSESS_PORTS);
-	CU_ASSERT_TRUE(pidx_ok(&s->live));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s->live));
 }
 
 static void alias1(struct ibrd_psess *s, uint64_t guid, uint64_t base)
 {
 	put_ports(&guid, 1, base);
 	CU_ASSERT_EQUAL(feed(s), IBRD_PSESS_PORTS);
-	CU_ASSERT_TRUE(pidx_ok(&s->live));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s->live));
 }
 
 /* Adds, moves and deletes keep the index right; a port leaves with exactly its aliases. */
@@ -391,7 +351,7 @@ static void test_alias_index_moves(void)
 	ibr_plug_port_put(ibr_plug_pack_rec(&pk), &own);
 	ibr_plug_pack_end(&pk);
 	CU_ASSERT_EQUAL(feed(&s), IBRD_PSESS_PORTS);
-	CU_ASSERT_TRUE(pidx_ok(&s.live));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s.live));
 	CU_ASSERT_EQUAL(s.live.aliases, 1);
 	CU_ASSERT_EQUAL(s.live.deps.count, 1);
 	/* the base, then its alias: the alias went with the base */
@@ -478,14 +438,14 @@ static void test_alias_index_snapshot(void)
 	put_ports((const uint64_t[]){ 0x9001 }, 1, 0x12);
 	put_ports((const uint64_t[]){ 0x9003 }, 1, 0x11);
 	CU_ASSERT_EQUAL(feed(&s), 0);
-	CU_ASSERT_TRUE(pidx_ok(&s.staged));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s.staged));
 	CU_ASSERT_EQUAL(s.staged.deps.count, 2);
 	CU_ASSERT_EQUAL(s.staged.bases.count, 2);
-	CU_ASSERT_TRUE(pidx_ok(&s.live));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s.live));
 	CU_ASSERT_EQUAL(s.live.bases.count, 1);
 	put_snap(IBR_PLUG_SNAP_END, 1, 4, 0);
 	CU_ASSERT_EQUAL(feed(&s), IBRD_PSESS_SNAPSHOT);
-	CU_ASSERT_TRUE(pidx_ok(&s.live));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s.live));
 	CU_ASSERT_EQUAL(s.live.deps.count, 2);
 	CU_ASSERT_EQUAL(s.live.bases.count, 2);
 	CU_ASSERT_EQUAL(s.staged.deps.count + s.staged.bases.count, 0);
@@ -500,7 +460,7 @@ static void test_alias_index_snapshot(void)
 	put_snap(IBR_PLUG_SNAP_END, 2, 5, 0);
 	CU_ASSERT_EQUAL(feed(&s), 0);
 	CU_ASSERT_EQUAL(s.snap_bad, 1);
-	CU_ASSERT_TRUE(pidx_ok(&s.live));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s.live));
 	CU_ASSERT_EQUAL(s.live.deps.count, 1);
 	CU_ASSERT_EQUAL(s.staged.deps.count + s.staged.bases.count, 0);
 	/* a BEGIN that starts over empties the staged index; a delete inside a snapshot */
@@ -513,14 +473,14 @@ static void test_alias_index_snapshot(void)
 	put_ports((const uint64_t[]){ 0x9006, 0x9007 }, 2, 0x12);
 	put_guids(IBR_PLUG_PORTS_DEL, (const uint64_t[]){ 0x12 }, 1);
 	CU_ASSERT_EQUAL(feed(&s), 0);
-	CU_ASSERT_TRUE(pidx_ok(&s.staged));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s.staged));
 	CU_ASSERT_EQUAL(s.staged.ports.count, 0);
 	CU_ASSERT_EQUAL(s.staged.deps.count + s.staged.bases.count, 0);
 	/* a snapshot without aliases replaces a view with some */
 	put_ports((const uint64_t[]){ 0x12 }, 1, 0);
 	put_snap(IBR_PLUG_SNAP_END, 3, 4, 0);
 	CU_ASSERT_EQUAL(feed(&s), IBRD_PSESS_SNAPSHOT);
-	CU_ASSERT_TRUE(pidx_ok(&s.live));
+	CU_ASSERT_TRUE(ibrd_pview_index_ok(&s.live));
 	CU_ASSERT_EQUAL(s.live.ports.count, 1);
 	CU_ASSERT_EQUAL(s.live.deps.count + s.live.bases.count + s.live.aliases, 0);
 	ibrd_psess_free(&s);
@@ -641,7 +601,7 @@ static void test_garbage(void)
 					 0);
 		}
 		rc = ibrd_psess_input(&s, b, len);
-		CU_ASSERT_TRUE(pidx_ok(&s.live) && pidx_ok(&s.staged));
+		CU_ASSERT_TRUE(ibrd_pview_index_ok(&s.live) && ibrd_pview_index_ok(&s.staged));
 		CU_ASSERT(rc >= -E2BIG || rc == -EBADMSG || rc == -EPROTO ||
 			  rc == -EPROTONOSUPPORT || rc == -ENOMEM);
 		if (rc < 0) { /* the daemon would close: start over */
