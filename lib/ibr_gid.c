@@ -322,6 +322,22 @@ const char *ibr_gid_mcast_scope_name(unsigned int scope)
 
 /* ---- GUIDs ---- */
 
+int ibr_hex_key_parse(const char *s, uint8_t *out, size_t n)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (strlen(s) != 2 * n)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		int hi = gid_hexval(s[2 * i]), lo = gid_hexval(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
 int ibr_guid_parse(const char *s, uint64_t *out)
 {
 	const char *end;

@@ -218,6 +218,12 @@ const char *ibr_gid_ntop_pg(const union ibr_gid *g, char *buf, size_t size);
 
 /* "0x" (or "0X") and 1-16 hex digits; nothing else.  0 or -EINVAL. */
 int ibr_guid_parse(const char *s, uint64_t *out);
+/*
+ * A key of `n` bytes written as exactly 2n hex digits, "0x" first or not
+ * (an SA ServiceKey: the config's announce-key, the plugin's srkey=), into
+ * out[]; nothing else.  0 or -EINVAL (out[] then undefined).
+ */
+int ibr_hex_key_parse(const char *s, uint8_t *out, size_t n);
 /* "0x%016" PRIx64 into buf (IBR_GUID_STRLEN); buf, or NULL (errno ENOSPC). */
 const char *ibr_guid_ntop(uint64_t guid, char *buf, size_t size);
 

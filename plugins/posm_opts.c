@@ -9,6 +9,8 @@
  */
 #include "plugins/posm.h"
 
+#include "lib/ibr_gid.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,34 +68,15 @@ static int opts_routers(const char *v, struct posm_opts *o)
 	return opts_guids(v, o->routers, POSM_ROUTERS_MAX, &o->nrouters);
 }
 
-static int opts_hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* srkey=HEX: the 16 bytes of a ServiceKey, 32 hex digits (0x first or not), not all zero */
 static int opts_srkey(const char *v, struct posm_opts *o)
 {
 	bool zero = true;
 
-	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
-		v += 2;
-	if (strlen(v) != 2 * sizeof(o->srkey))
+	if (ibr_hex_key_parse(v, o->srkey, sizeof(o->srkey)))
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(o->srkey); i++) {
-		int hi = opts_hexval(v[2 * i]), lo = opts_hexval(v[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		o->srkey[i] = (uint8_t)(hi << 4 | lo);
+	for (size_t i = 0; i < sizeof(o->srkey); i++)
 		zero &= !o->srkey[i];
-	}
 	/* the key of every record that sets none: it would tell nobody apart */
 	if (zero)
 		return -EINVAL;

@@ -261,23 +261,16 @@ static int ibrd_conf_p_str(struct ibrd_conf_val *v)
  */
 static int ibrd_conf_p_key128(struct ibrd_conf_val *v)
 {
-	const char *s = v->text;
 	uint8_t key[16] = { 0 }, any = 0;
 
-	if (!*s) {
+	if (!*v->text) {
 		memset(ibrd_conf_field(v), 0, sizeof(key));
 		return 0;
 	}
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	if (strlen(s) != 32 || strspn(s, "0123456789abcdefABCDEF") != 32)
+	if (ibr_hex_key_parse(v->text, key, sizeof(key)))
 		return ibrd_conf_why(v, "is not 32 hex digits");
-	for (unsigned i = 0; i < 16; i++) {
-		char byte[3] = { s[2 * i], s[2 * i + 1], '\0' };
-
-		key[i] = (uint8_t)strtoul(byte, NULL, 16);
+	for (unsigned i = 0; i < sizeof(key); i++)
 		any |= key[i];
-	}
 	if (!any)
 		return ibrd_conf_why(v, "is all zero, which is no key: write \"\" for none");
 	memcpy(ibrd_conf_field(v), key, sizeof(key));

@@ -402,6 +402,25 @@ static void test_mcast_scope(void)
 		CU_ASSERT_PTR_NOT_NULL(ibr_gid_mcast_scope_name(s));
 }
 
+/* A 16-byte key: 32 hex digits, 0x first or not, any case; nothing else. */
+static void test_hex_key(void)
+{
+	static const uint8_t want[16] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+					  0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff };
+	uint8_t k[16];
+
+	CU_ASSERT_EQUAL(ibr_hex_key_parse("00112233445566778899aabbccddeeff", k, 16), 0);
+	CU_ASSERT(!memcmp(k, want, 16));
+	CU_ASSERT_EQUAL(ibr_hex_key_parse("0X00112233445566778899AABBCCDDEEFF", k, 16), 0);
+	CU_ASSERT(!memcmp(k, want, 16));
+	CU_ASSERT_EQUAL(ibr_hex_key_parse("0x00112233445566778899aabbccddeef", k, 16), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_hex_key_parse("00112233445566778899aabbccddeeff0", k, 16), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_hex_key_parse("00112233445566778899aabbccddeefg", k, 16), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_hex_key_parse("0x", k, 16), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_hex_key_parse("", k, 16), -EINVAL);
+	CU_ASSERT_EQUAL(ibr_hex_key_parse("-0112233445566778899aabbccddeeff", k, 16), -EINVAL);
+}
+
 static void test_guid(void)
 {
 	static const struct {
@@ -703,6 +722,7 @@ static CU_TestInfo tests[] = {
 	{ "parse table", test_parse_table },
 	{ "print table", test_print_table },
 	{ "print into small buffers", test_print_small_buffer },
+	{ "a 16-byte key in hex", test_hex_key },
 	{ "print maximum lengths", test_print_max_len },
 	{ "round trip, inet_ntop cross-check", test_roundtrip_vs_libc },
 	{ "parse, inet_pton cross-check", test_parse_vs_inet_pton },
