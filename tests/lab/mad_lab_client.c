@@ -38,6 +38,7 @@
  */
 #include "mad/mad_chan.h"
 #include "mad/mad_ibsim.h"
+#include "tests/lab/lab_mad.h"
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
@@ -52,41 +53,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-struct result {
-	bool done;
-	int status;
-	size_t len;
-	uint8_t mad[4096];
-};
-
-static void on_result(struct mad_chan *c, const struct mad_chan_result *r, void *arg)
-{
-	struct result *res = arg;
-
-	res->done = true;
-	res->status = r->status;
-	res->len = r->len;
-	if (r->mad && r->len <= sizeof(res->mad))
-		memcpy(res->mad, r->mad, r->len);
-}
-
-/* The daemon's loop in miniature: poll the fd with the channel's timeout. */
-static void run_until(struct mad_chan *c, const bool *done, unsigned int max_ms)
-{
-	uint64_t end = ibr_now_ns() + (uint64_t)max_ms * 1000000u;
-	struct pollfd pfd = { .fd = mad_chan_fd(c), .events = POLLIN };
-
-	while ((!done || !*done) && ibr_now_ns() < end) {
-		int t = mad_chan_timeout_ms(c, ibr_now_ns());
-
-		if (t < 0 || t > 50)
-			t = 50;
-		if (poll(&pfd, 1, t) > 0)
-			mad_chan_process(c, 0);
-		mad_chan_tick(c, ibr_now_ns());
-	}
-}
 
 static struct mad_chan *chan_open_n(const char *sock, const char *node, uint32_t id,
 				    struct mad_transport **tp, unsigned outstanding)
@@ -147,7 +113,7 @@ static int lab_ibsim(const char *sock, const char *node, const char *node2)
 {
 	struct mad_transport *tp, *tp2 = NULL, *tp3;
 	struct mad_chan *c, *c2 = NULL, *c3;
-	static struct result res, res2;
+	static struct lab_mad_result res, res2;
 	const struct mad_addr dr = { .lid = 0xFFFF };
 	const struct mad_addr nowhere = { .lid = 999, .qpn = 0 };
 	struct mad_chan_req_opts quick = { .timeout_ms = 30, .retries = 1 };
@@ -168,14 +134,14 @@ static int lab_ibsim(const char *sock, const char *node, const char *node2)
 	}
 	/* hop-0 DR NodeInfo Get: ibsim's SMA of our own node answers (14.2.2) */
 	ibr_mad_build_dr_smp(m, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL, 0);
-	lab_check(mad_chan_send_request(c, m, &dr, NULL, on_result, &res, NULL) == 0,
+	lab_check(mad_chan_send_request(c, m, &dr, NULL, lab_mad_on_result, &res, NULL) == 0,
 		  "DR NodeInfo Get sent");
 	if (c2) {
 		ibr_mad_build_dr_smp(m, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL,
 				     0);
-		mad_chan_send_request(c2, m, &dr, NULL, on_result, &res2, NULL);
+		mad_chan_send_request(c2, m, &dr, NULL, lab_mad_on_result, &res2, NULL);
 	}
-	run_until(c, &res.done, 2000);
+	lab_mad_run_until(c, &res.done, 2000);
 	lab_check(res.done && res.status == 0 &&
 			  ibr_mad_method(res.mad) == IBR_MAD_METHOD_GET_RESP &&
 			  ibr_smp_dr_status(res.mad) == 0,
@@ -188,7 +154,7 @@ static int lab_ibsim(const char *sock, const char *node, const char *node2)
 		  (unsigned long long)mad_get_field64(res.mad + IBR_SMP_DATA_OFFS, 0,
 						      IB_NODE_GUID_F));
 	if (c2) {
-		run_until(c2, &res2.done, 2000);
+		lab_mad_run_until(c2, &res2.done, 2000);
 		lab_check(res2.done && res2.status == 0 &&
 				  mad_get_field(res2.mad + IBR_SMP_DATA_OFFS, 0, IB_NODE_TYPE_F) ==
 					  1,
@@ -200,8 +166,8 @@ static int lab_ibsim(const char *sock, const char *node, const char *node2)
 	/* a LID-routed SMP to a LID that does not exist: bounced, retried, timed out */
 	memset(&res, 0, sizeof(res));
 	ibr_mad_build_get(m, IBR_MGMT_CLASS_SUBN_LID, IBR_SMP_ATTR_NODE_INFO, 0, 0);
-	mad_chan_send_request(c, m, &nowhere, &quick, on_result, &res, NULL);
-	run_until(c, &res.done, 2000);
+	mad_chan_send_request(c, m, &nowhere, &quick, lab_mad_on_result, &res, NULL);
+	lab_mad_run_until(c, &res.done, 2000);
 	lab_check(res.done && res.status == -ETIMEDOUT &&
 			  mad_chan_stats(c)->drop[MAD_CHAN_DROP_TRANSPORT_STATUS] >= 1,
 		  "Get to an unknown LID: bounced by ibsim (%llu), then -ETIMEDOUT",
@@ -216,16 +182,16 @@ static int lab_ibsim(const char *sock, const char *node, const char *node2)
 }
 
 /* A GetTable to the SA; returns the channel's status, fills *res. */
-static int sa_table(struct mad_chan *c, uint16_t sm_lid, uint16_t attr, struct result *res)
+static int sa_table(struct mad_chan *c, uint16_t sm_lid, uint16_t attr, struct lab_mad_result *res)
 {
 	const struct mad_addr sa = { .lid = sm_lid, .qpn = 1, .qkey = MAD_QP1_QKEY };
 	uint8_t m[IBR_MAD_SIZE];
 
 	memset(res, 0, sizeof(*res));
 	ibr_mad_build_sa(m, IBR_MAD_METHOD_GET_TABLE, attr, 0, 0, 0);
-	if (mad_chan_send_request(c, m, &sa, NULL, on_result, res, NULL))
+	if (mad_chan_send_request(c, m, &sa, NULL, lab_mad_on_result, res, NULL))
 		return -EIO;
-	run_until(c, &res->done, 3000);
+	lab_mad_run_until(c, &res->done, 3000);
 	return res->done ? res->status : -EINPROGRESS;
 }
 
@@ -233,7 +199,7 @@ static int lab_sa(const char *sock, const char *node)
 {
 	struct mad_transport *tp;
 	struct mad_chan *c = chan_open(sock, node, 7, &tp);
-	static struct result res;
+	static struct lab_mad_result res;
 	uint8_t pi[64], m[IBR_MAD_SIZE];
 	uint16_t lid = 0, sm_lid = 0;
 	uint8_t state = 0;
@@ -263,9 +229,9 @@ static int lab_sa(const char *sock, const char *node)
 	memset(&res, 0, sizeof(res));
 	ibr_mad_build_sa(m, IBR_MAD_METHOD_GET, IBR_SA_ATTR_NODE_RECORD, 1 /* LID */, 0, 0);
 	mad_set_field(m + IBR_SA_DATA_OFFS, 0, IB_SA_NR_LID_F, lid);
-	mad_chan_send_request(c, m, &(struct mad_addr){ .lid = sm_lid, .qpn = 1 }, NULL, on_result,
-			      &res, NULL);
-	run_until(c, &res.done, 3000);
+	mad_chan_send_request(c, m, &(struct mad_addr){ .lid = sm_lid, .qpn = 1 }, NULL,
+			      lab_mad_on_result, &res, NULL);
+	lab_mad_run_until(c, &res.done, 3000);
 	lab_check(res.done && res.status == 0 && ibr_mad_status(res.mad) == 0 &&
 			  mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_TYPE_F) == 3 &&
 			  mad_get_field(res.mad + IBR_SA_DATA_OFFS, 0, IB_SA_NR_LID_F) == lid,
@@ -276,7 +242,7 @@ static int lab_sa(const char *sock, const char *node)
 	/* IsSM: OpenSM discovers an SM here and sends SMInfo; the default responder answers */
 	lab_check(mad_chan_set_issm(c, true) == 0, "IsSM set after the agents");
 	for (int i = 0; i < 150 && mad_chan_stats(c)->default_replies == 0; i++)
-		run_until(c, NULL, 100);
+		lab_mad_run_until(c, NULL, 100);
 	lab_check(mad_chan_stats(c)->default_replies >= 1,
 		  "%llu unsolicited MADs from OpenSM answered by the default responder",
 		  (unsigned long long)mad_chan_stats(c)->default_replies);
@@ -294,12 +260,12 @@ static int lab_join(const char *sock, const char *node, const char *mgid_s, unsi
 	struct ibr_sa_mcm_rec got;
 	union ibr_gid mgid;
 	struct mad_addr sa = { .qpn = 1, .qkey = MAD_QP1_QKEY };
-	static struct result res;
+	static struct lab_mad_result res;
 	uint64_t prefix, guid;
 	int rc;
 
 	const struct mad_addr dr = { .lid = 0xFFFF };
-	static struct result nres;
+	static struct lab_mad_result nres;
 
 	if (!c || ibr_gid_parse(mgid_s, &mgid) || mad_ibsim_get_portinfo(tp, 0, pi)) {
 		fprintf(stderr, "join: cannot attach at %s, or bad MGID %s\n", node, mgid_s);
@@ -307,8 +273,8 @@ static int lab_join(const char *sock, const char *node, const char *mgid_s, unsi
 	}
 	/* the port GUID from our port's SMA (ibsim's control NodeInfo is not the port's) */
 	ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL, 0);
-	if (mad_chan_send_request(c, mad, &dr, NULL, on_result, &nres, NULL) == 0)
-		run_until(c, &nres.done, 2000);
+	if (mad_chan_send_request(c, mad, &dr, NULL, lab_mad_on_result, &nres, NULL) == 0)
+		lab_mad_run_until(c, &nres.done, 2000);
 	if (!nres.done || nres.status) {
 		fprintf(stderr, "join: no NodeInfo from our port\n");
 		return 2;
@@ -330,9 +296,9 @@ static int lab_join(const char *sock, const char *node, const char *mgid_s, unsi
 				 IBR_SA_MCM_COMP_TCLASS | IBR_SA_MCM_COMP_FLOW,
 			 1, 0);
 	ibr_sa_mcm_rec_encode(&r, mad + IBR_SA_DATA_OFFS);
-	rc = mad_chan_send_request(c, mad, &sa, NULL, on_result, &res, NULL);
+	rc = mad_chan_send_request(c, mad, &sa, NULL, lab_mad_on_result, &res, NULL);
 	if (rc == 0)
-		run_until(c, &res.done, 3000);
+		lab_mad_run_until(c, &res.done, 3000);
 	rc = res.done && res.status == 0 ? ibr_mad_status(res.mad) : 0xFFFF;
 	if (rc == 0 && !ibr_sa_mcm_rec_decode(res.mad + IBR_SA_DATA_OFFS, IBR_SA_DATA_SIZE, &got))
 		printf("%s %s: MLID 0x%04x\n", leave ? "left" : "joined", mgid_s, got.mlid);
@@ -349,7 +315,7 @@ static int lab_smp(const char *sock, const char *node, const char *path_s, uint1
 	struct mad_chan *c = chan_open(sock, node, 8, &tp);
 	const struct mad_addr dr = { .lid = 0xFFFF };
 	uint8_t mad[IBR_MAD_SIZE], path[64];
-	static struct result res;
+	static struct lab_mad_result res;
 	unsigned int hops = 0;
 	int st;
 
@@ -364,8 +330,8 @@ static int lab_smp(const char *sock, const char *node, const char *path_s, uint1
 	if (!c)
 		return 2;
 	ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, attr, mod, 0, 0, path, hops);
-	if (mad_chan_send_request(c, mad, &dr, NULL, on_result, &res, NULL) == 0)
-		run_until(c, &res.done, 3000);
+	if (mad_chan_send_request(c, mad, &dr, NULL, lab_mad_on_result, &res, NULL) == 0)
+		lab_mad_run_until(c, &res.done, 3000);
 	st = res.done && res.status == 0 ? ibr_smp_dr_status(res.mad) : 0xFFFF;
 	printf("smp 0x%04x mod %u via %s: status 0x%04x data ", attr, mod, path_s, st);
 	for (int i = 0; i < IBR_SMP_DATA_SIZE && st == 0; i++)
@@ -383,7 +349,7 @@ static int lab_alias(const char *sock, const char *node, uint16_t lid, int n, ch
 	struct ibr_sa_guidinfo_rec r = { .lid = lid }, got;
 	uint8_t pi[64], mad[IBR_MAD_SIZE];
 	uint64_t comp = IBR_SA_GIR_COMP_LID | IBR_SA_GIR_COMP_BLOCK;
-	static struct result res;
+	static struct lab_mad_result res;
 	int rc = 1;
 
 	if (!c || n < 1 || n > 7 || mad_ibsim_get_portinfo(tp, 0, pi)) {
@@ -397,8 +363,8 @@ static int lab_alias(const char *sock, const char *node, uint16_t lid, int n, ch
 	}
 	ibr_mad_build_sa(mad, IBR_MAD_METHOD_SET, IBR_SA_ATTR_GUID_INFO_RECORD, comp, 1, 0);
 	ibr_sa_guidinfo_rec_encode(&r, mad + IBR_SA_DATA_OFFS);
-	if (mad_chan_send_request(c, mad, &sa, NULL, on_result, &res, NULL) == 0)
-		run_until(c, &res.done, 3000);
+	if (mad_chan_send_request(c, mad, &sa, NULL, lab_mad_on_result, &res, NULL) == 0)
+		lab_mad_run_until(c, &res.done, 3000);
 	if (res.done && res.status == 0 && ibr_mad_status(res.mad) == 0 &&
 	    !ibr_sa_guidinfo_rec_decode(res.mad + IBR_SA_DATA_OFFS, IBR_SA_DATA_SIZE, &got)) {
 		rc = 0;
@@ -468,7 +434,7 @@ static int lab_report(const char *sock, const char *node, uint16_t dlid, uint16_
 	struct mad_chan *c = chan_open_n(sock, node, 9, &tp, REPORTS_MAX);
 	const struct mad_addr to = { .lid = dlid, .qpn = 1, .qkey = MAD_QP1_QKEY };
 	static union ibr_gid gids[REPORTS_MAX];
-	static struct result res[REPORTS_MAX];
+	static struct lab_mad_result res[REPORTS_MAX];
 	uint8_t mad[IBR_MAD_SIZE];
 	unsigned k = report_gids(what, n, gids), sent = 0, acked = 0;
 
@@ -483,11 +449,11 @@ static int lab_report(const char *sock, const char *node, uint16_t dlid, uint16_
 		memcpy(nt.details + 6, gids[sent].raw, 16);
 		ibr_mad_build_sa(mad, IBR_MAD_METHOD_REPORT, IBR_ATTR_NOTICE, 0, 0, 0);
 		ibr_sa_notice_encode(&nt, mad + IBR_SA_DATA_OFFS);
-		if (mad_chan_send_request(c, mad, &to, NULL, on_result, &res[sent], NULL))
+		if (mad_chan_send_request(c, mad, &to, NULL, lab_mad_on_result, &res[sent], NULL))
 			break;
 	}
 	for (unsigned i = 0; i < sent; i++) {
-		run_until(c, &res[i].done, 5000);
+		lab_mad_run_until(c, &res[i].done, 5000);
 		acked += res[i].done && res[i].status == 0;
 	}
 	printf("reports: %u sent, %u acknowledged\n", sent, acked);

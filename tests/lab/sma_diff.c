@@ -41,6 +41,7 @@
  */
 #include "mad/mad_chan.h"
 #include "mad/mad_ibsim.h"
+#include "tests/lab/lab_mad.h"
 #include "sma/sma.h"
 
 #include "lib/ibr_gid.h"
@@ -88,23 +89,6 @@ static void on_result(struct mad_chan *c, const struct mad_chan_result *r, void 
 		memcpy(res->mad, r->mad, IBR_MAD_SIZE);
 }
 
-/* The daemon's loop in miniature: poll the fd with the channel's timeout. */
-static void run_until(struct mad_chan *c, const bool *done, unsigned int max_ms)
-{
-	uint64_t end = ibr_now_ns() + (uint64_t)max_ms * 1000000u;
-	struct pollfd pfd = { .fd = mad_chan_fd(c), .events = POLLIN };
-
-	while (!*done && ibr_now_ns() < end) {
-		int t = mad_chan_timeout_ms(c, ibr_now_ns());
-
-		if (t < 0 || t > 50)
-			t = 50;
-		if (poll(&pfd, 1, t) > 0)
-			mad_chan_process(c, 0);
-		mad_chan_tick(c, ibr_now_ns());
-	}
-}
-
 struct drpath {
 	uint8_t port[IBR_SMP_MAX_HOPS];
 	unsigned int hops;
@@ -127,7 +111,7 @@ static int ibsim_get(struct mad_chan *c, const struct drpath *path, const char *
 	memset(&res, 0, sizeof(res));
 	ibr_mad_build_dr_smp(m, IBR_MAD_METHOD_GET, attr, mod, 0, 0, path->port, path->hops);
 	if (mad_chan_send_request(c, m, &dr, NULL, on_result, &res, NULL) == 0)
-		run_until(c, &res.done, 3000);
+		lab_mad_run_until(c, &res.done, 3000);
 	if (res.done && res.status == 0)
 		st = ibr_smp_dr_status(res.mad);
 	/* the channel matched the TID; AttrID, AttrMod and D are checked here */

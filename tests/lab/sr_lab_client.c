@@ -16,6 +16,7 @@
  */
 #include "mad/mad_chan.h"
 #include "mad/mad_ibsim.h"
+#include "tests/lab/lab_mad.h"
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
@@ -32,52 +33,19 @@
 #define SR_ID	0x1000140549520000ull
 #define SR_NAME "ibrouter.route-exchange.v1"
 
-struct result {
-	bool done;
-	int status;
-	uint8_t mad[IBR_MAD_SIZE];
-};
-
-static void on_result(struct mad_chan *c, const struct mad_chan_result *r, void *arg)
-{
-	struct result *res = arg;
-
-	(void)c;
-	res->done = true;
-	res->status = r->status;
-	if (r->mad && r->len <= sizeof(res->mad))
-		memcpy(res->mad, r->mad, r->len);
-}
-
-static void run_until(struct mad_chan *c, const bool *done, unsigned int max_ms)
-{
-	uint64_t end = ibr_now_ns() + (uint64_t)max_ms * 1000000u;
-	struct pollfd pfd = { .fd = mad_chan_fd(c), .events = POLLIN };
-
-	while (!*done && ibr_now_ns() < end) {
-		int t = mad_chan_timeout_ms(c, ibr_now_ns());
-
-		if (t < 0 || t > 50)
-			t = 50;
-		if (poll(&pfd, 1, t) > 0)
-			mad_chan_process(c, 0);
-		mad_chan_tick(c, ibr_now_ns());
-	}
-}
-
 /* Our port GID: prefix from PortInfo, GUID from our port's own NodeInfo (hop 0). */
 static int own_gid(struct mad_chan *c, struct mad_transport *tp, uint8_t gid[16], uint16_t *smlid)
 {
 	const struct mad_addr dr = { .lid = 0xFFFF };
-	static struct result res;
+	static struct lab_mad_result res;
 	uint8_t pi[64], mad[IBR_MAD_SIZE];
 	uint64_t prefix, guid;
 
 	if (mad_ibsim_get_portinfo(tp, 0, pi))
 		return -1;
 	ibr_mad_build_dr_smp(mad, IBR_MAD_METHOD_GET, IBR_SMP_ATTR_NODE_INFO, 0, 0, 0, NULL, 0);
-	if (mad_chan_send_request(c, mad, &dr, NULL, on_result, &res, NULL) == 0)
-		run_until(c, &res.done, 2000);
+	if (mad_chan_send_request(c, mad, &dr, NULL, lab_mad_on_result, &res, NULL) == 0)
+		lab_mad_run_until(c, &res.done, 2000);
 	if (!res.done || res.status)
 		return -1;
 	*smlid = (uint16_t)mad_get_field(pi, 0, IB_PORT_SMLID_F);
@@ -141,7 +109,7 @@ int main(int argc, char **argv)
 	struct ibr_sa_service_rec r;
 	struct mad_transport *tp;
 	struct mad_chan *c;
-	static struct result res;
+	static struct lab_mad_result res;
 	union ibr_gid gid, pfx;
 	uint8_t mad[IBR_MAD_SIZE], self[16];
 	uint32_t lease = 60;
@@ -191,9 +159,9 @@ int main(int argc, char **argv)
 		return fprintf(stderr, "sr: bad GID %s\n", argv[4]), 2;
 	if (ibr_sa_service_rec_build(mad, set ? IBR_MAD_METHOD_SET : IBR_MAD_METHOD_DELETE,
 				     set ? mask : IBR_SA_SR_COMP_RID, &r, 0, 0) ||
-	    mad_chan_send_request(c, mad, &sa, NULL, on_result, &res, NULL))
+	    mad_chan_send_request(c, mad, &sa, NULL, lab_mad_on_result, &res, NULL))
 		return fprintf(stderr, "sr: cannot send\n"), 2;
-	run_until(c, &res.done, 3000);
+	lab_mad_run_until(c, &res.done, 3000);
 	st = res.done && res.status == 0 ? ibr_mad_status(res.mad) : 0xFFFF;
 	printf("%s %s: status 0x%04x\n", argv[3], argv[4], st);
 	mad_chan_destroy(c);
