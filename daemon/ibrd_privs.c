@@ -25,21 +25,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PRIVS_RUNDIR "/run/ibrouter"
-
 /* The file `path` and, when it is the run directory, its directory become the user's. */
 static void privs_give(const char *path, uid_t uid, gid_t gid, bool keep_group)
 {
 	struct stat st;
-	size_t n = strlen(PRIVS_RUNDIR);
+	size_t n = strlen(IBRD_RUNDIR);
 
 	if (!path[0] || lstat(path, &st) < 0)
 		return;
 	if (lchown(path, uid, keep_group ? st.st_gid : gid) < 0)
 		log_warn("privileges: %s: cannot give it to uid %u", path, (unsigned)uid);
-	if (!strncmp(path, PRIVS_RUNDIR "/", n + 1) && !strchr(path + n + 1, '/') &&
-	    chown(PRIVS_RUNDIR, uid, gid) < 0)
-		log_warn("privileges: %s: cannot give it to uid %u", PRIVS_RUNDIR, (unsigned)uid);
+	if (!strncmp(path, IBRD_RUNDIR "/", n + 1) && !strchr(path + n + 1, '/') &&
+	    chown(IBRD_RUNDIR, uid, gid) < 0)
+		log_warn("privileges: %s: cannot give it to uid %u", IBRD_RUNDIR, (unsigned)uid);
 }
 
 int ibrd_privs_drop(struct ibrd *d, const char *sock_path)

@@ -47,7 +47,7 @@
 #include <string.h>
 
 #define IBRD_MARK     "|mark" /* the hidden option: cfg_getopt() cannot find it by name */
-#define IBRD_PID_FILE "/run/ibrouter/ibrouterd.pid"
+#define IBRD_PID_FILE IBRD_RUNDIR "/ibrouterd.pid"
 
 static struct ibrd_conf_ctx *ibrd_conf_active;
 static pthread_mutex_t ibrd_conf_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -22,7 +22,9 @@
 #define IBRD_SYSCONFDIR "/etc"
 #endif
 #define IBRD_CONF_DEFAULT IBRD_SYSCONFDIR "/ibrouter/ibrouterd.conf"
-#define IBRD_SOCK_DEFAULT "/run/ibrouter/ibrouterd.sock"
+/* the run directory of the default socket and PID file (its unit's RuntimeDirectory) */
+#define IBRD_RUNDIR	  "/run/ibrouter"
+#define IBRD_SOCK_DEFAULT IBRD_RUNDIR "/ibrouterd.sock"
 #define IBRD_PATH_MAX	  108 /* sun_path */
 #define IBRD_NAME_MAX	  64
 #define IBRD_MAX_SITES	  16
