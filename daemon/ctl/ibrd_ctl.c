@@ -147,6 +147,14 @@ static int ctl_state_open(struct ibrd *d, ibrd_ctl_run_fn *run)
 	return 0;
 }
 
+/* The control group's GID: the config's group, or the daemon's own ("": the default). */
+static gid_t ctl_group_gid(const char *group)
+{
+	const struct group *g = group[0] ? getgrnam(group) : NULL;
+
+	return g ? g->gr_gid : getegid();
+}
+
 /*
  * Listen at `path` with the file's mode and group (the group's members may
  * change state).  Not yet on the epoll loop.
@@ -155,7 +163,6 @@ int ibrd_ctl_listener_open(struct ibrd_ctl_listener *l, const char *path, unsign
 			   const char *group)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct group *g;
 	struct stat st;
 	int rc;
 
@@ -183,9 +190,7 @@ int ibrd_ctl_listener_open(struct ibrd_ctl_listener *l, const char *path, unsign
 	/* the file this socket made: only that is removed at the end */
 	l->dev = st.st_dev;
 	l->ino = st.st_ino;
-	l->gid = getegid();
-	if (group[0] && (g = getgrnam(group)))
-		l->gid = g->gr_gid;
+	l->gid = ctl_group_gid(group);
 	/*
 	 * A socket left with another group than the one whose members may change
 	 * state would refuse them, or let others in: refused.  A daemon not run
@@ -257,11 +262,8 @@ void ibrd_ctl_listener_swap(struct ibrd *d, struct ibrd_ctl_listener *l)
 /* A reload's mode and group for the socket where it is (new clients are judged by them). */
 void ibrd_ctl_listener_chmod(struct ibrd *d, unsigned mode, const char *group)
 {
-	struct group *g;
-	gid_t gid = getegid();
+	gid_t gid = ctl_group_gid(group);
 
-	if (group[0] && (g = getgrnam(group)))
-		gid = g->gr_gid;
 	/* the group that may change state is the socket's: on failure both stay as they were */
 	if (chown(d->ctl->listen.path, (uid_t)-1, gid) < 0 ||
 	    chmod(d->ctl->listen.path, mode) < 0) {
