@@ -26,8 +26,19 @@ struct sa_peer;
 
 /* ---- the SA clients (ibrd_sa.c) ---- */
 
-/* When each port's SA client last told of a Report and of a table change (d->salog). */
+/* What an SA client's callbacks get: its port (d->salog->port[]). */
+struct ibrd_sa_port {
+	struct ibrd *d;
+	uint32_t idx;
+	uint8_t node_type; /* what its SM sees (said when it is read or changes) */
+};
+
+/*
+ * The SA clients' side of the learn room (d->salog): each port's callback
+ * context, and when its client last told of a Report and of a table change.
+ */
 struct ibrd_salog {
+	struct ibrd_sa_port port[ROUTER_MAX_PORTS];
 	uint64_t report_ms[ROUTER_MAX_PORTS]; /* wall clock (ms since the epoch), or 0 */
 	uint64_t change_ms[ROUTER_MAX_PORTS];
 };

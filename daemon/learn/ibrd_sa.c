@@ -17,18 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-/* What an SA client's callbacks get: its port (d->salog->port[]). */
-struct ibrd_sa_port {
-	struct ibrd *d;
-	uint32_t idx;
-	uint8_t node_type; /* what its SM sees (said when it is read or changes) */
-};
-
-struct ibrd_salog_int {
-	struct ibrd_salog pub;
-	struct ibrd_sa_port port[ROUTER_MAX_PORTS];
-};
-
 static uint64_t sa_wall_ms(void)
 {
 	struct timespec ts;
@@ -171,14 +159,12 @@ static void sa_on_report(void *arg, uint16_t trap, const uint8_t gid[16])
 
 struct ibrd_salog *ibrd_salog_new(void)
 {
-	struct ibrd_salog_int *x = calloc(1, sizeof(*x));
-
-	return x ? &x->pub : NULL;
+	return calloc(1, sizeof(struct ibrd_salog));
 }
 
 int ibrd_sa_start(struct ibrd *d)
 {
-	struct ibrd_salog_int *x = (struct ibrd_salog_int *)d->salog;
+	struct ibrd_salog *x = d->salog;
 	struct sa_client_ops ops = {
 		.port = sa_on_port,
 		.changed = sa_on_changed,
