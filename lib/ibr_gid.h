@@ -89,7 +89,7 @@ enum ibr_gid_class {
 	IBR_GID_CLASS_LINK_LOCAL, /* fe80::/10 unicast: never forwarded by a router */
 	IBR_GID_CLASS_SITE_LOCAL, /* fec0::/10 unicast: forwarded only within the site */
 	IBR_GID_CLASS_GLOBAL,	  /* any other unicast */
-	IBR_GID_CLASS_MULTICAST,  /* ff00::/8 (an MGID) */
+	IBR_GID_CLASS_MULTICAST,  /* ff00::/8 (an MGID), or an IPv4 group (ibr_gid_is_mcast) */
 };
 
 /* Multicast scopes (low nibble of byte 1 of an MGID; IBA 4.1.1, RFC 4291 2.7). */
@@ -105,9 +105,35 @@ enum ibr_gid_mcast_scope {
 
 #define IBR_MCAST_FLAG_T 0x1 /* flags nibble 000T: 1 = transient, 0 = well known */
 
+/*
+ * The one test of "a group" for every part of the router (config, CLI,
+ * engine, RIB, verbs backend, plugin input), on the 16 bytes as they come:
+ * an MGID (ff00::/8, IBA 4.1.1), or an IPv4 group as RoCE v2 names it, the
+ * IPv4-mapped ::ffff:224.0.0.0/100 (224.0.0.0/4; RoCE annex A17.4.5.2:
+ * an IPv4 packet's GIDs are its addresses so mapped; rdma_cm joins an IPv4
+ * group on RoCE by that GID).  Byte 0 alone decides the common case.
+ */
+static inline bool ibr_gid_raw_is_v4mcast(const uint8_t *b)
+{
+	static const uint8_t mapped[12] = { [10] = 0xFF, [11] = 0xFF };
+
+	return memcmp(b, mapped, sizeof(mapped)) == 0 && (b[12] & 0xF0) == 0xE0;
+}
+
+static inline bool ibr_gid_raw_is_mcast(const uint8_t *b)
+{
+	return b[0] == 0xFF || (b[0] == 0 && ibr_gid_raw_is_v4mcast(b));
+}
+
 static inline bool ibr_gid_is_mcast(const union ibr_gid *g)
 {
-	return g->raw[0] == 0xFF;
+	return ibr_gid_raw_is_mcast(g->raw);
+}
+
+/* An IPv4 group (::ffff:224.0.0.0/100), a RoCE v2 port's form of it. */
+static inline bool ibr_gid_is_v4mcast(const union ibr_gid *g)
+{
+	return ibr_gid_raw_is_v4mcast(g->raw);
 }
 
 /* fe80::/10, unicast. */
@@ -128,11 +154,16 @@ static inline bool ibr_gid_is_reserved(const union ibr_gid *g)
 }
 
 /* ::ffff:0:0/96, an IPv4-mapped address: RoCE v2's GID of an IPv4 address (its prefix is 0). */
-static inline bool ibr_gid_is_v4mapped(const union ibr_gid *g)
+static inline bool ibr_gid_raw_is_v4mapped(const uint8_t *b)
 {
 	static const uint8_t mapped[12] = { [10] = 0xFF, [11] = 0xFF };
 
-	return memcmp(g->raw, mapped, sizeof(mapped)) == 0;
+	return memcmp(b, mapped, sizeof(mapped)) == 0;
+}
+
+static inline bool ibr_gid_is_v4mapped(const union ibr_gid *g)
+{
+	return ibr_gid_raw_is_v4mapped(g->raw);
 }
 
 static inline bool ibr_gid_is_loopback(const union ibr_gid *g)
@@ -166,10 +197,28 @@ static inline bool ibr_gid_is_unicast(const union ibr_gid *g)
 	       c != IBR_GID_CLASS_LOOPBACK;
 }
 
-/* Scope nibble of an MGID (meaningful only when ibr_gid_is_mcast()). */
+/*
+ * The scope of a group (meaningful only when ibr_gid_raw_is_mcast()): an
+ * MGID's scope nibble; an IPv4 group's from its address, as IPv4 scopes
+ * them: 224.0.0.0/24 is the local network's (RFC 5771: never forwarded,
+ * link-local), 239.255.0.0/16 the local scope of RFC 2365 (site-local),
+ * the rest of 239.0.0.0/8 administratively scoped within the
+ * organization (RFC 2365 6.2), any other global.
+ */
+static inline unsigned int ibr_gid_raw_mcast_scope(const uint8_t *b)
+{
+	if (b[0] == 0xFF)
+		return b[1] & 0x0F;
+	if (b[12] == 224 && b[13] == 0 && b[14] == 0)
+		return IBR_MCAST_SCOPE_LINK;
+	if (b[12] == 239)
+		return b[13] == 255 ? IBR_MCAST_SCOPE_SITE : IBR_MCAST_SCOPE_ORG;
+	return IBR_MCAST_SCOPE_GLOBAL;
+}
+
 static inline unsigned int ibr_gid_mcast_scope(const union ibr_gid *g)
 {
-	return g->raw[1] & 0x0F;
+	return ibr_gid_raw_mcast_scope(g->raw);
 }
 
 /* Flags nibble of an MGID (000T). */

@@ -208,7 +208,7 @@ static int eng_classify_mcast(const struct router_fib *fib, const struct router_
 {
 	const uint8_t *dgid = m->data + DGID_OFF;
 	uint32_t ports;
-	int r = eng_scope_ports(fib, m->port, dgid[1] & 0x0F, &ports);
+	int r = eng_scope_ports(fib, m->port, ibr_gid_raw_mcast_scope(dgid), &ports);
 
 	if (r >= 0)
 		return r;
@@ -291,7 +291,7 @@ static struct eng_pkt eng_validate_other(const struct router_fib *fib,
 		st.info = ENG_INFO_KIND(r == ENG_TO_SMA ? ENG_SMA : ENG_LOCAL);
 		return st;
 	}
-	if (r == ENG_PASS && m->data[DGID_OFF] != 0xFF)
+	if (r == ENG_PASS && !ibr_gid_raw_is_mcast(m->data + DGID_OFF))
 		return eng_ucast_pkt(exact, m, tmpl | payload);
 	if (r == ENG_PASS && (r = eng_classify_mcast(fib, m, &st.grp)) == ENG_PASS) {
 		st.info = ENG_INFO_KIND(ENG_MCAST) | payload;
@@ -682,7 +682,7 @@ static int eng_stage_mcast(const struct router_fib *fib, const struct router_mbu
 	if (unlikely(fib->port[m->port].cfg.rpf != ROUTER_RPF_OFF) &&
 	    (r = eng_check_rpf(fib, m)) >= 0)
 		return r;
-	eng_scope_ports(fib, m->port, m->data[DGID_OFF + 1] & 0x0F, &ports);
+	eng_scope_ports(fib, m->port, ibr_gid_raw_mcast_scope(m->data + DGID_OFF), &ports);
 	ports &= g->recv_ports & ((1u << fib->nports) - 1);
 	/* 24. a site-local source stays in its site, whatever the group's scope
 	 * (IBA 4.1.1; a site-scope group's ports are within the site already) */

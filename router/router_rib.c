@@ -2,6 +2,8 @@
 /* router_rib.c - the RIB's entries by source, and their compilation into a FIB. */
 #include "router/router_rib.h"
 
+#include "lib/ibr_gid.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,7 +340,7 @@ int router_rib_mcast_add(struct router_rib *rib, const struct router_mcast *m)
 {
 	struct router_mcast rec;
 
-	if (m->key.port >= rib->nports || m->key.mgid[0] != 0xFF || m->mlid < 0xC000 ||
+	if (m->key.port >= rib->nports || !ibr_gid_raw_is_mcast(m->key.mgid) || m->mlid < 0xC000 ||
 	    m->mlid == 0xFFFF || m->sl > 15 || m->source >= ROUTER_SRC_MAX)
 		return -EINVAL;
 	rec = *m;

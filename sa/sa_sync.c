@@ -9,6 +9,8 @@
  */
 #include "sa/sa_int.h"
 
+#include "lib/ibr_gid.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +185,7 @@ void sa_groups_add_records(struct sa_client *c, struct sa_group_vec *t, const ui
 
 		if (ibr_sa_mcm_rec_decode(ibr_sa_table_rec(mad, len, (unsigned)i),
 					  IBR_SA_MCM_REC_LEN, &r) ||
-		    r.mgid[0] != 0xFF || !r.mlid)
+		    !ibr_gid_raw_is_mcast(r.mgid) || !r.mlid)
 			continue; /* an empty slot of a cut table */
 		g = sa_group_get(t, r.mgid);
 		if (!g)

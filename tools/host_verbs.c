@@ -422,7 +422,7 @@ static void hv_deliver(struct host_verbs *v, const struct ibv_wc *wc,
 			"ibrouter-host: a datagram without an IP header or GRH not shown\n");
 		return;
 	}
-	if (p.grh && p.dgid[0] == 0xFF) {
+	if (p.grh && ibr_gid_raw_is_mcast(p.dgid)) {
 		p.dest_qp = IBR_QPN_MCAST;
 		p.dlid = v->roce ? 0 : v->cfg.join_mlid;
 	}

@@ -57,7 +57,7 @@ const char *ibrd_conf_mcast_init(struct ibrd_conf_mcast *g, const char *title)
 	g->mtu = 2048;
 	g->receivers = g->senders = true;
 	if (ibr_gid_parse(title, &mgid) < 0 || !ibr_gid_is_mcast(&mgid))
-		return "not a multicast GID (ff00::/8)";
+		return "not a multicast GID (ff00::/8, or an IPv4 group ::ffff:224.0.0.0/100)";
 	if (ibr_gid_mcast_scope(&mgid) == 0 || ibr_gid_mcast_scope(&mgid) == 0xF)
 		return "reserved multicast scope";
 	if (ibr_gid_mcast_scope(&mgid) <= IBR_MCAST_SCOPE_LINK)

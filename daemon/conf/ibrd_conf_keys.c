@@ -549,6 +549,7 @@ static int ibrd_conf_p_mprefix(struct ibrd_conf_val *v)
 	struct ibrd_conf_mprefix **list = v->k->max ? &c->exclude : &c->include;
 	unsigned *n = v->k->max ? &c->nexclude : &c->ninclude;
 	struct ibr_gid_prefix p;
+	bool v4;
 
 	if (!v->text) {
 		free(*list);
@@ -560,10 +561,17 @@ static int ibrd_conf_p_mprefix(struct ibrd_conf_val *v)
 	}
 	if (ibr_gid_prefix_parse(v->text, &p) < 0 && ibrd_conf_host_bits(v->text))
 		return ibrd_conf_why(v, "\"%s\": bits set past the prefix length", v->text);
-	if (ibr_gid_prefix_parse(v->text, &p) < 0 || p.len < 8 || p.addr.raw[0] != 0xFF)
-		return ibrd_conf_why(v, "\"%s\" is not a multicast prefix (ff00::/8 or longer)",
+	/* MGIDs (ff00::/8), or IPv4 groups (::ffff:224.0.0.0/100, ibr_gid_is_mcast) */
+	if (ibr_gid_prefix_parse(v->text, &p) < 0)
+		p.len = 0;
+	v4 = p.len >= 100 && ibr_gid_is_v4mcast(&p.addr);
+	if (!v4 && (p.len < 8 || p.addr.raw[0] != 0xFF))
+		return ibrd_conf_why(v,
+				     "\"%s\" is not a multicast prefix (ff00::/8 or longer, or "
+				     "within ::ffff:224.0.0.0/100)",
 				     v->text);
-	if (p.len >= 16 && ibr_gid_mcast_scope(&p.addr) <= IBR_MCAST_SCOPE_LINK)
+	/* the scope is known once the prefix holds it: an MGID's byte 1, 224.0.0/24 */
+	if (p.len >= (v4 ? 120 : 16) && ibr_gid_mcast_scope(&p.addr) <= IBR_MCAST_SCOPE_LINK)
 		return ibrd_conf_why(v, "\"%s\": link-local groups are never routed", v->text);
 	memcpy((*list)[*n].mgid, p.addr.raw, 16);
 	(*list)[(*n)++].plen = p.len;

@@ -45,10 +45,11 @@ static bool mcast_prefix_match(const struct ibrd_conf_mprefix *p, const uint8_t 
 /* The config's word on an MGID: its scope bridged, included, not excluded. */
 static bool mcast_bridged(const struct ibrd_conf *c, const uint8_t mgid[16])
 {
-	unsigned scope = mgid[1] & 0x0F;
+	unsigned scope = ibr_gid_raw_mcast_scope(mgid);
 	bool in = c->ninclude == 0;
 
-	if (mgid[0] != 0xFF || scope <= IBR_MCAST_SCOPE_LINK || !(c->mcast_scopes >> scope & 1))
+	if (!ibr_gid_raw_is_mcast(mgid) || scope <= IBR_MCAST_SCOPE_LINK ||
+	    !(c->mcast_scopes >> scope & 1))
 		return false;
 	for (unsigned i = 0; i < c->ninclude && !in; i++)
 		in = mcast_prefix_match(&c->include[i], mgid);
@@ -201,13 +202,24 @@ static void mcast_check_join(struct ibrd *d, const uint8_t mgid[16], uint32_t po
 	}
 }
 
+/*
+ * Whether a port can hold the group by this ID: an IPv4 group's
+ * ::ffff:a.b.c.d is a RoCE port's name for it; an SA takes only MGIDs
+ * (ff00::/8), and IB applications name it otherwise (rdma_cm's MGID),
+ * which only a configured feed translates to.
+ */
+static bool mcast_form_ok(const struct ibrd *d, uint32_t p, const uint8_t mgid[16])
+{
+	return !ibr_gid_raw_is_v4mcast(mgid) || (d->rib.port[p].flags & ROUTER_PORT_ROCE);
+}
+
 /* One MGID: join within its scope while it has members beyond the router, else leave. */
 static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 {
 	const struct sa_group *tmpl = NULL;
 	struct sa_group tcopy;
 	uint32_t members = 0, sites = 0;
-	bool site_scope = (mgid[1] & 0x0F) == IBR_MCAST_SCOPE_SITE;
+	bool site_scope = ibr_gid_raw_mcast_scope(mgid) == IBR_MCAST_SCOPE_SITE;
 
 	if (mcast_bridged(d->conf, mgid)) {
 		for (uint32_t p = 0; p < d->rib.nports; p++) {
@@ -234,7 +246,8 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 	 * those of a subnet where it has members, to create it alike.
 	 */
 	for (uint32_t p = 0; p < d->rib.nports && tmpl; p++)
-		if (!site_scope || (sites >> d->rib.port[p].site & 1)) {
+		if ((!site_scope || (sites >> d->rib.port[p].site & 1)) &&
+		    mcast_form_ok(d, p, mgid)) {
 			const struct sa_group *here = mcast_group(d, p, mgid);
 
 			mcast_join(d, p, here ? here : tmpl);

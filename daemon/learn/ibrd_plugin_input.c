@@ -12,6 +12,8 @@
  */
 #include "daemon/learn/ibrd_plugin.h"
 
+#include "lib/ibr_gid.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,7 +327,7 @@ static int psess_group(struct ibrd_psess *s, const struct ibr_plug_msg *m)
 	struct ibr_plug_group g;
 
 	ibr_plug_group_get(m->fixed, &g);
-	if (g.mgid[0] != 0xFF || g.mlid < 0xC000 || g.mlid == 0xFFFF || g.sl > 15)
+	if (!ibr_gid_raw_is_mcast(g.mgid) || g.mlid < 0xC000 || g.mlid == 0xFFFF || g.sl > 15)
 		return -EBADMSG;
 	if (s->grp_open && memcmp(s->grp.mgid, g.mgid, 16))
 		return -EPROTO; /* a chain is one group */

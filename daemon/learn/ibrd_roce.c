@@ -33,6 +33,23 @@ static struct router_mcast *roce_find(struct ibrd *d, uint32_t port, const uint8
 }
 
 /*
+ * A group's MTU as an SA record codes it (IBA 15.2.5.17: 1 = 256 ... 5 =
+ * 4096): the config and `mcast add` give bytes, groups learned from an SA
+ * or the plugin their code already.  Was cast to uint8_t, which made 2048
+ * bytes 0 and a join into an IB subnet carry no valid MTU.
+ */
+static uint8_t roce_mtu_code(uint16_t mtu)
+{
+	uint8_t code = 1;
+
+	if (mtu <= 5)
+		return (uint8_t)mtu;
+	while (code < 5 && (256u << code) <= mtu)
+		code++;
+	return code;
+}
+
+/*
  * The port's view, rebuilt at each call (one pass over the RIB's groups:
  * the policy asks while it runs, which is only when groups changed); it
  * stays valid until the next call for the same port.
@@ -64,8 +81,8 @@ size_t ibrd_roce_groups(struct ibrd *d, uint32_t port, const struct sa_group **v
 					.pkey = m->pkey,
 					.sl = m->sl,
 					.tclass = m->tclass,
-					.mtu = (uint8_t)m->mtu,
-					.scope = m->key.mgid[1] & 0x0F,
+					.mtu = roce_mtu_code(m->mtu),
+					.scope = (uint8_t)ibr_gid_raw_mcast_scope(m->key.mgid),
 					.flowlabel = m->flowlabel,
 					.members = ours ? 0 : 1,
 					.receivers = !ours && (m->flags & ROUTER_MCAST_RECEIVERS),

@@ -93,12 +93,18 @@ static void verbs_port_sync(struct ibrd *d, const struct io_verbs_port *vp)
  */
 static const char *verbs_gid_str(const struct io_verbs_port *vp, char *buf, size_t len)
 {
-	char gs[IBR_GID_STRLEN];
+	char gs[IBR_GID_STRLEN], g4s[IBR_GID_STRLEN + 40] = "";
 	union ibr_gid g;
 
+	/* and the IPv4 one it sends to IPv4 groups from, when the port has both */
+	if (vp->roce && vp->has_gid4 && memcmp(vp->gid4, vp->gid, 16)) {
+		memcpy(g.raw, vp->gid4, 16);
+		snprintf(g4s, sizeof(g4s), ", IPv4 %s (index %u)", ibr_gid_ntop(&g, gs, sizeof(gs)),
+			 vp->sgid4_index);
+	}
 	memcpy(g.raw, vp->gid, 16);
-	snprintf(buf, len, "%s (index %u%s)", ibr_gid_ntop(&g, gs, sizeof(gs)), vp->sgid_index,
-		 vp->roce ? ", RoCE v2" : "");
+	snprintf(buf, len, "%s (index %u%s)%s", ibr_gid_ntop(&g, gs, sizeof(gs)), vp->sgid_index,
+		 vp->roce ? ", RoCE v2" : "", g4s);
 	return buf;
 }
 
@@ -107,7 +113,7 @@ static void verbs_gid_changed(struct ibrd *d, const struct io_verbs_port *vp)
 {
 	uint32_t i = vp->cfg.router_port;
 	const char *name = d->conf->port[i].name;
-	char gs[IBR_GID_STRLEN + 32];
+	char gs[2 * IBR_GID_STRLEN + 80];
 	union ibr_gid g;
 
 	memcpy(g.raw, vp->gid, 16);
@@ -383,7 +389,7 @@ int ibrd_verbs_open(struct ibrd *d)
 	strcpy(d->data->verbs_sig, sig);
 	for (unsigned k = 0; k < n; k++) {
 		struct io_verbs_port *vp = io_verbs_port(d->data->verbs, k);
-		char addr[IBR_GID_STRLEN + 48];
+		char addr[2 * IBR_GID_STRLEN + 96];
 
 		d->data->vport[at[k]] = &vp->io;
 		/* a RoCE port has no LID: its GID is its address */

@@ -148,7 +148,7 @@ struct io_verbs_stats {
 	uint64_t tx_posts; /* ibv_post_send calls */
 	uint64_t tx_wrs;
 	uint64_t tx_err;     /* send completions in error (QP recovered) */
-	uint64_t tx_no_ah;   /* AH cache full or ibv_create_ah failed */
+	uint64_t tx_no_ah;   /* no AH: cache full, create failed, no IPv4 GID */
 	uint64_t tx_unicast; /* unicast without a proxy mapping: not sendable */
 	uint64_t tx_down;
 	uint64_t recv_posts; /* ibv_post_recv calls */
@@ -211,6 +211,16 @@ struct io_verbs_port {
 	 */
 	bool roce;
 	uint8_t sgid_index;
+	/*
+	 * RoCE v2 cannot mix families in one packet (A17.4.5.2: an IPv4-mapped
+	 * GID is an IPv4 header's address): to an IPv4 group the port sends
+	 * from its IPv4 GID (::ffff:a.b.c.d at sgid4_index), when the netdev
+	 * has an IPv4 address (has_gid4); `gid` is the IPv6 one when it has
+	 * both, else the IPv4 one.
+	 */
+	bool has_gid4;
+	uint8_t sgid4_index;
+	uint8_t gid4[16];
 	unsigned ifindex;
 	uint16_t mtu; /* the port's active MTU in bytes (the largest UD payload) */
 	uint8_t gid[16];

@@ -7,6 +7,7 @@
  */
 #include "router/io/io_verbs_int.h"
 
+#include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
 #include "lib/ibr_roce.h"
 
@@ -14,32 +15,44 @@
 #include <string.h>
 
 /*
- * The GID a RoCE port sends from and answers to: the first RoCE v2 GID
- * that is not link-local (a link-local one never leaves its link, IBA
- * 4.1.1, and the router forwards between links), else the first RoCE v2
- * GID; RoCE v1 GIDs are not routable.  -ENOENT when there is none.
+ * The GIDs a RoCE port sends from and answers to, one of each family: the
+ * first RoCE v2 GID that is not link-local (a link-local one never leaves
+ * its link, IBA 4.1.1, and the router forwards between links), else the
+ * first RoCE v2 GID; RoCE v1 GIDs are not routable.  The port's GID is a
+ * routable IPv6 one when there is one, else the IPv4 one (::ffff:a.b.c.d),
+ * else a link-local IPv6 one; the IPv4 one also sends to IPv4 groups
+ * (io_verbs.h).  -ENOENT when there is none.
  */
 static int verbs_roce_gid(struct io_verbs_port *p, int tbl_len)
 {
-	int pick = -1, rank = IBR_ROCE_GID_UNUSABLE;
-	struct ibv_gid_entry e, best = { 0 };
+	int pick[2] = { -1, -1 }, rank[2] = { IBR_ROCE_GID_UNUSABLE, IBR_ROCE_GID_UNUSABLE };
+	struct ibv_gid_entry e, best[2];
+	int f;
 
-	for (int i = 0; i < tbl_len && i < 256 && rank < IBR_ROCE_GID_ROUTABLE; i++) {
+	for (int i = 0; i < tbl_len && i < 256; i++) {
 		int r;
 
 		if (ibv_query_gid_ex(p->dev->ctx, p->cfg.port_num, (uint32_t)i, &e, 0))
 			continue;
-		if ((r = ibr_roce_gid_rank(e.gid.raw, e.gid_type == IBV_GID_TYPE_ROCE_V2)) > rank) {
-			pick = i;
-			best = e;
-			rank = r;
+		f = ibr_gid_raw_is_v4mapped(e.gid.raw); /* 0: IPv6, 1: IPv4 */
+		if ((r = ibr_roce_gid_rank(e.gid.raw, e.gid_type == IBV_GID_TYPE_ROCE_V2)) >
+		    rank[f]) {
+			pick[f] = i;
+			best[f] = e;
+			rank[f] = r;
 		}
 	}
-	if (pick < 0)
+	p->has_gid4 = pick[1] >= 0;
+	if (p->has_gid4) {
+		memcpy(p->gid4, best[1].gid.raw, 16);
+		p->sgid4_index = (uint8_t)pick[1];
+	}
+	f = rank[0] >= rank[1] && pick[0] >= 0 ? 0 : 1;
+	if (pick[f] < 0)
 		return -ENOENT;
-	memcpy(p->gid, best.gid.raw, 16);
-	p->sgid_index = (uint8_t)pick;
-	p->ifindex = best.ndev_ifindex;
+	memcpy(p->gid, best[f].gid.raw, 16);
+	p->sgid_index = (uint8_t)pick[f];
+	p->ifindex = best[f].ndev_ifindex;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "router/io/io_verbs_int.h"
 #include "router/io/io_verbs_synth.h"
 
+#include "lib/ibr_gid.h"
 #include "lib/ibr_roce.h"
 
 #include <errno.h>
@@ -14,7 +15,8 @@
 static bool verbs_gid_own(const struct io_verbs *v, const uint8_t *gid)
 {
 	for (unsigned i = 0; i < v->nports; i++)
-		if (!memcmp(v->port[i].gid, gid, 16))
+		if (!memcmp(v->port[i].gid, gid, 16) ||
+		    (v->port[i].has_gid4 && !memcmp(v->port[i].gid4, gid, 16)))
 			return true;
 	return false;
 }
@@ -41,7 +43,7 @@ static bool verbs_roce_in(struct io_verbs_port *p, struct io_verbs_buf *b, uint3
 
 	if (!ibr_roce_grh(h, byte_len, imm))
 		return false;
-	if (q->kind == IO_VERBS_QP_PROXY && h[24] != 0xFF)
+	if (q->kind == IO_VERBS_QP_PROXY && !ibr_gid_raw_is_mcast(h + 24))
 		memcpy(h + 24, q->remote.gid, 16);
 	return true;
 }
@@ -76,15 +78,16 @@ static bool verbs_rx_one(struct io_verbs_port *p, const struct ibv_wc *wc)
 	} else {
 		struct io_verbs_rx_info ri = {
 			.byte_len = wc->byte_len,
-			.dest_qp = dgid[0] == 0xFF ? IO_VERBS_MCAST_QPN : wc->qp_num,
+			.dest_qp = ibr_gid_raw_is_mcast(dgid) ? IO_VERBS_MCAST_QPN : wc->qp_num,
 			.src_qp = wc->src_qp,
 			.qkey = p->q[b->qslot].qkey,
 			.imm = wc->imm_data,
 			.slid = wc->slid,
 			/* the MLID the QP attached with; 0 when not (check 6 drops it) */
-			.dlid = dgid[0] == 0xFF ? verbs_mlid(p, dgid)
-						: (uint16_t)(p->lid + (wc->dlid_path_bits &
-								       ((1u << p->lmc) - 1))),
+			.dlid = ibr_gid_raw_is_mcast(dgid)
+					? verbs_mlid(p, dgid)
+					: (uint16_t)(p->lid +
+						     (wc->dlid_path_bits & ((1u << p->lmc) - 1))),
 			.pkey = p->pkey[wc->pkey_index & 15],
 			.sl = wc->sl,
 			.has_imm = wc->wc_flags & IBV_WC_WITH_IMM,

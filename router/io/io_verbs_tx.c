@@ -6,6 +6,7 @@
  */
 #include "router/io/io_verbs_int.h"
 
+#include "lib/ibr_gid.h"
 #include "lib/ibr_pkt.h"
 
 #include <string.h>
@@ -95,6 +96,12 @@ static struct ibv_ah *verbs_ah_get(struct io_verbs_port *p, const struct router_
 	struct ibv_ah *ah;
 
 	memcpy(k.dgid, tx->m->data + IBR_LRH_LEN + 24, 16);
+	/* to an IPv4 address (an IPv4 group) from the port's IPv4 GID (io_verbs.h) */
+	if (p->roce && ibr_gid_raw_is_v4mapped(k.dgid)) {
+		if (!p->has_gid4)
+			return NULL;
+		k.sgid_index = p->sgid4_index;
+	}
 	if ((ah = io_verbs_ah_find(&p->ah, &k)))
 		return ah;
 	a.is_global = 1;

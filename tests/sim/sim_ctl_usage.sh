@@ -67,7 +67,7 @@ check "route add with an unknown word: named" msg 'route add: unknown word "via"
 check "route add ... lid without its value" msg 'route add: lid needs a value' route add fec0:0:0:9::/64 port b lid
 check "route add ... metric -1" msg 'route add: metric "-1" is not a number' route add fec0:0:0:9::/64 port b lid 9 metric -1
 check "mcast add of a unicast GID: said so" \
-	msg 'mcast add: fec0::1: not a multicast GID (ff00::/8)' mcast add fec0::1 port a mlid 0xc001
+	msg 'mcast add: fec0::1: not a multicast GID (ff00::/8, or an IPv4 group ::ffff:224.0.0.0/100)' mcast add fec0::1 port a mlid 0xc001
 check "mcast add ... sl 16" msg 'mcast add: sl 16 is out of range 0..15' mcast add ff15::1:7 port a mlid 0xc001 sl 16
 check "a good neighbour add still works (0)" test "$(st ctl neighbour add 0x123456 port a lid 0x10 lmc 4)" = 0
 check "... and its del (0)" test "$(st ctl neighbour del 0x123456 port a)" = 0

@@ -402,6 +402,48 @@ static void test_mcast_scope(void)
 		CU_ASSERT_PTR_NOT_NULL(ibr_gid_mcast_scope_name(s));
 }
 
+/* IPv4 groups as RoCE v2 names them: ::ffff:224.0.0.0/100 is a group, with its IPv4 scope */
+static void test_mcast_v4(void)
+{
+	static const struct {
+		const char *gid;
+		bool group;
+		unsigned int scope;
+	} t[] = {
+		{ "::ffff:239.1.1.1", true, IBR_MCAST_SCOPE_ORG },
+		{ "::ffff:ef01:101", true, IBR_MCAST_SCOPE_ORG },
+		{ "::ffff:239.255.0.1", true, IBR_MCAST_SCOPE_SITE },
+		{ "::ffff:239.192.0.1", true, IBR_MCAST_SCOPE_ORG },
+		{ "::ffff:224.0.0.5", true, IBR_MCAST_SCOPE_LINK },
+		{ "::ffff:224.0.1.1", true, IBR_MCAST_SCOPE_GLOBAL },
+		{ "::ffff:232.1.2.3", true, IBR_MCAST_SCOPE_GLOBAL },
+		{ "::ffff:10.0.0.1", false, 0 },
+		{ "::ffff:240.0.0.1", false, 0 },
+		{ "::ffff:223.255.255.255", false, 0 },
+		{ "::239.1.1.1", false, 0 }, /* IPv4-compatible, not mapped */
+		{ "::fffe:239.1.1.1", false, 0 },
+		{ "1::ffff:239.1.1.1", false, 0 },
+	};
+	union ibr_gid g;
+	char buf[IBR_GID_STRLEN];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		CU_ASSERT_EQUAL_FATAL(ibr_gid_parse(t[i].gid, &g), 0);
+		CU_ASSERT_EQUAL(ibr_gid_is_mcast(&g), t[i].group);
+		CU_ASSERT_EQUAL(ibr_gid_raw_is_mcast(g.raw), t[i].group);
+		CU_ASSERT_EQUAL(ibr_gid_is_v4mcast(&g), t[i].group);
+		CU_ASSERT_EQUAL(ibr_gid_class(&g) == IBR_GID_CLASS_MULTICAST, t[i].group);
+		if (t[i].group)
+			CU_ASSERT_EQUAL(ibr_gid_mcast_scope(&g), t[i].scope);
+	}
+	/* shown in its IPv4 form */
+	CU_ASSERT_EQUAL(ibr_gid_parse("::ffff:ef01:101", &g), 0);
+	CU_ASSERT_STRING_EQUAL(ibr_gid_ntop(&g, buf, sizeof(buf)), "::ffff:239.1.1.1");
+	/* an MGID stays one, whatever its last bytes */
+	CU_ASSERT_EQUAL(ibr_gid_parse("ff12:4001:ffff::f01:101", &g), 0);
+	CU_ASSERT(ibr_gid_is_mcast(&g) && !ibr_gid_is_v4mcast(&g));
+}
+
 /* A 16-byte key: 32 hex digits, 0x first or not, any case; nothing else. */
 static void test_hex_key(void)
 {
@@ -728,6 +770,7 @@ static CU_TestInfo tests[] = {
 	{ "parse, inet_pton cross-check", test_parse_vs_inet_pton },
 	{ "classification", test_classify },
 	{ "multicast scope and flags", test_mcast_scope },
+	{ "IPv4 groups (::ffff:224.0.0.0/100)", test_mcast_v4 },
 	{ "GUID parse and print", test_guid },
 	{ "prefix parse and print", test_prefix_parse },
 	{ "prefix normalise", test_prefix_normalise },

@@ -67,6 +67,79 @@ static void test_mcast(void)
 	mb.port = 0;
 }
 
+/* An IPv4 group as RoCE v2 names it (::ffff:a.b.c.d) is a group: forwarded to its receivers */
+static void v4_group(uint8_t *mgid, uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	memset(mgid, 0, 16);
+	mgid[10] = mgid[11] = 0xFF;
+	mgid[12] = a;
+	mgid[13] = b;
+	mgid[14] = c;
+	mgid[15] = d;
+}
+
+static void v4_group_add(uint8_t a, uint8_t d, uint8_t port, uint16_t mlid, int flags)
+{
+	struct router_mcast m;
+
+	memset(&m, 0, sizeof(m));
+	v4_group(m.key.mgid, a, a == 224 ? 0 : 1, a == 224 ? 0 : 1, d);
+	m.key.port = port;
+	m.mlid = mlid;
+	m.flags = (uint8_t)flags;
+	CU_ASSERT_EQUAL(router_rib_mcast_add(&rib, &m), 0);
+}
+
+/* A datagram from host A in a's subnet to the IPv4 group a.b.c.d (port a's MLID). */
+static void v4_send(struct ibr_pkt_ud_params *p, uint16_t mlid, uint8_t a, uint8_t b, uint8_t c,
+		    uint8_t d)
+{
+	mcast_params(p, 0x18, 1, mlid);
+	v4_group(p->dgid, a, b, c, d);
+	gid_set(p->sgid, PFX_GSRC, HOST_A);
+	build(p);
+	run();
+}
+
+static void test_mcast_v4(void)
+{
+	struct ibr_pkt_ud_params p;
+	uint8_t got[8192];
+
+	v4_group_add(239, 1, 0, 0xC00A, ROUTER_MCAST_SENDERS);
+	v4_group_add(239, 1, 1, 0xC00B, ROUTER_MCAST_RECEIVERS);
+	v4_group_add(239, 1, 2, 0xC00C, ROUTER_MCAST_RECEIVERS);
+	recompile();
+	v4_send(&p, 0xC00A, 239, 1, 1, 1);
+	/* 239.1.1.1: administratively scoped, the organisation's (RFC 2365): b and c */
+	CU_ASSERT_EQUAL(drops_total(), 0);
+	CU_ASSERT_EQUAL(out.ncopies, 2);
+	CU_ASSERT_EQUAL(out.ntx[1], 1);
+	CU_ASSERT_EQUAL(out.ntx[2], 1);
+	tx_bytes(&out.tx[1][0], got);
+	CU_ASSERT_EQUAL(ibr_lrh_get_dlid((const struct ibr_lrh *)got), 0xC00B);
+	CU_ASSERT_EQUAL(memcmp(got + 8 + 24, p.dgid, 16), 0);
+	CU_ASSERT_EQUAL(ibr_icrc_verify(got, mb.len - 2), 0);
+	/* an unknown IPv4 group: a group, not a unicast address */
+	v4_send(&p, 0xC00A, 239, 1, 1, 2);
+	expect_drop(ROUTER_DROP_NO_GROUP, "unknown IPv4 group");
+	/* 224.0.0.0/24: the local network's, never forwarded */
+	v4_group_add(224, 5, 0, 0xC00D, ROUTER_MCAST_SENDERS);
+	v4_group_add(224, 5, 1, 0xC00E, ROUTER_MCAST_RECEIVERS);
+	recompile();
+	v4_send(&p, 0xC00D, 224, 0, 0, 5);
+	expect_drop(ROUTER_DROP_SCOPE, "224.0.0.5: link-local");
+	for (uint8_t port = 0; port < 3; port++) {
+		uint8_t g[16];
+
+		v4_group(g, 239, 1, 1, 1);
+		router_rib_mcast_del(&rib, g, port);
+		v4_group(g, 224, 0, 0, 5);
+		router_rib_mcast_del(&rib, g, port);
+	}
+	recompile();
+}
+
 /*
  * Check 24 for multicast: a site-local source stays in its site whatever
  * the group's scope (an org-scope group reached port c, site 1, from a
@@ -111,6 +184,7 @@ static void test_mcast_site(void)
 static CU_TestInfo tests[] = {
 	{ "multicast fan-out and scopes", test_mcast },
 	{ "multicast: site-local sources, RPF", test_mcast_site },
+	{ "multicast: IPv4 groups (::ffff:224.0.0.0/100)", test_mcast_v4 },
 	CU_TEST_INFO_NULL,
 };
 

@@ -232,7 +232,8 @@ static const struct bad bads[] = {
 	BAD(IBRD_ENTRY_NEIGH, "0x14", "lid = 4", "port", "missing (required)", "lid", "4"),
 	/* groups */
 	BAD(IBRD_ENTRY_MCAST, "fec0::1", "port = \"a\" mlid = 0xc001", NULL,
-	    "not a multicast GID (ff00::/8)", "port", "a", "mlid", "0xc001"),
+	    "not a multicast GID (ff00::/8, or an IPv4 group ::ffff:224.0.0.0/100)", "port", "a",
+	    "mlid", "0xc001"),
 	BAD(IBRD_ENTRY_MCAST, "ff12::1", "port = \"a\" mlid = 0xc001", NULL,
 	    "interface- and link-local groups are never routed", "port", "a", "mlid", "0xc001"),
 	BAD(IBRD_ENTRY_MCAST, "ff1f::1", "port = \"a\" mlid = 0xc001", NULL,
@@ -302,7 +303,9 @@ static void test_words(void)
 	CU_ASSERT_EQUAL(parse(&e, IBRD_ENTRY_MCAST, IBRD_ENTRY_ADD, "fec0::1",
 			      (const char *const[]){ "port", "a", "sl", "16", NULL }),
 			-EINVAL);
-	CU_ASSERT(!e.key && !strcmp(e.why, "not a multicast GID (ff00::/8)"));
+	CU_ASSERT(!e.key &&
+		  !strcmp(e.why,
+			  "not a multicast GID (ff00::/8, or an IPv4 group ::ffff:224.0.0.0/100)"));
 	CU_ASSERT_EQUAL(parse(&e, IBRD_ENTRY_MCAST, IBRD_ENTRY_ADD, "ff15::1",
 			      (const char *const[]){ "sl", "16", "mlid", "1", NULL }),
 			-EINVAL);

@@ -22,6 +22,7 @@ static struct sa_group grp[4];	     /* what A's SA lists */
 static size_t ngrp;
 static unsigned joins_a, leaves_a;
 static uint32_t join_qkey_a;
+static unsigned join_mtu_a, join_v4_a;
 
 static size_t t_groups(struct ibrd *dd, uint32_t port, const struct sa_group **v)
 {
@@ -37,6 +38,8 @@ static int t_join(struct ibrd *dd, uint32_t port, const struct sa_group *tmpl)
 		return ibrd_roce_join(dd, port, tmpl);
 	joins_a++;
 	join_qkey_a = tmpl->qkey;
+	join_mtu_a = tmpl->mtu;
+	join_v4_a += ibr_gid_raw_is_v4mcast(tmpl->mgid);
 	return 0;
 }
 
@@ -162,6 +165,7 @@ static void test_config_group_on_roce(void)
 				  .qkey = 0x77,
 				  .pkey = 0xFFFF,
 				  .flags = ROUTER_MCAST_SENDERS,
+				  .mtu = 2048, /* bytes, as the config gives it */
 				  .source = ROUTER_SRC_STATIC };
 
 	mgid_set("ff15::1:21");
@@ -173,6 +177,7 @@ static void test_config_group_on_roce(void)
 	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(joins_a, 1);
 	CU_ASSERT_EQUAL(join_qkey_a, 0x77);
+	CU_ASSERT_EQUAL(join_mtu_a, 4);			    /* 2048 as an SA codes it; 0 before */
 	CU_ASSERT_EQUAL(on_b()->source, ROUTER_SRC_STATIC); /* the config's stays as it was */
 	ibrd_roce_leave(&d, 1, mg);
 	CU_ASSERT_PTR_NOT_NULL(on_b());
@@ -180,6 +185,30 @@ static void test_config_group_on_roce(void)
 	CU_ASSERT_EQUAL(router_rib_mcast_del(&d.rib, mg, 1), 0);
 	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(leaves_a, 1);
+	CU_ASSERT_EQUAL(d.mcast->nmjoins, 0);
+}
+
+/* An IPv4 group on RoCE is never joined in IB by ::ffff:a.b.c.d (an SA takes MGIDs only) */
+static void test_v4_group_stays_on_roce(void)
+{
+	struct router_mcast m = { .mlid = 0xC002,
+				  .qkey = 0x01234567,
+				  .pkey = 0xFFFF,
+				  .flags = ROUTER_MCAST_SENDERS | ROUTER_MCAST_RECEIVERS,
+				  .mtu = 1024,
+				  .source = ROUTER_SRC_STATIC };
+
+	mgid_set("::ffff:239.1.1.1");
+	ngrp = 0;
+	joins_a = leaves_a = join_v4_a = 0;
+	memcpy(m.key.mgid, mg, 16);
+	m.key.port = 1;
+	CU_ASSERT_EQUAL_FATAL(router_rib_mcast_add(&d.rib, &m), 0);
+	ibrd_mcast_policy(&d);
+	CU_ASSERT_EQUAL(joins_a, 0);
+	CU_ASSERT_EQUAL(join_v4_a, 0);
+	CU_ASSERT_EQUAL(router_rib_mcast_del(&d.rib, mg, 1), 0);
+	ibrd_mcast_policy(&d);
 	CU_ASSERT_EQUAL(d.mcast->nmjoins, 0);
 }
 
@@ -202,6 +231,7 @@ static CU_TestInfo tests[] = {
 	{ "a group of an IB subnet bridged onto RoCE", test_bridged_from_ib },
 	{ "a config group on RoCE joined in IB, kept", test_config_group_on_roce },
 	{ "link-local scope stays", test_link_local_stays },
+	{ "an IPv4 group stays on RoCE", test_v4_group_stays_on_roce },
 	CU_TEST_INFO_NULL,
 };
 
