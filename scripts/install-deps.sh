@@ -22,6 +22,7 @@ libconfuse-dev zlib1g-dev libisal-dev libsystemd-dev libmicrohttpd-dev"
 TEST_PKGS="libcunit1-dev debhelper lintian rpm python3-prometheus-client
 tshark mandoc clang clang-format libclang-rt-dev bc
 qemu-system-x86 linux-image-amd64 busybox-static cpio ibverbs-utils ibverbs-providers iproute2
+rdmacm-utils
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
 libibumad-dev:arm64 libibmad-dev:arm64 libibverbs-dev:arm64 libconfuse-dev:arm64
 libcunit1-dev:arm64 zlib1g-dev:arm64 libsystemd-dev:arm64 libmicrohttpd-dev:arm64"

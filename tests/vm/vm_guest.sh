@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # vm_guest.sh - runs in each guest (the kernel's guest= argument): the
-# guest's set-up from its kernel command line (name=, addr0=, addr1=, the
-# shared directory's 9p tag "share"), one rxe device per NIC, then an agent
+# guest's set-up from its kernel command line (name=, addr0=, addr1=, each
+# a comma separated list of IPv6 and IPv4 addresses, the shared directory's
+# 9p tag "share"), one rxe device per NIC, then an agent
 # that runs the lab's commands: /run/share/NAME.cmd.N is run with sh, its output
 # goes to NAME.out.N and its status to NAME.rc.N, in order.  The guest sees
 # this machine's files read only; /run/share is the lab's directory, writable.
@@ -22,15 +23,24 @@ S=/run/share
 modprobe virtio_net
 modprobe rdma_rxe
 modprobe ib_uverbs
+# the RDMA CM (rdma-core's librdmacm: mckey, udaddy), rdma_cm and ib_cm with it
+modprobe rdma_ucm
 ip link set lo up
 i=0
 while a=$(arg addr$i) && [ -n "$a" ]; do
-	# IPv6 only, no duplicate address detection (the lab's links are private)
+	# no duplicate address detection (the lab's links are private)
 	sysctl -qw net.ipv6.conf.eth$i.accept_dad=0 2>/dev/null
 	# a link down keeps the address (as a network manager would put it back)
 	sysctl -qw net.ipv6.conf.eth$i.keep_addr_on_down=1 2>/dev/null
 	ip link set eth$i up
-	ip -6 addr add "$a" dev eth$i nodad
+	# addrN: ethN's addresses, comma separated, IPv6 or IPv4 (fd00:a::1/64,10.0.10.1/24);
+	# all before the rxe device, whose GID table then has them from its start
+	for x in $(echo "$a" | tr , ' '); do
+		case $x in
+		*:*) ip -6 addr add "$x" dev eth$i nodad ;;
+		*) ip -4 addr add "$x" dev eth$i ;;
+		esac
+	done
 	rdma link add rxe$i type rxe netdev eth$i
 	i=$((i + 1))
 done

@@ -6,7 +6,9 @@
 # each that runs the lab's commands (tests/vm/vm_guest.sh).
 #
 #   vm_boot NAME "ADDR0 ADDR1 ..." LINK...  boot a guest; LINK = a subnet's
-#                                  name, one NIC per link (eth0, eth1, ...)
+#                                  name, one NIC per link (eth0, eth1, ...);
+#                                  ADDRi: ethi's addresses, comma separated
+#                                  (fd00:a::1/64,10.0.10.1/24)
 #   vm_ready NAME...               wait until the guests' agents run
 #   vm_cmd NAME CMD                run CMD in the guest, print its output,
 #                                  return its status (VM_TIMEOUT s at most)
@@ -58,7 +60,7 @@ vm_kernel() { ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -1; }
 
 # The packages of the lab: missing ones fail it (scripts/install-deps.sh installs them).
 vm_need() {
-	for c in qemu-system-x86_64 busybox cpio ibv_devinfo rdma; do
+	for c in qemu-system-x86_64 busybox cpio ibv_devinfo rdma mckey; do
 		command -v $c > /dev/null 2>&1 || { echo "FAIL - no $c: run scripts/install-deps.sh"; exit 1; }
 	done
 	[ -n "$(vm_kernel)" ] || { echo "FAIL - no guest kernel (linux-image-amd64)"; exit 1; }
@@ -111,7 +113,7 @@ vm_ready() {
 			fi
 			sleep 0.2
 		done
-		say "guest $n up after $(($(now) - vt0)) s: $(sed -n 's/^VM [^:]*: up, //p' "$T/$n.serial")"
+		say "guest $n up after $(($(now) - vt0)) s: $(sed -n "s/.*VM [^:]*: up, //p" "$T/$n.serial")"
 		vm_cmd "$n" "test -x $BUILD/tools/ibrouter-host" || {
 			fail "guest $n does not see the build at $BUILD"
 			exit 1
