@@ -89,7 +89,8 @@ static inline uint16_t ibr_mgid_pkey(const union ibr_gid *mgid)
  *           FORM_IP (*group = mgid: an IPv4 group, or any other ff00::/8
  *           address, SA-assigned MGIDs included, which rdma_cm uses as is).
  *           *scope and *pkey those of the IB form; for FORM_IP *pkey is 0
- *           (no P_Key) and *scope the MGID's scope nibble, 0 for IPv4.
+ *           (no P_Key) and *scope the group's scope: an MGID's nibble, an
+ *           IPv4 group's by RFC 2365 (ibr_gid_mcast_scope()).
  *  -ENODATA an IPv6 IB form: *f, *scope and *pkey are set, *group has the
  *           group's bytes 6-15 and zero in bytes 0-5, which are lost; test
  *           candidate groups with ibr_mgid_is_form_of().

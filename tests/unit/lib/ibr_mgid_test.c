@@ -186,7 +186,9 @@ static void test_v4_round_trip(void)
 						ibr_mgid_decode(&m, &df, &back, &scope, &pkey), 0);
 					CU_ASSERT_EQUAL(df, f);
 					CU_ASSERT(ibr_gid_eq(&back, &g));
-					CU_ASSERT_EQUAL(scope, ib ? scopes[si] : 0);
+					/* an IPv4 group's own scope is RFC 2365's (ibr_gid.h) */
+					CU_ASSERT_EQUAL(scope,
+							ib ? scopes[si] : ibr_gid_mcast_scope(&g));
 					CU_ASSERT_EQUAL(pkey, ib ? pkeys[pi] : 0);
 					if (ib) {
 						CU_ASSERT_EQUAL(ibr_mgid_scope(&m), scopes[si]);
@@ -294,7 +296,10 @@ static void test_decode_other(void)
 		{ "ff32:601b:ffff::1", 0, 2 },
 		{ "ff15:a01b:ffff::1", 0, 5 }, /* SA-assigned */
 		{ "ff0e::1", 0, 0xE },
-		{ "::ffff:239.1.1.1", 0, 0 },
+		{ "::ffff:239.1.1.1", 0, 8 }, /* RFC 2365 6.2: organisation */
+		{ "::ffff:239.255.1.1", 0, 5 },
+		{ "::ffff:224.0.0.251", 0, 2 },
+		{ "::ffff:233.1.1.1", 0, 0xE },
 		/* not multicast at all */
 		{ "fe80::1", -EINVAL, 0 },
 		{ "::ffff:10.0.0.1", -EINVAL, 0 },
