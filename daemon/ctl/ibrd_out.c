@@ -177,7 +177,13 @@ static void out_flush(struct ibrd_out *o, bool last)
 static void out_begin(struct ibrd_out *o, const char *const *cols, unsigned ncols, bool object)
 {
 	o->object = object;
-	o->ncols = ncols < IBRD_OUT_COLS ? ncols : IBRD_OUT_COLS;
+	if (ncols > IBRD_OUT_COLS) {
+		/* cut, every row would shift into the wrong columns: an error instead */
+		ibrd_out_error(o, E2BIG, "a table of %u columns, at most %u", ncols, IBRD_OUT_COLS);
+		o->ncols = 0;
+		return;
+	}
+	o->ncols = ncols;
 	for (unsigned i = 0; i < o->ncols; i++)
 		o->cols[i] = cols[i];
 	o->col = 0;

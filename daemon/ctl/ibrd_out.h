@@ -19,7 +19,7 @@
 
 enum ibrd_fmt { IBRD_FMT_JSON, IBRD_FMT_TEXT, IBRD_FMT_PROM };
 
-#define IBRD_OUT_COLS 24 /* the widest table: show sa, 18 */
+#define IBRD_OUT_COLS 32 /* the widest table: show verbs, 26; wider ones are refused */
 
 struct ibrd_out;
 /*

@@ -326,7 +326,50 @@ static void test_wide_text(void)
 	sink_free(&s);
 }
 
+/*
+ * A table wider than IBRD_OUT_COLS is refused with an error answer: it was
+ * cut to 24 columns, so every row after the first went into the wrong
+ * columns (show verbs, 26).
+ */
+static void test_too_wide(void)
+{
+	static const char *const first[] = { "c0", "c1", "c2" };
+	const char *names[IBRD_OUT_COLS + 1];
+	struct sink s = { 0 };
+	struct ibrd_out o;
+	struct ibr_ctl_reply r;
+
+	for (unsigned i = 0; i <= IBRD_OUT_COLS; i++)
+		names[i] = i < 3 ? first[i] : "cx";
+	/* the widest allowed: every cell in its column */
+	ibrd_out_init(&o, IBRD_FMT_JSON, sink_emit, &s);
+	ibrd_out_table(&o, names, IBRD_OUT_COLS);
+	for (unsigned row = 0; row < 2; row++)
+		for (unsigned i = 0; i < IBRD_OUT_COLS; i++)
+			ibrd_out_u64(&o, i);
+	CU_ASSERT_EQUAL(ibrd_out_end(&o), 0);
+	ibrd_out_free(&o);
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s.part[0], "\"c2\":2,\"cx\":3,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s.part[0], "},{\"c0\":0,\"c1\":1,"));
+	sink_free(&s);
+	/* one more: an error, no rows */
+	ibrd_out_init(&o, IBRD_FMT_JSON, sink_emit, &s);
+	ibrd_out_table(&o, names, IBRD_OUT_COLS + 1);
+	for (unsigned i = 0; i <= IBRD_OUT_COLS; i++)
+		ibrd_out_u64(&o, i);
+	CU_ASSERT_NOT_EQUAL(ibrd_out_end(&o), 0);
+	ibrd_out_free(&o);
+	CU_ASSERT_EQUAL_FATAL(s.n, 1);
+	CU_ASSERT_EQUAL_FATAL(ibr_ctl_reply_parse(s.part[0], s.len[0], &r), 0);
+	CU_ASSERT_FALSE(r.ok);
+	CU_ASSERT_STRING_EQUAL(r.error, "E2BIG");
+	ibr_ctl_reply_free(&r);
+	sink_free(&s);
+}
+
 static CU_TestInfo tests[] = {
+	{ "a table wider than IBRD_OUT_COLS is an error", test_too_wide },
 	{ "a usage refusal says usage", test_usage_error },
 	{ "a text table wider than 100 columns wraps", test_wide_text },
 	{ "a JSON stream is the table made at once", test_stream_json },
