@@ -203,13 +203,16 @@ int ibrd_cmd_show_qps(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = {
-		"port",	    "device",	 "link",   "state",	 "gid",		  "sgid_index",
-		"mtu",	    "rx",	 "tx_wrs", "tx_posts",	 "posts_per_pkt", "recv_posts",
-		"rq_depth", "rq_low",	 "rx_err", "rx_bad_len", "tx_err",	  "tx_no_ah",
-		"tx_down",  "qp_resets", "events", "cq_err",	 "mc_ip_err",	  "tx_foreign",
+		"port",		  "device",	"link",	     "state",	   "gid",
+		"sgid_index",	  "mtu",	"rx",	     "tx_wrs",	   "tx_posts",
+		"posts_per_pkt",  "recv_posts", "rq_depth",  "rq_low",	   "rx_err",
+		"rx_bad_len",	  "tx_err",	"tx_no_ah",  "tx_down",	   "qp_resets",
+		"events",	  "cq_err",	"mc_ip_err", "tx_foreign", "tx_bounced",
+		"tx_bounce_full",
 	};
 	int only = show_port_arg(d, o, argc, argv);
 
+	_Static_assert(sizeof(cols) / sizeof(cols[0]) <= IBRD_OUT_COLS, "show verbs: too wide");
 	if (only < -1)
 		return only;
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
@@ -252,6 +255,8 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		ibrd_out_u64(o, st->cq_err);
 		ibrd_out_u64(o, st->mc_ip_err);
 		ibrd_out_u64(o, st->tx_foreign);
+		ibrd_out_u64(o, st->tx_bounced);
+		ibrd_out_u64(o, st->tx_bounce_full);
 	}
 	return ibrd_out_end(o);
 }

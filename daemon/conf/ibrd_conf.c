@@ -181,6 +181,7 @@ static void ibrd_conf_port_defaults(struct ibrd_conf_port *p, const char *name)
 	p->rp.flags |= ROUTER_PORT_UP;
 	p->device_port = p->umad_port = p->ibsim_port = 1;
 	p->relay_qkey = IO_VERBS_QKEY;
+	p->rq_depth = IO_VERBS_RQ_DEPTH;
 	strcpy(p->site, "default");
 }
 

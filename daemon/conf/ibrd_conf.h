@@ -44,6 +44,7 @@ struct ibrd_conf_port {
 	char device[IBRD_NAME_MAX]; /* data = verbs: "mlx5_0" ("mlx5_0:1" in the file) */
 	uint8_t device_port;
 	uint32_t relay_qkey; /* data = verbs: the relay QP's Q_Key */
+	uint32_t rq_depth;   /* data = verbs: the receive queue of the relay and each Q_Key QP */
 	enum ibrd_mad mad;
 	char umad_ca[IBRD_NAME_MAX]; /* mad = umad */
 	uint8_t umad_port;

@@ -11,6 +11,7 @@
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
+#include "router/io/io_verbs.h" /* rq-depth's range */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -638,6 +639,9 @@ static const struct ibrd_conf_key ibrd_conf_k_port[] = {
 				    WHEN(verbs, "data = verbs")),
 	[IBRD_PK_RELAY_QKEY] = KEY_HEX("relay-qkey", P, relay_qkey, 1, UINT32_MAX,
 				       WHEN(verbs, "data = verbs")),
+	[IBRD_PK_RQ_DEPTH] = KEY("rq-depth", uint, P, rq_depth,
+				 NUM(IO_VERBS_RQ_DEPTH_MIN, IO_VERBS_RQ_DEPTH_MAX),
+				 WHEN(verbs, "data = verbs")),
 	[IBRD_PK_MAD] = KEY("mad", enum, P, mad, .words = ibrd_conf_w_mad),
 	[IBRD_PK_UMAD_CA] = KEY("umad-ca", str, P, umad_ca, WHEN(umad, "mad = umad")),
 	[IBRD_PK_UMAD_PORT] = KEY("umad-port", uint, P, umad_port, NUM(1, 254),

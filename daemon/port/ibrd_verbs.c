@@ -345,8 +345,9 @@ int ibrd_verbs_open(struct ibrd *d)
 		cfg[n].port_num = p->device_port;
 		cfg[n].router_port = (uint8_t)i;
 		cfg[n].qkey = p->relay_qkey;
-		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u:%x ", i, p->device,
-					p->device_port, p->relay_qkey);
+		cfg[n].rq_depth = p->rq_depth;
+		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u:%x:%u ", i,
+					p->device, p->device_port, p->relay_qkey, p->rq_depth);
 		for (unsigned k = 0; k < d->data->nproxies; k++) {
 			const struct ibrd_proxy *x = &d->data->proxy[k];
 			struct io_verbs_proxy_cfg *c = &cfg[n].proxy[cfg[n].nproxy];

@@ -56,7 +56,7 @@ static struct io_verbs_dev *verbs_dev_get(struct io_verbs *v, const char *name)
 /* CQ entries for every QP the port may have, Q_Key QPs included; *nbufs the buffers. */
 uint32_t io_verbs_port_nbufs(uint32_t rq_depth, unsigned nproxy)
 {
-	return rq_depth + nproxy * IO_VERBS_PROXY_RQ + IO_VERBS_MAX_QKEY * IO_VERBS_QKEY_RQ;
+	return rq_depth * (1 + IO_VERBS_MAX_QKEY) + nproxy * IO_VERBS_PROXY_RQ;
 }
 
 uint32_t io_verbs_port_nsend(uint32_t sq_depth, unsigned nproxy)

@@ -64,19 +64,28 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define IO_VERBS_RQ_DEPTH  1024 /* default receive queue depth = buffers per port */
-#define IO_VERBS_SQ_DEPTH  1024
-#define IO_VERBS_SIGNAL	   16 /* one signalled send per 16 (posts and CQEs per packet) */
-#define IO_VERBS_REPOST	   16 /* receive buffers re-posted per chain */
-#define IO_VERBS_AH_CAP	   4096
-#define IO_VERBS_QKEY	   0x0B1B /* default relay Q_Key (the IPoIB one) */
-#define IO_VERBS_MAX_MCAST 256	  /* groups a relay QP attaches to */
-#define IO_VERBS_MAX_PROXY 8	  /* proxy QPs per port */
-#define IO_VERBS_PROXY_RQ  64	  /* receive queue depth of a proxy QP */
-#define IO_VERBS_PROXY_SQ  256
-#define IO_VERBS_MAX_QKEY  8   /* Q_Key QPs per port: group Q_Keys other than the relay's */
-#define IO_VERBS_QKEY_RQ   128 /* receive queue depth of a Q_Key QP (buffers kept for it) */
-#define IO_VERBS_QKEY_SQ   64  /* its send queue: multicast with its controlled Q_Key */
+#define IO_VERBS_RQ_DEPTH 1024 /* default receive queue depth = buffers per port */
+/* rq-depth's range: two chains of re-posts at least; the pool's indexes and rxe's WQEs at most */
+#define IO_VERBS_RQ_DEPTH_MIN 64
+#define IO_VERBS_RQ_DEPTH_MAX 16384
+#define IO_VERBS_SQ_DEPTH     1024
+#define IO_VERBS_SIGNAL	      16 /* one signalled send per 16 (posts and CQEs per packet) */
+#define IO_VERBS_REPOST	      16 /* receive buffers re-posted per chain */
+#define IO_VERBS_AH_CAP	      4096
+#define IO_VERBS_QKEY	      0x0B1B /* default relay Q_Key (the IPoIB one) */
+#define IO_VERBS_MAX_MCAST    256    /* groups a relay QP attaches to */
+#define IO_VERBS_MAX_PROXY    8	     /* proxy QPs per port */
+#define IO_VERBS_PROXY_RQ     64     /* receive queue depth of a proxy QP */
+#define IO_VERBS_PROXY_SQ     256
+/*
+ * Q_Key QPs per port: group Q_Keys other than the relay's.  Each receives as
+ * deep as the relay QP (rq_depth buffers kept for it in the pool): rdma_cm
+ * applications' groups all have a Q_Key of their own (0x01234567), and with
+ * 128 a stream of 10,000 lost 15-35% at the port while the egress held the
+ * buffers (tests/vm/vm_mckey.sh).
+ */
+#define IO_VERBS_MAX_QKEY 8
+#define IO_VERBS_QKEY_SQ  64 /* its send queue: multicast with its controlled Q_Key */
 /* QP slots of a port: the relay QP, its proxies, then IO_VERBS_MAX_QKEY Q_Key QPs */
 #define IO_VERBS_NQP		 (1 + IO_VERBS_MAX_PROXY + IO_VERBS_MAX_QKEY)
 #define IO_VERBS_QKEY_CONTROLLED 0x80000000u /* C10-15: a WR with it sends the QP's own */
@@ -160,7 +169,9 @@ struct io_verbs_stats {
 	uint64_t qkey_closed; /* Q_Key QPs destroyed */
 	uint64_t mc_ip_err;   /* RoCE: the IP layer refused a group's membership */
 	uint64_t cq_err;      /* IBV_EVENT_CQ_ERR: a CQ overran (completions lost) */
-	uint64_t tx_foreign;  /* from a port of another backend (sim): not sendable */
+	uint64_t tx_foreign; /* from a port of another backend (sim): not sendable (unicast, not a UD SEND) */
+	uint64_t tx_bounced;	 /* from a port of another backend: copied into a bounce buffer */
+	uint64_t tx_bounce_full; /* ...when every bounce buffer was in flight: not sent */
 	/*
 	 * The fewest receive buffers the relay QP had posted after a poll since
 	 * the port opened: 0 means it ran dry (the HCA dropped what came then).

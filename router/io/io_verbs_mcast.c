@@ -89,7 +89,7 @@ static int qkey_open(struct io_verbs_port *p, uint32_t qkey)
 		s++;
 	if (s == p->nq)
 		return -ENOSPC;
-	if ((rc = io_verbs_qp_open(p, s, IO_VERBS_QKEY_RQ, IO_VERBS_QKEY_SQ, qkey))) {
+	if ((rc = io_verbs_qp_open(p, s, p->cfg.rq_depth, IO_VERBS_QKEY_SQ, qkey))) {
 		qkey_slot_free(p, s);
 		return rc;
 	}

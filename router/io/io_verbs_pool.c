@@ -10,7 +10,17 @@
 size_t io_verbs_pool_bytes(uint32_t n)
 {
 	/* hugepages spare the HCA's and the CPU's TLBs; 4 KiB pages otherwise */
-	return ((size_t)n * IO_VERBS_BUFSZ + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
+	return ((size_t)(n + IO_VERBS_BOUNCE) * IO_VERBS_BUFSZ + (2u << 20) - 1) &
+	       ~(size_t)((2u << 20) - 1);
+}
+
+/* A bounce buffer back on its list (the sending port's tx_lock, or before the port opens). */
+static void pool_bounce_give(struct io_verbs_pool *p, struct io_verbs_buf *b)
+{
+	b->state = IO_VERBS_BUF_FREE;
+	b->next = p->bounce_head;
+	p->bounce_head = b->idx;
+	p->nbounce_free++;
 }
 
 int io_verbs_pool_init(struct io_verbs_pool *p, uint32_t n, uint8_t owner)
@@ -30,7 +40,7 @@ int io_verbs_pool_init(struct io_verbs_pool *p, uint32_t n, uint8_t owner)
 		p->mem = NULL;
 		return -ENOMEM;
 	}
-	p->buf = calloc(n, sizeof(*p->buf));
+	p->buf = calloc(n + IO_VERBS_BOUNCE, sizeof(*p->buf));
 	if (!p->buf) {
 		io_verbs_pool_fini(p);
 		return -ENOMEM;
@@ -38,7 +48,8 @@ int io_verbs_pool_init(struct io_verbs_pool *p, uint32_t n, uint8_t owner)
 	p->free_head = IO_VERBS_NIL;
 	atomic_init(&p->ret_head, IO_VERBS_NIL);
 	atomic_init(&p->nheld, 0);
-	for (uint32_t i = n; i-- > 0;) {
+	p->bounce_head = IO_VERBS_NIL;
+	for (uint32_t i = n + IO_VERBS_BOUNCE; i-- > 0;) {
 		struct io_verbs_buf *b = &p->buf[i];
 
 		b->base = p->mem + (size_t)i * IO_VERBS_BUFSZ;
@@ -47,7 +58,10 @@ int io_verbs_pool_init(struct io_verbs_pool *p, uint32_t n, uint8_t owner)
 		b->m.port = owner;
 		b->m.priv = b;
 		atomic_init(&b->refs, 0);
-		io_verbs_pool_give(p, b);
+		if (i < n)
+			io_verbs_pool_give(p, b);
+		else
+			pool_bounce_give(p, b);
 	}
 	return 0;
 }
@@ -95,12 +109,29 @@ void io_verbs_buf_unref(struct io_verbs_pool *p, struct io_verbs_buf *b)
 
 	if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1)
 		return;
+	if (io_verbs_buf_is_bounce(p, b)) {
+		pool_bounce_give(p, b);
+		return;
+	}
 	/* the last reference: push on the owner's return stack (release: the owner reads next) */
 	head = atomic_load_explicit(&p->ret_head, memory_order_relaxed);
 	do
 		b->next = head;
 	while (!atomic_compare_exchange_weak_explicit(&p->ret_head, &head, b->idx,
 						      memory_order_release, memory_order_relaxed));
+}
+
+struct io_verbs_buf *io_verbs_pool_bounce_take(struct io_verbs_pool *p)
+{
+	struct io_verbs_buf *b;
+
+	if (p->bounce_head == IO_VERBS_NIL)
+		return NULL;
+	b = &p->buf[p->bounce_head];
+	p->bounce_head = b->next;
+	p->nbounce_free--;
+	b->state = IO_VERBS_BUF_HELD;
+	return b;
 }
 
 uint32_t io_verbs_pool_collect(struct io_verbs_pool *p)

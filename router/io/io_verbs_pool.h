@@ -28,6 +28,14 @@
 #define IO_VERBS_MTU	 4096 /* the largest IB MTU: payload bytes per receive */
 #define IO_VERBS_BUFSZ	 4224 /* PAY_OFF + MTU + pad 3 + ICRC 4 + VCRC 2, to 64 bytes */
 #define IO_VERBS_NIL	 UINT32_MAX
+/*
+ * Bounce buffers a port keeps beside its receive buffers, in the same
+ * registered memory: a packet from a port of another backend (a sim port)
+ * has no registered buffer, so it is copied into one of these to be sent.
+ * Taken and given back only under the sending port's tx_lock; 256 is a
+ * quarter of the relay QP's send queue (1 MiB).
+ */
+#define IO_VERBS_BOUNCE 256
 
 enum io_verbs_buf_state {
 	IO_VERBS_BUF_FREE,   /* waiting to be posted */
@@ -53,17 +61,22 @@ struct io_verbs_pool {
 	uint8_t *mem; /* nbufs * IO_VERBS_BUFSZ, hugepages when available */
 	size_t memlen;
 	int huge;
-	uint32_t nbufs;
-	struct io_verbs_buf *buf;
+	uint32_t nbufs;		  /* receive buffers: buf[0..nbufs) */
+	struct io_verbs_buf *buf; /* then IO_VERBS_BOUNCE bounce buffers */
+	uint32_t bounce_head;	  /* the free bounce buffers (the port's tx_lock) */
+	uint32_t nbounce_free;
 	uint32_t free_head; /* owner only: buffers to post */
 	uint32_t nfree;
 	_Atomic uint32_t ret_head; /* returned by any thread */
 	_Atomic uint32_t nheld;	   /* buffers with references */
 };
 
-/* Allocate `n` buffers for port `owner`, all free.  0 or -errno. */
+/* Allocate `n` buffers for port `owner`, all free, and its bounce buffers.  0 or -errno. */
 int io_verbs_pool_init(struct io_verbs_pool *p, uint32_t n, uint8_t owner);
-/* The bytes a pool of n buffers maps (and registers with each device): to 2 MiB. */
+/*
+ * The bytes a pool of n receive buffers maps (and registers with each
+ * device), its bounce buffers included: to 2 MiB.
+ */
 size_t io_verbs_pool_bytes(uint32_t n);
 void io_verbs_pool_fini(struct io_verbs_pool *p);
 
@@ -78,8 +91,20 @@ static inline void io_verbs_buf_ref(struct io_verbs_buf *b)
 {
 	atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
 }
-/* Any thread: drop a reference; the last one returns the buffer to its owner. */
+/*
+ * Any thread: drop a reference; the last one returns the buffer to its
+ * owner.  A bounce buffer goes back to the bounce list: only its own port
+ * sends from one, under its tx_lock, which the caller holds.
+ */
 void io_verbs_buf_unref(struct io_verbs_pool *p, struct io_verbs_buf *b);
+/* Under the port's tx_lock: a free bounce buffer (no reference yet), or NULL. */
+struct io_verbs_buf *io_verbs_pool_bounce_take(struct io_verbs_pool *p);
+/* Whether `b` is one of the pool's bounce buffers. */
+static inline int io_verbs_buf_is_bounce(const struct io_verbs_pool *p,
+					 const struct io_verbs_buf *b)
+{
+	return b->idx >= p->nbufs;
+}
 /* Owner: move every returned buffer to the free list; how many. */
 uint32_t io_verbs_pool_collect(struct io_verbs_pool *p);
 

@@ -59,6 +59,7 @@ struct io_verbs_need {
 	uint32_t qp_wr; /* the deepest queue */
 	size_t pinned;	/* bytes of receive buffers registered with each device */
 };
-void io_verbs_need(unsigned nproxy, struct io_verbs_need *out);
+/* A port of receive queue depth rq_depth (its rq-depth) and nproxy proxies. */
+void io_verbs_need(uint32_t rq_depth, unsigned nproxy, struct io_verbs_need *out);
 
 #endif

@@ -129,6 +129,52 @@ static struct ibv_ah *verbs_ah_get(struct io_verbs_port *p, const struct router_
 	}
 }
 
+/*
+ * A packet from a port of another backend (a sim port's mbuf, in no verbs
+ * pool) copied into a bounce buffer of `p`: its payload and ImmDt, what the
+ * work request sends (the HCA builds the headers from the address handle).
+ * Multicast UD SENDs only: unicast needs the ingress proxy QP, which such a
+ * port has not.  Every length is the packet's own, checked again here: the
+ * copy must not read past it.  NULL, counted, when it is not sent.  Under
+ * tx_lock.
+ */
+static struct io_verbs_buf *verbs_bounce(struct io_verbs_port *p, const struct router_mbuf *m)
+{
+	const uint8_t *bth = m->data + IBR_LRH_LEN + IBR_GRH_LEN;
+	uint32_t pay, hdr, pad, len;
+	struct io_verbs_buf *b;
+	bool imm;
+
+	if (m->len < IBR_LRH_LEN + IBR_GRH_LEN + IBR_BTH_LEN + IBR_DETH_LEN + IBR_ICRC_LEN +
+			     IBR_VCRC_LEN ||
+	    (bth[0] != IBR_BTH_OP_UD_SEND_ONLY && bth[0] != IBR_BTH_OP_UD_SEND_ONLY_IMM) ||
+	    ibr_bth_get_destqp((const struct ibr_bth *)bth) != IO_VERBS_MCAST_QPN)
+		goto foreign;
+	imm = bth[0] == IBR_BTH_OP_UD_SEND_ONLY_IMM;
+	/* PayLen: from the BTH through the ICRC (IBA 8.3.1); the VCRC follows */
+	pay = ibr_be16_get(m->data + IBR_LRH_LEN + 4);
+	hdr = IBR_BTH_LEN + IBR_DETH_LEN + (imm ? IBR_IMMDT_LEN : 0);
+	pad = (bth[1] >> 4) & 3;
+	if (IBR_LRH_LEN + IBR_GRH_LEN + pay + IBR_VCRC_LEN != m->len ||
+	    pay < hdr + pad + IBR_ICRC_LEN || (len = pay - hdr - pad - IBR_ICRC_LEN) > IO_VERBS_MTU)
+		goto foreign;
+	if (!(b = io_verbs_pool_bounce_take(&p->pool))) {
+		IO_VERBS_ST_ADD(&p->st.tx_bounce_full, 1);
+		return NULL;
+	}
+	memcpy(b->base + IO_VERBS_PAY_OFF, bth + hdr, len);
+	b->paylen = len;
+	b->has_imm = imm;
+	if (imm)
+		memcpy(&b->imm, bth + IBR_BTH_LEN + IBR_DETH_LEN, 4); /* network order, as a WC's */
+	b->m.len = m->len;
+	IO_VERBS_ST_ADD(&p->st.tx_bounced, 1);
+	return b;
+foreign:
+	IO_VERBS_ST_ADD(&p->st.tx_foreign, 1);
+	return NULL;
+}
+
 /* The proxy QP of port `p` with this QPN, or NULL. */
 static const struct io_verbs_qp *verbs_proxy_by_qpn(const struct io_verbs_port *p, uint32_t qpn)
 {
@@ -149,17 +195,15 @@ static const struct io_verbs_qp *verbs_proxy_by_qpn(const struct io_verbs_port *
  * model cannot deliver, or a controlled Q_Key no QP of the port has; NULL
  * when it can.  Under tx_lock.
  */
-static uint64_t *verbs_tx_dest(struct io_verbs_port *p, const struct router_mbuf *m, unsigned *slot,
-			       uint32_t *qpn, uint32_t *qkey)
+static uint64_t *verbs_tx_dest(struct io_verbs_port *p, const struct router_mbuf *m,
+			       const struct io_verbs_buf *b, unsigned *slot, uint32_t *qpn,
+			       uint32_t *qkey)
 {
 	const uint8_t *bth = m->data + IBR_LRH_LEN + IBR_GRH_LEN, *deth = bth + IBR_BTH_LEN;
-	const struct io_verbs_buf *b = io_verbs_buf_of(p->v, m);
 	const struct io_verbs_qp *in;
 	uint32_t dqp = ibr_bth_get_destqp((const struct ibr_bth *)bth), src;
 
 	*slot = 0;
-	if (!b)
-		return &p->st.tx_foreign; /* from a sim port: no registered buffer to send */
 	if (dqp == IO_VERBS_MCAST_QPN) {
 		int s = 0;
 
@@ -180,6 +224,15 @@ static uint64_t *verbs_tx_dest(struct io_verbs_port *p, const struct router_mbuf
 		    !memcmp(p->q[i].remote.gid, m->data + IBR_LRH_LEN + 8, 16))
 			*slot = i;
 	return NULL;
+}
+
+/* A bounce buffer taken for a copy that is not sent after all: back to the list. */
+static void verbs_bounce_unused(struct io_verbs_port *p, struct io_verbs_buf *b)
+{
+	if (!io_verbs_buf_is_bounce(&p->pool, b))
+		return;
+	io_verbs_buf_ref(b);
+	io_verbs_buf_unref(&p->pool, b);
 }
 
 /* Post the chain of QP `slot`; returns how many went, unposted ones released. */
@@ -237,22 +290,29 @@ unsigned io_verbs_tx_burst(struct io_port *io, const struct router_tx *tx, unsig
 	pthread_spin_lock(&p->tx_lock);
 	io_verbs_reap_locked(p);
 	for (unsigned i = 0; i < n; i++) {
-		struct io_verbs_buf *b = tx[i].m->priv;
+		struct io_verbs_buf *b = (struct io_verbs_buf *)io_verbs_buf_of(p->v, tx[i].m);
 		uint32_t qpn, qkey;
 		struct io_verbs_qp *q;
 		struct ibv_ah *ah;
 		uint64_t *refused;
 		unsigned slot;
 
-		if ((refused = verbs_tx_dest(p, tx[i].m, &slot, &qpn, &qkey))) {
+		/* sent from the buffer it came in, or from a copy when it has none */
+		if (!b && !(b = verbs_bounce(p, tx[i].m)))
+			continue;
+		if ((refused = verbs_tx_dest(p, tx[i].m, b, &slot, &qpn, &qkey))) {
 			IO_VERBS_ST_ADD(refused, 1);
+			verbs_bounce_unused(p, b);
 			continue;
 		}
 		q = &p->q[slot];
-		if (q->sq_head - q->sq_tail >= q->sq_depth)
+		if (q->sq_head - q->sq_tail >= q->sq_depth) {
+			verbs_bounce_unused(p, b);
 			continue; /* full: the worker counts it as not sent */
+		}
 		if (!(ah = verbs_ah_get(p, &tx[i]))) {
 			IO_VERBS_ST_ADD(&p->st.tx_no_ah, 1);
+			verbs_bounce_unused(p, b);
 			continue;
 		}
 		sge[k] = (struct ibv_sge){ (uintptr_t)(b->base + IO_VERBS_PAY_OFF), b->paylen,

@@ -46,6 +46,7 @@ port "b" {
 	device = "mlx5_1"
 	device-port = 1
 	relay-qkey = $BQKEY
+	rq-depth = 512
 	lid = 0x10
 	subnet-prefix = "fec0:0:0:2::"
 }
@@ -107,7 +108,7 @@ recv_bg b "$T/b.peer" -c 2 -t 5000 --expect-count 2 --expect-dgid ff15::1 --expe
 send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid ff15::1 --qpn 0xffffff --qkey $QKEY -c 2
 check "the relay Q_Key's group still crosses" recv_wait b
 check "mcast del (a, Q_Key 0xb)" ctl mcast del ff15::3 port a
-# its 128 receives flush first (32 a poll, the idle worker polls every 100 ms)
+# its receives flush first (in one wake-up: io_verbs_rx_burst polls on)
 qkey_qp_gone() {
 	for _ in $(seq 1 40); do
 		ctl -j show qps a | grep -q '"qkey":"0x0000000b"' || return 0
@@ -266,6 +267,9 @@ check "show verbs: a is an IB port on mlx5_0:1, GID 0 of its HCA port" \
 check "show verbs: b sent 2 work requests in 1 or 2 posts" \
 	grep -q '"port":"b",[^}]*"tx_wrs":2,"tx_posts":[12],"posts_per_pkt":"[01].[05]000",' "$T/verbs.json"
 check "show verbs: no receive queue ran dry" sh -c "! grep -q '\"rq_low\":0,' '$T/verbs.json'"
+check "show verbs: a's receive queue the default 1024, b's its rq-depth 512" sh -c \
+	"grep -q '\"port\":\"a\",[^}]*\"rq_depth\":1024,' '$T/verbs.json' &&
+	grep -q '\"port\":\"b\",[^}]*\"rq_depth\":512,' '$T/verbs.json'"
 
 # 10. the device of b unregistered without a word (rxe's rdma link del: the
 #     kernel waits for the router to close it), then registered again: the

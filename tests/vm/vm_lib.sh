@@ -69,7 +69,8 @@ vm_need() {
 }
 
 # vm_boot NAME "ADDRS" LINK...: a link joins two guests, the NICs of its
-# ends are the sockets $T/LINK.0 and $T/LINK.1.
+# ends are the sockets $T/LINK.0 and $T/LINK.1.  The guest has VM_CPUS
+# virtual CPUs (default 1).
 vm_boot() {
 	name=$1 addrs=$2
 	shift 2
@@ -89,7 +90,7 @@ vm_boot() {
 		i=$((i + 1))
 	done
 	# shellcheck disable=SC2086
-	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 512 -smp 1 -nographic \
+	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 512 -smp "${VM_CPUS:-1}" -nographic \
 		-no-reboot -nodefaults -serial "file:$T/$name.serial" -monitor none \
 		-kernel "$(vm_kernel)" -initrd "$BUILD/vm-initrd.gz" -append "$cmdline" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \

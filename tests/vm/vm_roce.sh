@@ -291,14 +291,21 @@ vm_cmd router "p=\$(cat /run/ibr/ibrouterd.pid); kill \$p; while kill -0 \$p 2>/
 for i in \$(seq 1 100); do [ -S /run/ibr/ctl.sock ] && break; sleep 0.1; done"
 check "the daemon runs with an IB port and a RoCE port" ports_wait '"name":"b"[^}]*"up":true'
 IBH=fec0::1:0:0:10:1 # the IB host's GID
-# IB -> RoCE: a verbs port sends only from the verbs buffer a packet came in
-# on; a sim port's packet has none: refused and counted, the daemon stays up
+# IB -> RoCE: a sim port's packet has no verbs buffer to send from; the
+# RoCE port copies it into a bounce buffer of its own (they were refused,
+# tx_foreign, before): 20 reach B's host, whole, from the router (UD relay)
+vm_spawn hosts ib "$H -d rxe1 recv --join ff15::1:8 --qkey $Q -c 20 -t 30000 --expect-count 20 \
+	--expect-size 256"
+wait_qpn hosts ib > /dev/null
 vm_cmd router "$H -s /run/ibr/ib.peer -p /run/ibr/ib.sock send -q --slid 3 --dlid 0xc001 --sgid $IBH \
 	--dgid ff15::1:8 --qpn 0xffffff --qkey $Q --tclass 0x20 --size 256 -c 20 -r 100"
-sleep 1
-foreign() { rctl -j show verbs b | grep -qE "\"tx_foreign\":$1[,}]"; }
-check "IB (sim) -> RoCE: the 20 are refused and counted (tx_foreign 20 on b)" foreign 20
-foreign 20 || { rctl show verbs b; rctl show counters; rctl show drops; } | sed 's/^/# /'
+vm_join hosts ib 60 > "$T/ib.txt"
+st=$?
+tail -1 "$T/ib.txt" | sed 's/^/# /'
+check "IB (sim) -> RoCE: 20 datagrams of 256 bytes reach B's host" test $st -eq 0
+bounced() { rctl -j show verbs b | grep -qE "\"tx_foreign\":0,\"tx_bounced\":$1,\"tx_bounce_full\":0[,}]"; }
+check "... copied into bounce buffers on b (tx_bounced 20), none refused" bounced 20
+bounced 20 || { rctl show verbs b; rctl show counters; rctl show drops; } | sed 's/^/# /'
 check "and the daemon is still up" vm_cmd router "$CTL version > /dev/null"
 # RoCE -> IB (sim): the sim port forwards the packet itself, its SGID the sender's (IBA
 # 8.3.1), HopLmt 64 from rxe, 63 after the router, TClass kept, the LRH to the MLID, and

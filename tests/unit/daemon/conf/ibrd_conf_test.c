@@ -391,7 +391,7 @@ static void test_verbs(void)
 	struct ibrd_conf *c = load_ok(
 		"router { node-guid = 0x1 }\n"
 		"port \"a\" { data = verbs device = \"mlx5_0:2\" }\n"
-		"port \"b\" { data = verbs device = mlx5_1 relay-qkey = 0x1b1b }\n"
+		"port \"b\" { data = verbs device = mlx5_1 relay-qkey = 0x1b1b rq-depth = 4096 }\n"
 		"port \"c\" { data = verbs device = \"mlx5_1:3\" device-port = 3 }\n"
 		"proxy \"fec0::2:0:0:11:1\" { port = a qpn = 0x42 qkey = 7 }\n"
 		"proxy \"fec0::1:0:0:10:1\" { port = b qpn = 0x42 }\n");
@@ -404,6 +404,8 @@ static void test_verbs(void)
 	CU_ASSERT_EQUAL(c->port[0].relay_qkey, 0x0B1B);
 	CU_ASSERT(strcmp(c->port[1].device, "mlx5_1") == 0 && c->port[1].device_port == 1);
 	CU_ASSERT_EQUAL(c->port[1].relay_qkey, 0x1b1b);
+	CU_ASSERT_EQUAL(c->port[0].rq_depth, 1024); /* the default */
+	CU_ASSERT_EQUAL(c->port[1].rq_depth, 4096);
 	CU_ASSERT(strcmp(c->port[2].device, "mlx5_1") == 0 && c->port[2].device_port == 3);
 	CU_ASSERT_EQUAL_FATAL(c->nproxies, 2);
 	CU_ASSERT(c->proxies[0].gid[0] == 0xfe && c->proxies[0].gid[7] == 2);
@@ -425,6 +427,19 @@ static void test_verbs(void)
 				     "device-port says 1\n"
 				     "t.conf:4: proxy \"fec0::2:0:0:11:1\": port: port \"s\" has "
 				     "data = sim (proxies need data = verbs)\n");
+	free(errs);
+	/* rq-depth: 64..16384, and a verbs port's only */
+	c = load_text("router { node-guid = 0x1 }\n"
+		      "port \"a\" { data = verbs device = mlx5_0 rq-depth = 32 }\n"
+		      "port \"b\" { data = verbs device = mlx5_1 rq-depth = 16385 }\n"
+		      "port \"s\" { data = sim sim-socket = x sim-peer = y lid = 1"
+		      " subnet-prefix = \"fec0:0:0:1::\" rq-depth = 128 }\n",
+		      &errs);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_STRING_EQUAL(errs,
+			       "t.conf:2: port \"a\": rq-depth: 32 is out of range 64..16384\n"
+			       "t.conf:3: port \"b\": rq-depth: 16385 is out of range 64..16384\n"
+			       "t.conf:4: port \"s\": rq-depth: only with data = verbs\n");
 	free(errs);
 }
 

@@ -284,28 +284,116 @@ static void test_unicast_refused(void)
 	vfix_pools_check(&fx);
 }
 
-/*
- * A packet that came in on a port of another backend (a sim port's, or any
- * router_mbuf not in a verbs pool) is refused and counted, not sent from a
- * buffer it does not have: the daemon crashed on one (VM lab, IB <-> RoCE).
- */
-static void test_foreign_refused(void)
+/* A packet as a sim port receives it: multicast UD to ff0e::1, every byte of the payload `tag`. */
+static size_t sim_pkt(uint8_t *buf, size_t size, uint32_t dqp, size_t paylen, bool imm, uint8_t tag)
 {
-	struct io_verbs_port *pa = io_verbs_port(fx.v, 0), *pb = io_verbs_port(fx.v, 1);
-	static uint8_t pkt[256];
-	struct router_mbuf m = { .data = pkt, .len = 100, .port = 5, .priv = (void *)8 };
+	static uint8_t pay[4096];
+	struct ibr_pkt_ud_params u = { .slid = 3,
+				       .dlid = MLID_A,
+				       .grh = true,
+				       .tclass = 0x20,
+				       .flowlabel = 0x12345,
+				       .hoplmt = 64,
+				       .opcode = imm ? 0x65 : 0x64,
+				       .pkey = 0xFFFF,
+				       .dest_qp = dqp,
+				       .qkey = QKEY,
+				       .src_qp = 0x77,
+				       .immdt = 0xA1B2C3D4,
+				       .payload = pay,
+				       .payload_len = paylen };
+	int n;
+
+	memset(pay, tag, paylen);
+	vfix_gid(u.sgid, 5, 9);
+	memcpy(u.dgid, mgid, 16);
+	n = ibr_pkt_build_ud(buf, size, &u);
+	CU_ASSERT_FATAL(n > 0);
+	CU_ASSERT_EQUAL_FATAL(ibr_pkt_crc_fill(buf, (size_t)n), 0);
+	return (size_t)n;
+}
+
+/*
+ * A packet that came in on a port of another backend (a sim port's: no
+ * verbs buffer) is copied into a bounce buffer of the egress port and sent
+ * from it -- payload, ImmDt and Q_Key as they came; unicast (no ingress
+ * proxy QP), a length that lies and bounce buffers all in flight are
+ * refused and counted, and every bounce buffer comes back.  It was refused
+ * outright (tx_foreign), so an IB sim port's groups never reached RoCE.
+ */
+static void test_foreign_bounced(void)
+{
+	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
+	static uint8_t pkt[8192], buf[8192];
+	struct router_mbuf m = { .data = pkt, .port = 5, .priv = (void *)8 };
+	struct io_verbs_stats st0, st1;
 	struct io_tx_result txr;
 	struct router_tx t;
+	struct ibr_pkt pk;
+	int n;
 
-	/* multicast DestQP: it would be sent as is, were it a verbs buffer */
-	ibr_bth_set_destqp((struct ibr_bth *)(pkt + 48), 0xFFFFFF);
+	vfix_host_drain(&fx);
+	io_verbs_port_stats(pb, &st0);
+	for (int imm = 0; imm <= 1; imm++) {
+		m.len = sim_pkt(pkt, sizeof(pkt), 0xFFFFFF, 1000 + (size_t)imm, imm, 0x5A);
+		t = tx_for(&m, MLID_B);
+		CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 1);
+		CU_ASSERT_EQUAL(txr.bytes, m.len);
+		n = vfix_host_recv(&fx, 1, buf, sizeof(buf));
+		CU_ASSERT_FATAL(n > 0);
+		CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
+		CU_ASSERT_EQUAL(ibr_pkt_crc_check(&pk), IBR_PKT_ERR_OK);
+		CU_ASSERT_EQUAL(ibr_lrh_get_dlid(pk.lrh), MLID_B);
+		CU_ASSERT_EQUAL(ibr_bth_get_destqp(pk.bth), 0xFFFFFF);
+		CU_ASSERT_EQUAL(ibr_deth_get_qkey(pk.deth), QKEY);
+		CU_ASSERT_EQUAL(ibr_deth_get_srcqp(pk.deth), pb->qpn);
+		CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), mgid, 16), 0);
+		CU_ASSERT_EQUAL(ibr_grh_get_hoplmt(pk.grh), 63);
+		CU_ASSERT_EQUAL(pk.payload_len, 1000u + (unsigned)imm);
+		CU_ASSERT_EQUAL(pk.payload[0], 0x5A);
+		CU_ASSERT_EQUAL(pk.payload[999 + imm], 0x5A);
+		CU_ASSERT_EQUAL(ibr_bth_get_opcode(pk.bth), imm ? 0x65 : 0x64);
+		if (imm)
+			CU_ASSERT_EQUAL(ibr_be32_get(pk.immdt), 0xA1B2C3D4);
+	}
+	/* unicast: no proxy QP on the ingress side */
+	m.len = sim_pkt(pkt, sizeof(pkt), 0x123, 64, false, 1);
 	t = tx_for(&m, 20);
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
-	CU_ASSERT_EQUAL(pb->st.tx_foreign, 1);
-	/* the ingress port is a verbs port, but the mbuf is not in its pool */
-	m.port = pa->cfg.router_port;
+	/* PayLen says more than the packet has; then less */
+	m.len = sim_pkt(pkt, sizeof(pkt), 0xFFFFFF, 64, false, 1);
+	m.len -= 4;
 	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
-	CU_ASSERT_EQUAL(pb->st.tx_foreign, 2);
+	m.len += 8;
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
+	m.len = 30; /* not even the headers */
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
+	io_verbs_port_stats(pb, &st1);
+	CU_ASSERT_EQUAL(st1.tx_bounced - st0.tx_bounced, 2);
+	CU_ASSERT_EQUAL(st1.tx_foreign - st0.tx_foreign, 4);
+	/* every bounce buffer in flight: the next is not sent, and counted */
+	m.len = sim_pkt(pkt, sizeof(pkt), 0xFFFFFF, 64, false, 2);
+	t = tx_for(&m, MLID_B);
+	io_verbs_port_reap(pb);
+	CU_ASSERT_EQUAL(pb->pool.nbounce_free, IO_VERBS_BOUNCE);
+	{
+		uint32_t held = pb->pool.nbounce_free;
+		struct io_verbs_buf *taken[IO_VERBS_BOUNCE];
+
+		for (uint32_t k = 0; k < held; k++)
+			taken[k] = io_verbs_pool_bounce_take(&pb->pool);
+		CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 0);
+		io_verbs_port_stats(pb, &st0);
+		CU_ASSERT_EQUAL(st0.tx_bounce_full - st1.tx_bounce_full, 1);
+		for (uint32_t k = 0; k < held; k++) {
+			io_verbs_buf_ref(taken[k]);
+			io_verbs_buf_unref(&pb->pool, taken[k]);
+		}
+	}
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), &t, 1, &txr), 1);
+	CU_ASSERT(vfix_host_recv(&fx, 1, buf, sizeof(buf)) > 0);
+	io_verbs_port_reap(pb);
+	CU_ASSERT_EQUAL(pb->pool.nbounce_free, IO_VERBS_BOUNCE);
 	vfix_pools_check(&fx);
 }
 
@@ -426,7 +514,7 @@ static CU_TestInfo tests[] = {
 	{ "fault: send error", test_fault_send_error },
 	{ "fault: receive queue exhausted", test_fault_rq_exhausted },
 	{ "unicast without proxy", test_unicast_refused },
-	{ "a packet of another backend is refused", test_foreign_refused },
+	{ "a packet of another backend is sent from a bounce buffer", test_foreign_bounced },
 	{ "unicast through a proxy pair", test_unicast_proxy_pair },
 	{ "send queue never fills", test_send_queue_never_fills },
 	{ "channel fd", test_fd_readable },
