@@ -28,19 +28,30 @@ check "its ExecStart is the installed daemon with the installed config" \
 	grep -qx "ExecStart=$P/sbin/ibrouterd -d -f $P/etc/ibrouter/ibrouterd.conf" "$U"
 check "its After= names opensm.service and opensm@.service" \
 	grep -qx 'After=network.target opensm.service opensm@.service' "$U"
-if command -v systemd-analyze > /dev/null; then
+# systemd-analyze makes /run/systemd: it cannot run where the root has no
+# /run (a container's); a skip says so, it is no pass
+sa_skip=
+if ! command -v systemd-analyze > /dev/null; then
+	sa_skip="no systemd-analyze here"
+elif [ ! -d /run ]; then
+	sa_skip="this machine has no /run, which systemd-analyze needs"
+fi
+if [ -z "$sa_skip" ]; then
 	check "systemd-analyze verify: no complaint" sh -c \
 		"systemd-analyze verify --man=no '$U' > '$P.sa' 2>&1; st=\$?; cat '$P.sa'; [ \$st -eq 0 ] && [ ! -s '$P.sa' ]"
 else
 	skip=$((skip + 1))
-	echo "skip - systemd-analyze verify: no systemd-analyze here"
+	echo "skip - systemd-analyze verify: $sa_skip"
 fi
 E=$P/lib/systemd/system/ibrouter-exporter.service
 check "the exporter's unit beside it, starting the installed exporter" \
 	grep -qx "ExecStart=$P/sbin/ibrouter-exporter" "$E"
-if command -v systemd-analyze > /dev/null; then
+if [ -z "$sa_skip" ]; then
 	check "systemd-analyze verify of the exporter's unit: no complaint" sh -c \
 		"systemd-analyze verify --man=no '$E' > '$P.sa' 2>&1; st=\$?; cat '$P.sa'; [ \$st -eq 0 ] && [ ! -s '$P.sa' ]"
+else
+	skip=$((skip + 1))
+	echo "skip - systemd-analyze verify of the exporter's unit: $sa_skip"
 fi
 check "the Grafana dashboard in PREFIX/share/ibrouter/grafana" \
 	test -f "$P/share/ibrouter/grafana/ibrouter.json"
