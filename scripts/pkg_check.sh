@@ -27,11 +27,15 @@ check() {
 }
 skipped() { skip=$((skip + 1)); echo "skip - $1"; }
 installed=no pid= xpid=
+# a root without /run (a container's) gets it for the unit's RuntimeDirectory: removed after
+run_made=no
+[ -d /run ] || run_made=yes
 cleanup() {
 	[ -n "$xpid" ] && kill "$xpid" 2> /dev/null
 	[ -n "$pid" ] && kill "$pid" 2> /dev/null
 	[ "$installed" = yes ] && dpkg --purge ibrouter-osm-plugin ibrouter > /dev/null 2>&1
 	[ "$installed" = yes ] && rmdir /run/ibrouter 2> /dev/null
+	[ "$run_made" = yes ] && rmdir /run 2> /dev/null
 	return 0
 }
 trap 'cleanup' EXIT
