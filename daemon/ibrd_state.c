@@ -57,8 +57,8 @@ static int state_neigh(struct ibrd *d, const struct ibrd_conf *at, const struct 
 	return router_rib_neigh_add(&d->rib, &n);
 }
 
-static int state_mcast(struct ibrd *d, const struct ibrd_conf *at, const struct ibrd_conf_mcast *cm,
-		       bool add)
+static int state_mcast(struct ibrd *d, const struct ibrd_conf *at, const struct ibrd_conf *c,
+		       const struct ibrd_conf_mcast *cm, bool add)
 {
 	struct router_mcast m;
 	int port = ibrd_conf_port_index(at, cm->port);
@@ -66,6 +66,7 @@ static int state_mcast(struct ibrd *d, const struct ibrd_conf *at, const struct 
 	if (port < 0)
 		return -ENOENT;
 	ibrd_conf_mcast_rib(cm, (uint8_t)port, &m);
+	m.feed = (uint16_t)ibrd_conf_feed_id(c, cm->feed);
 	if (!add) {
 		/* the group as a subnet's SA describes it now is not the file's to remove */
 		const struct router_mcast *cur = router_tab_find(&d->rib.mcasts, &m.key);
@@ -90,7 +91,7 @@ static int state_statics(struct ibrd *d, const struct ibrd_conf *at, const struc
 		if ((r = state_neigh(d, at, &c->neighs[i], add)) && add)
 			rc = rc ? rc : r;
 	for (unsigned i = 0; i < c->nmcasts; i++)
-		if ((r = state_mcast(d, at, &c->mcasts[i], add)) && add)
+		if ((r = state_mcast(d, at, c, &c->mcasts[i], add)) && add)
 			rc = rc ? rc : r;
 	return rc;
 }

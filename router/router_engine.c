@@ -210,11 +210,15 @@ static int eng_classify_mcast(const struct router_fib *fib, const struct router_
 	uint32_t ports;
 	int r = eng_scope_ports(fib, m->port, ibr_gid_raw_mcast_scope(dgid), &ports);
 
-	if (r >= 0)
-		return r;
-	*grp = router_fib_mgroup_get(fib, dgid);
-	if (!*grp)
+	if (r >= 0) {
+		/* a feed is carried whatever its MGID's scope: rdma_cm's is link-local (2) */
+		if (likely(!fib->nfeeds) || !(*grp = router_fib_mgroup_get(fib, dgid)) ||
+		    !(*grp)->feed)
+			return r;
+		ports = ((1u << fib->nports) - 1) & ~(1u << m->port);
+	} else if (!(*grp = router_fib_mgroup_get(fib, dgid))) {
 		return ROUTER_DROP_NO_GROUP;
+	}
 	/* never back into the ingress subnet; only to subnets with receivers */
 	if (!((*grp)->recv_ports & ports))
 		return ROUTER_DROP_NO_RECEIVERS;
@@ -568,6 +572,7 @@ static inline void eng_rewrite(const struct router_fib_port *out, const struct r
 	lrh = htobe64((lrh & LRH_KEEP) | eng_lrh_bits(out, b, lrh, sl_override) |
 		      (uint64_t)dlid << 32);
 	tx->m = (struct router_mbuf *)m;
+	tx->dgid = NULL;
 	tx->vcrc = ibr_le16_get(b + m->len - IBR_VCRC_LEN);
 	if (out->cfg.flags & ROUTER_PORT_CRC_OFFLOAD) {
 		memcpy(tx->hdr, &lrh, 8);
@@ -682,7 +687,10 @@ static int eng_stage_mcast(const struct router_fib *fib, const struct router_mbu
 	if (unlikely(fib->port[m->port].cfg.rpf != ROUTER_RPF_OFF) &&
 	    (r = eng_check_rpf(fib, m)) >= 0)
 		return r;
-	eng_scope_ports(fib, m->port, ibr_gid_raw_mcast_scope(m->data + DGID_OFF), &ports);
+	if (unlikely(g->feed))
+		ports = ((1u << fib->nports) - 1) & ~(1u << m->port);
+	else
+		eng_scope_ports(fib, m->port, ibr_gid_raw_mcast_scope(m->data + DGID_OFF), &ports);
 	ports &= g->recv_ports & ((1u << fib->nports) - 1);
 	/* 24. a site-local source stays in its site, whatever the group's scope
 	 * (IBA 4.1.1; a site-scope group's ports are within the site already) */
@@ -701,7 +709,11 @@ static int eng_stage_mcast(const struct router_fib *fib, const struct router_mbu
 		if ((r = eng_check_egress(out, m, st->payload)) >= 0)
 			continue;
 		/* DLID = the group's MLID on that subnet, SL = the group's SL there */
-		eng_rewrite(out, m, g->mlid[p], g->sl[p], next[p]++, crc);
+		eng_rewrite(out, m, g->mlid[p], g->sl[p], next[p], crc);
+		/* a feed's copy carries the egress port's name for the group */
+		if (unlikely(g->feed))
+			next[p]->dgid = fib->feeds[g->feed - 1].dgid[p];
+		next[p]++;
 		sent++;
 	}
 	return sent ? ENG_PASS : r;

@@ -39,7 +39,21 @@ struct router_tx {
 	struct router_mbuf *m;
 	uint8_t hdr[ROUTER_HDR_LEN]; /* replaces m->data[0..15] */
 	uint16_t vcrc;		     /* replaces the last two bytes (host order) */
+	/*
+	 * NULL, or the DGID the copy carries instead of the packet's: a feed's
+	 * name for its group on the egress port (router_fib.h).  The DGID is
+	 * an invariant field: a backend that sends the packet's own bytes
+	 * recomputes the ICRC and the VCRC; vcrc above is not for it.
+	 */
+	const uint8_t *dgid;
 };
+
+/*
+ * The copy's bytes, m->len of them, into `buf` (at least that long): the
+ * rewritten header and VCRC, or for a feed's copy the DGID with the ICRC
+ * and VCRC computed anew.  Returns the length.
+ */
+size_t router_tx_build(const struct router_tx *tx, uint8_t *buf);
 
 struct router_drop_rec {
 	struct router_mbuf *m;

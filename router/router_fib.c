@@ -72,6 +72,7 @@ void router_fib_free(struct router_fib *fib)
 	if (fib_part_last(fib, ROUTER_FIB_MCAST)) {
 		router_hash_free(&fib->mcast);
 		free(fib->groups);
+		free(fib->feeds);
 	}
 	router_fib_delta_free(fib->delta);
 	free(fib);
@@ -389,10 +390,57 @@ static struct router_fib_mgroup *fib_group(struct router_fib *fib, const uint8_t
 	return g;
 }
 
+/*
+ * The feeds: each id's entries name one group on their ports.  A packet
+ * that comes in on a port the feed takes it from (SENDERS), with that
+ * port's MGID, goes to every other port the feed sends it to (RECEIVERS),
+ * under that port's MGID.  `fe` holds the feed entries, `n` of them.
+ */
+static int fib_feeds_compile(struct router_fib *fib, const struct router_mcast *const *fe,
+			     uint32_t n)
+{
+	uint32_t maxid = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (fe[i]->feed > maxid)
+			maxid = fe[i]->feed;
+	if (!maxid)
+		return 0;
+	if (!(fib->feeds = calloc(maxid, sizeof(*fib->feeds))))
+		return -ENOMEM;
+	fib->nfeeds = maxid;
+	for (uint32_t i = 0; i < n; i++)
+		memcpy(fib->feeds[fe[i]->feed - 1].dgid[fe[i]->key.port], fe[i]->key.mgid, 16);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct router_mcast *in = fe[i];
+		struct router_fib_mgroup *g;
+
+		if (!(in->flags & ROUTER_MCAST_SENDERS))
+			continue;
+		if (!(g = fib_group(fib, in->key.mgid)))
+			return -ENOMEM;
+		g->feed = in->feed;
+		for (uint32_t j = 0; j < n; j++) {
+			const struct router_mcast *out = fe[j];
+			uint8_t q = out->key.port;
+
+			if (out->feed != in->feed || q == in->key.port ||
+			    !(out->flags & ROUTER_MCAST_RECEIVERS))
+				continue;
+			g->on_ports |= 1u << q;
+			g->recv_ports |= 1u << q;
+			g->mlid[q] = out->mlid;
+			g->sl[q] = out->sl;
+			g->qkey[q] = out->qkey;
+		}
+	}
+	return 0;
+}
+
 int router_fib_mcast_compile(struct router_fib *fib, const struct router_rib *rib)
 {
-	const struct router_mcast *m;
-	uint32_t pos = 0;
+	const struct router_mcast *m, **fe = NULL;
+	uint32_t pos = 0, nfe = 0;
 	int rc;
 
 	if ((rc = router_hash_init(&fib->mcast, rib->mcasts.count)))
@@ -404,8 +452,10 @@ int router_fib_mcast_compile(struct router_fib *fib, const struct router_rib *ri
 		struct router_fib_mgroup *g = fib_group(fib, m->key.mgid);
 		uint8_t p = m->key.port;
 
-		if (!g)
+		if (!g) {
+			free(fe);
 			return -ENOMEM;
+		}
 		g->on_ports |= 1u << p;
 		if (m->flags & ROUTER_MCAST_RECEIVERS)
 			g->recv_ports |= 1u << p;
@@ -413,8 +463,15 @@ int router_fib_mcast_compile(struct router_fib *fib, const struct router_rib *ri
 		g->sl[p] = m->sl;
 		g->qkey[p] = m->qkey;
 		router_bit_set(fib->port[p].mlid_bits, m->mlid - 0xC000u);
+		if (m->feed) {
+			if (!fe && !(fe = calloc(rib->mcasts.count, sizeof(*fe))))
+				return -ENOMEM; /* fe is NULL: nothing to free */
+			fe[nfe++] = m;
+		}
 	}
-	return 0;
+	rc = fib_feeds_compile(fib, fe, nfe);
+	free(fe);
+	return rc;
 }
 
 /* The LRH bits of a packet leaving by `fp`, by SL and by TClass (IBA 8.2.3). */

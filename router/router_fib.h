@@ -110,6 +110,22 @@ struct router_fib_mgroup {
 	uint16_t mlid[ROUTER_MAX_PORTS];
 	uint8_t sl[ROUTER_MAX_PORTS];
 	uint32_t qkey[ROUTER_MAX_PORTS]; /* its Q_Key there (0: unknown); verbs attaches by it */
+	/*
+	 * 0, or this MGID is a feed's name for its group on an ingress port:
+	 * the feed's index + 1 in fib->feeds, which names it on the egress
+	 * ports.  A feed is carried whatever its MGIDs' scope (it is
+	 * configured: an application-level bridge, not IBA 8.3 routing).
+	 */
+	uint32_t feed;
+};
+
+/*
+ * A feed (ibrouterd.conf(5)): one IP group under the name each port's
+ * applications give it -- an rdma_cm or IPoIB MGID on InfiniBand, the IP
+ * group on RoCE (lib/ibr_mgid.h).
+ */
+struct router_fib_feed {
+	uint8_t dgid[ROUTER_MAX_PORTS][16]; /* the MGID it has on each port */
 };
 
 #define ROUTER_LRH_SL_KEEP (1ull << 48) /* in lrh_by_tclass[]: no SL mapped */
@@ -251,6 +267,8 @@ struct router_fib {
 	struct router_hash mcast;		    /* folded MGID -> group index + 1 */
 	struct router_fib_mgroup *groups;
 	uint32_t ngroups;
+	struct router_fib_feed *feeds; /* by feed id - 1 (the groups' part) */
+	uint32_t nfeeds;
 	uint64_t nroutes;
 	struct router_fib_ecmp *ecmp; /* routes with several next hops (ROUTER_VAL_ECMP) */
 	uint32_t necmp;

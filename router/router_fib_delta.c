@@ -282,6 +282,8 @@ static struct router_fib *delta_make(struct router_rib *rib, const struct router
 		memset(&fib->mcast, 0, sizeof(fib->mcast));
 		fib->groups = NULL;
 		fib->ngroups = 0;
+		fib->feeds = NULL;
+		fib->nfeeds = 0;
 	}
 	if (!(d = delta_copy(cur, bound))) {
 		router_fib_free(fib);

@@ -96,6 +96,13 @@ struct router_mcast {
 	uint32_t qkey;
 	uint32_t flowlabel;
 	uint16_t mtu;
+	/*
+	 * 0, or the id (1..) of the feed this entry names on its port: the
+	 * entries of one id are one group under each port's MGID for it
+	 * (router_fib_feed); SENDERS: the router takes it from this port,
+	 * RECEIVERS: it sends it there.
+	 */
+	uint16_t feed;
 };
 
 /*

@@ -88,6 +88,14 @@ struct ibrd_conf_mcast {
 	uint32_t flowlabel;
 	uint16_t mtu;
 	bool receivers, senders;
+	/*
+	 * "", or the feed this MGID names the group in on its port: the
+	 * entries of one feed are one IP group under each port's MGID for it
+	 * (rdma_cm's, IPoIB's, the IP group), carried between the ports
+	 * whatever its scope; senders: taken from this port, receivers: sent
+	 * into it.
+	 */
+	char feed[IBRD_NAME_MAX];
 };
 
 /* A UD unicast proxy (data = verbs): a QP on `port` stands for (gid, qpn, qkey). */
@@ -200,5 +208,7 @@ int ibrd_conf_proxy_gid(const char *text, union ibr_gid *g, const char **why);
  */
 void ibrd_conf_neigh_rib(const struct ibrd_conf_neigh *cn, uint8_t port, struct router_neigh *n);
 void ibrd_conf_mcast_rib(const struct ibrd_conf_mcast *cm, uint8_t port, struct router_mcast *m);
+/* The id of feed `feed` in `c` (1 + its first mcast section's index), 0 for "" or none. */
+unsigned ibrd_conf_feed_id(const struct ibrd_conf *c, const char *feed);
 
 #endif

@@ -373,4 +373,5 @@ void ibrd_conf_check(struct ibrd_conf_ctx *ctx)
 	ibrd_conf_check_refs(ctx);
 	ibrd_conf_check_dups(ctx);
 	ibrd_conf_check_proxies(ctx);
+	ibrd_conf_check_feeds(ctx);
 }

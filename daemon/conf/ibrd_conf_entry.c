@@ -60,10 +60,24 @@ const char *ibrd_conf_mcast_init(struct ibrd_conf_mcast *g, const char *title)
 		return "not a multicast GID (ff00::/8, or an IPv4 group ::ffff:224.0.0.0/100)";
 	if (ibr_gid_mcast_scope(&mgid) == 0 || ibr_gid_mcast_scope(&mgid) == 0xF)
 		return "reserved multicast scope";
-	if (ibr_gid_mcast_scope(&mgid) <= IBR_MCAST_SCOPE_LINK)
-		return "interface- and link-local groups are never routed";
 	memcpy(g->mgid, mgid.raw, sizeof(g->mgid));
 	return NULL;
+}
+
+const char *ibrd_conf_mcast_scope_why(const struct ibrd_conf_mcast *g)
+{
+	/* IBA 8.3: never routed; a feed (an application-level bridge) may carry one */
+	if (ibr_gid_raw_mcast_scope(g->mgid) <= IBR_MCAST_SCOPE_LINK && !g->feed[0])
+		return "interface- and link-local groups are never routed (but in a feed)";
+	return NULL;
+}
+
+void ibrd_conf_mcast_close(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m)
+{
+	const char *why;
+
+	if (!m->bad && (why = ibrd_conf_mcast_scope_why(obj)))
+		ibrd_conf_err(ctx, m->line, m->label, NULL, "%s", why);
 }
 
 void ibrd_conf_route_close(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m)
@@ -144,7 +158,8 @@ static enum ibrd_conf_sect_id ibrd_conf_entry_open(struct ibrd_conf_ctx *ctx,
 		why = ibrd_conf_neigh_init(&e->neigh, title);
 	} else {
 		*obj = &e->mcast;
-		why = ibrd_conf_mcast_init(&e->mcast, title);
+		if (!(why = ibrd_conf_mcast_init(&e->mcast, title)))
+			why = ibrd_conf_mcast_scope_why(&e->mcast); /* no feed from the CLI */
 	}
 	if (why)
 		ibrd_conf_err(ctx, 0, NULL, NULL, "%s", why);
@@ -191,6 +206,9 @@ int ibrd_conf_entry_parse(struct ibrd_conf_entry *e, enum ibrd_conf_entry_kind k
 	if (!ctx->nmsg)
 		ibrd_conf_check_when(ctx, id, obj, &m,
 				     use == IBRD_ENTRY_ADD ? IBRD_KEY_REQ : IBRD_KEY_ID);
+	/* a feed is several sections of the file together: not one CLI entry */
+	if (!ctx->nmsg && kind == IBRD_ENTRY_MCAST && e->mcast.feed[0])
+		ibrd_conf_err(ctx, 0, NULL, "feed", "feeds are given in the configuration file");
 	if (!ctx->nmsg && use == IBRD_ENTRY_ADD && kind == IBRD_ENTRY_ROUTE)
 		ibrd_conf_route_close(ctx, obj, &m);
 	else if (!ctx->nmsg && use == IBRD_ENTRY_ADD && kind == IBRD_ENTRY_NEIGH)

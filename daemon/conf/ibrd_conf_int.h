@@ -134,6 +134,7 @@ enum {
 	IBRD_MK_MTU,
 	IBRD_MK_RECEIVERS,
 	IBRD_MK_SENDERS,
+	IBRD_MK_FEED,
 	IBRD_MK_MAX
 };
 enum { IBRD_YK_PORT, IBRD_YK_QPN, IBRD_YK_QKEY, IBRD_YK_MAX };
@@ -298,6 +299,10 @@ const char *ibrd_conf_route_init(struct ibrd_conf_route *r, const char *title);
 const char *ibrd_conf_neigh_init(struct ibrd_conf_neigh *n, const char *title);
 const char *ibrd_conf_mcast_init(struct ibrd_conf_mcast *g, const char *title);
 void ibrd_conf_route_close(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m);
+void ibrd_conf_mcast_close(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m);
+void ibrd_conf_check_feeds(struct ibrd_conf_ctx *ctx); /* ibrd_conf_feed.c */
+/* Why a group may not be routed as given (its scope, without a feed), or NULL. */
+const char *ibrd_conf_mcast_scope_why(const struct ibrd_conf_mcast *g);
 void ibrd_conf_neigh_close(struct ibrd_conf_ctx *ctx, void *obj, struct ibrd_conf_meta *m);
 
 /*

@@ -249,7 +249,7 @@ static int ibrd_conf_p_str(struct ibrd_conf_val *v)
 	for (const char *p = v->text; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return ibrd_conf_why(v, "contains a control character");
-	if ((v->k->flags & IBRD_KEY_NAME) && !ibrd_conf_name_ok(v->text, len))
+	if ((v->k->flags & IBRD_KEY_NAME) && len && !ibrd_conf_name_ok(v->text, len))
 		return ibrd_conf_why(v, "\"%s\" has characters other than a-z, 0-9, _ and -",
 				     v->text);
 	memcpy(ibrd_conf_field(v), v->text, len + 1);
@@ -704,6 +704,7 @@ static const struct ibrd_conf_key ibrd_conf_k_mcast[] = {
 	[IBRD_MK_MTU] = KEY2("mtu", mtu, uint, M, mtu),
 	[IBRD_MK_RECEIVERS] = KEY("receivers", boolean, M, receivers),
 	[IBRD_MK_SENDERS] = KEY("senders", boolean, M, senders),
+	[IBRD_MK_FEED] = KEY("feed", str, M, feed, .flags = IBRD_KEY_NAME | IBRD_KEY_EMPTY),
 };
 
 #define Y struct ibrd_conf_proxy

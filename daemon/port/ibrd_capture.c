@@ -121,9 +121,20 @@ static void cap_tx(void *ctx, uint32_t port, const struct router_tx *tx)
 		{ vcrc, 2 },
 	};
 	uint32_t w = cap_word(d);
+	uint8_t *feed;
 
-	if ((w & CAP_ALL) && (w & (1u << port)))
+	if (!(w & CAP_ALL) || !(w & (1u << port)))
+		return;
+	if (!tx->dgid) {
 		cap_write(d, w, iov, 3, 1);
+		return;
+	}
+	/* a feed's copy: its DGID and CRCs as it leaves (a slow path, feeds only) */
+	if (!(feed = malloc(tx->m->len)))
+		return;
+	iov[0] = (struct iovec){ feed, router_tx_build(tx, feed) };
+	cap_write(d, w, iov, 1, 1);
+	free(feed);
 }
 
 struct ibrd_capture *ibrd_capture_new(void)

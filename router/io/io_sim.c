@@ -3,6 +3,7 @@
 #include "router/io/io_sim.h"
 
 #include "lib/ibr_log.h"
+#include "lib/ibr_pkt.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -204,7 +205,7 @@ unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsi
 {
 	struct mmsghdr msg[ROUTER_BURST];
 	struct iovec iov[ROUTER_BURST][3];
-	uint8_t vcrc[ROUTER_BURST][2];
+	uint8_t vcrc[ROUTER_BURST][2], *feed = NULL;
 	uint64_t deadline = 0;
 	unsigned sent = 0, backoff = 0;
 	/* a peer that held a packet past its lifetime: discard until it takes one again */
@@ -217,14 +218,23 @@ unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsi
 	for (unsigned i = 0; i < n; i++) {
 		const struct router_mbuf *m = tx[i].m;
 
+		msg[i].msg_hdr.msg_name = &p->peer;
+		msg[i].msg_hdr.msg_namelen = p->peerlen;
+		msg[i].msg_hdr.msg_iov = iov[i];
+		if (tx[i].dgid) {
+			/* any worker sends on any port: the copies' memory is the burst's own */
+			if (!feed && !(feed = malloc((size_t)n * IBR_PKT_MAX_LEN)))
+				return 0; /* not sent: the worker counts them */
+			router_tx_build(&tx[i], feed + (size_t)i * IBR_PKT_MAX_LEN);
+			iov[i][0] = (struct iovec){ feed + (size_t)i * IBR_PKT_MAX_LEN, m->len };
+			msg[i].msg_hdr.msg_iovlen = 1;
+			continue;
+		}
 		vcrc[i][0] = (uint8_t)tx[i].vcrc; /* stored least-significant byte first */
 		vcrc[i][1] = (uint8_t)(tx[i].vcrc >> 8);
 		iov[i][0] = (struct iovec){ (void *)tx[i].hdr, ROUTER_HDR_LEN };
 		iov[i][1] = (struct iovec){ m->data + ROUTER_HDR_LEN, m->len - ROUTER_HDR_LEN - 2 };
 		iov[i][2] = (struct iovec){ vcrc[i], 2 };
-		msg[i].msg_hdr.msg_name = &p->peer;
-		msg[i].msg_hdr.msg_namelen = p->peerlen;
-		msg[i].msg_hdr.msg_iov = iov[i];
 		msg[i].msg_hdr.msg_iovlen = 3;
 	}
 	while (sent < n) {
@@ -254,6 +264,7 @@ unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsi
 			break; /* the link is down */
 		}
 	}
+	free(feed);
 	res->sent = sent;
 	return sent;
 }

@@ -95,7 +95,8 @@ static struct ibv_ah *verbs_ah_get(struct io_verbs_port *p, const struct router_
 	struct ibv_ah_attr a = { 0 };
 	struct ibv_ah *ah;
 
-	memcpy(k.dgid, tx->m->data + IBR_LRH_LEN + 24, 16);
+	/* a feed's copy: the egress port's MGID for the group (router_engine.h) */
+	memcpy(k.dgid, tx->dgid ? tx->dgid : tx->m->data + IBR_LRH_LEN + 24, 16);
 	/* to an IPv4 address (an IPv4 group) from the port's IPv4 GID (io_verbs.h) */
 	if (p->roce && ibr_gid_raw_is_v4mapped(k.dgid)) {
 		if (!p->has_gid4)

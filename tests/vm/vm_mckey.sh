@@ -12,7 +12,8 @@
 # rxe0 (eth0, 10.0.10.2), host B its rxe1 (eth1, 10.0.20.2); mckey -b binds
 # the address, which picks the device.  That guest does not forward either;
 # "without the daemon" (8.) shows that nothing gets from A to B inside it.
-# An IB host on a sim port of the router (7.) sends to the group too.
+# The group is a feed (7.): an IB host on a sim port of the router sends
+# to it and receives it under rdma_cm's MGID for it.
 #
 # mckey: -m the group, -b the address to bind, -s send, -C the count, -S the
 # size, -o join send-only (no IP membership on the sender's netdev, hence no
@@ -34,6 +35,7 @@ H=$BUILD/tools/ibrouter-host
 CTL="$BUILD/tools/ibrouterctl -s /run/ibr/ctl.sock"
 S=/run/share
 G=239.1.1.1
+IBG=ff12:4001:ffff::f01:101 # rdma_cm's MGID of $G on IB (P_Key 0xffff, IPoIB's scope 2)
 HA=10.0.10.2
 HB=10.0.20.2
 SIZE=256
@@ -69,11 +71,13 @@ mcast "::ffff:$G" {
 	port = "a"
 	mlid = 0xc002
 	qkey = 0x01234567
+	feed = "md"
 }
 mcast "::ffff:$G" {
 	port = "b"
 	mlid = 0xc002
 	qkey = 0x01234567
+	feed = "md"
 }
 port "ib" {
 	data = sim
@@ -82,11 +86,11 @@ port "ib" {
 	lid = 1
 	subnet-prefix = "fec0:0:0:1::"
 }
-mcast "::ffff:$G" {
+mcast "$IBG" {
 	port = "ib"
 	mlid = 0xc003
 	qkey = 0x01234567
-	receivers = false
+	feed = "md"
 }
 control {
 	socket = "/run/ibr/ctl.sock"
@@ -267,23 +271,25 @@ check "after R2 left the stream went on to R1 alone (B's rdma_recvs $P)" \
 	test "$(delta 8 "$c2" "$c3")" -eq $P
 check "the router sent the $((3 * P)) on port b" test "$(delta 4 "$c0" "$c3")" -eq $((3 * P))
 
-say "7. an InfiniBand host on a sim port of the router sends to the group, mckey at B receives"
-# The group as the RoCE side names it (DGID ::ffff:$G, Q_Key 0x01234567): no
-# rdma_cm MGID of IB yet.  A sim port's packet has no verbs buffer: port b
-# copies it into a bounce buffer of its own (refused before, tx_foreign)
+say "7. the feed: an InfiniBand host on a sim port of the router, rdma_cm's MGID of $G"
+# The feed "md" names $G as rdma_cm does on each port: $IBG on the IB sim
+# port (link-local: carried only as a feed), ::ffff:$G on the RoCE ports.
+# A sim port's packet has no verbs buffer: the RoCE ports copy it into
+# bounce buffers of their own.  The IB host's unix socket queue holds 512.
+vm_cmd router "echo 512 > /proc/sys/net/unix/max_dgram_qlen"
 mc_recv ib $HB 20 || fail "the receiver at B joins"
 c0=$(snap)
 vm_cmd router "$H -s /run/ibr/ib.peer -p /run/ibr/ib.sock send -q --slid 3 --dlid 0xc003 \
-	--sgid fec0:0:0:1::10:1 --dgid ::ffff:$G --qpn 0xffffff --qkey 0x01234567 --size $SIZE -c 20 -r 50"
+	--sgid fec0:0:0:1::10:1 --dgid $IBG --qpn 0xffffff --qkey 0x01234567 --size $SIZE -c 20 -r 50"
 sleep 1
 mc_done ib
 st=$?
 c1=$(snap)
 tail -1 "$T/ib.txt" | sed 's/^/# receiver: /'
-check "IB (sim) -> B: mckey at B received the 20 (data transfers complete)" test $st -eq 0
+check "IB (sim, DGID $IBG) -> B: mckey at B received the 20 (data transfers complete)" test $st -eq 0
 echo "# router: port b tx $(delta 4 "$c0" "$c1"), port a tx $(delta 2 "$c0" "$c1");" \
 	"B's device received $(delta 6 "$c0" "$c1")"
-# both RoCE ports have the group: a copy each
+# both RoCE ports are in the feed: a copy each
 check "B's device received 20, the router sent 20 on port b and 20 on port a" \
 	test "$(delta 6 "$c0" "$c1")" -eq 20 -a "$(delta 4 "$c0" "$c1")" -eq 20 -a "$(delta 2 "$c0" "$c1")" -eq 20
 for p in a b; do
@@ -292,6 +298,18 @@ for p in a b; do
 	check "port $p copied them into bounce buffers (tx_bounced 20), refused none" \
 		grep -qE '"tx_foreign":0,"tx_bounced":20,"tx_bounce_full":0[,}]' "$T/verbs_$p.json"
 done
+# A -> IB: mckey sends to ::ffff:$G, the IB host gets rdma_cm's MGID
+vm_cmd router "rm -f /run/ibr/ib.peer"
+vm_spawn router ri "$H -s /run/ibr/ib.peer recv -c 20 -t 60000 --expect-count 20 --expect-dgid $IBG \
+	--expect-qkey 0x01234567 --expect-dlid 0xc003 --expect-size $SIZE"
+vm_cmd router "for i in \$(seq 1 200); do [ -S /run/ibr/ib.peer ] && break; sleep 0.05; done"
+out=$(mc_send $HA 20)
+echo "# $HA: $out"
+vm_join router ri 90 > "$T/ri.txt"
+st=$?
+tail -1 "$T/ri.txt" | sed 's/^/# IB host: /'
+check "A (mckey, ::ffff:$G) -> IB: the IB host received the 20 with DGID $IBG, Q_Key 0x01234567, CRCs good" \
+	test $st -eq 0
 
 say "8. without the daemon nothing crosses"
 vm_cmd router "p=\$(cat /run/ibr/ibrouterd.pid 2>/dev/null) && kill \$p && while kill -0 \$p 2>/dev/null; do sleep 0.1; done"

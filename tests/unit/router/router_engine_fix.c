@@ -212,9 +212,7 @@ void expect_fwd(int port, const char *what)
 /* The bytes a copy puts on the wire. */
 void tx_bytes(const struct router_tx *tx, uint8_t *dst)
 {
-	memcpy(dst, tx->m->data, tx->m->len);
-	memcpy(dst, tx->hdr, ROUTER_HDR_LEN);
-	ibr_le16_put(dst + tx->m->len - 2, tx->vcrc);
+	router_tx_build(tx, dst);
 }
 
 void mcast_params(struct ibr_pkt_ud_params *p, uint8_t scope, uint8_t id, uint16_t mlid)

@@ -10,6 +10,7 @@
 #include "tests/unit/router/router_engine_fix.h"
 
 #include "lib/crc/ibr_crc.h"
+#include "lib/ibr_mgid.h"
 #include "lib/ibr_pkt.h"
 
 /* Rules 18-20 and fan-out: site scope stays in site 0; org reaches c. */
@@ -29,6 +30,7 @@ static void test_mcast(void)
 	CU_ASSERT_EQUAL(ibr_lrh_get_dlid((const struct ibr_lrh *)got), 0xC002);
 	CU_ASSERT_EQUAL(ibr_lrh_get_slid((const struct ibr_lrh *)got), 0x10);
 	CU_ASSERT_EQUAL(ibr_lrh_get_sl((const struct ibr_lrh *)got), 4);
+	CU_ASSERT_PTR_NULL(out.tx[1][0].dgid); /* a group's copy: the packet's own DGID */
 	CU_ASSERT_EQUAL(ibr_vcrc_verify(got, mb.len), 0);
 	CU_ASSERT_EQUAL(ibr_icrc_verify(got, mb.len - 2), 0);
 	mcast_params(&p, 0x18, 1, 0xC004);
@@ -140,6 +142,104 @@ static void test_mcast_v4(void)
 	recompile();
 }
 
+/* `mgid` names feed `id` on `port` (flags: SENDERS, it is taken from there; RECEIVERS, sent there). */
+static void feed_add(const union ibr_gid *mgid, uint16_t id, uint8_t port, uint16_t mlid, int flags)
+{
+	struct router_mcast m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.key.mgid, mgid->raw, 16);
+	m.key.port = port;
+	m.mlid = mlid;
+	m.flags = (uint8_t)flags;
+	m.qkey = 0x01234567;
+	m.feed = id;
+	CU_ASSERT_EQUAL(router_rib_mcast_add(&rib, &m), 0);
+}
+
+/* A datagram from a global source on `port` to `mgid` at `mlid`. */
+static void feed_send(uint8_t port, const union ibr_gid *mgid, uint16_t mlid)
+{
+	struct ibr_pkt_ud_params p;
+
+	mcast_params(&p, 0x18, 1, mlid);
+	memcpy(p.dgid, mgid->raw, 16);
+	gid_set(p.sgid, PFX_GSRC, HOST_A);
+	build(&p);
+	mb.port = port;
+	run();
+	mb.port = 0;
+}
+
+/* The copy out.tx[port][0]: to `mlid`, DGID `mgid`, its CRCs those of its bytes. */
+static void feed_copy_check(uint8_t port, const union ibr_gid *mgid, uint16_t mlid)
+{
+	static uint8_t got[8192];
+	const struct router_tx *t = &out.tx[port][0];
+
+	CU_ASSERT_EQUAL_FATAL(out.ntx[port], 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->dgid);
+	CU_ASSERT_EQUAL(memcmp(t->dgid, mgid->raw, 16), 0);
+	CU_ASSERT_EQUAL(router_tx_build(t, got), mb.len);
+	CU_ASSERT_EQUAL(ibr_lrh_get_dlid((const struct ibr_lrh *)got), mlid);
+	CU_ASSERT_EQUAL(memcmp(got + 8 + 24, mgid->raw, 16), 0);
+	CU_ASSERT_EQUAL(ibr_icrc_verify(got, mb.len - 2), 0);
+	CU_ASSERT_EQUAL(ibr_vcrc_verify(got, mb.len), 0);
+	/* the rest as it came: the payload, the packet's own SGID */
+	CU_ASSERT_EQUAL(memcmp(got + 8 + 8, pkt + 8 + 8, 16), 0);
+	CU_ASSERT_EQUAL(memcmp(got + 48, pkt + 48, mb.len - 48 - 6), 0);
+}
+
+/*
+ * A feed: 239.1.1.1 as rdma_cm names it on port a (ff12:4001:ffff::ef01:101,
+ * link-local: never routed as a group), as RoCE names it on b
+ * (::ffff:239.1.1.1), as IPoIB names it on c, which only publishes (in):
+ * each copy leaves under its port's name with CRCs for it, none goes back
+ * or to c; without the feed the rdma_cm MGID is dropped for its scope.
+ */
+static void test_feed(void)
+{
+	union ibr_gid g, ib, v4, ipoib;
+
+	CU_ASSERT_EQUAL_FATAL(ibr_gid_parse("::ffff:239.1.1.1", &g), 0);
+	v4 = g;
+	CU_ASSERT_EQUAL_FATAL(ibr_mgid_make(IBR_MGID_FORM_RDMA_CM, &g, 2, 0xffff, &ib), 0);
+	CU_ASSERT_EQUAL_FATAL(ibr_mgid_make(IBR_MGID_FORM_IPOIB, &g, 2, 0xffff, &ipoib), 0);
+	feed_add(&ib, 1, 0, 0xC020, ROUTER_MCAST_SENDERS | ROUTER_MCAST_RECEIVERS);
+	feed_add(&v4, 1, 1, 0xC021, ROUTER_MCAST_SENDERS | ROUTER_MCAST_RECEIVERS);
+	feed_add(&ipoib, 1, 2, 0xC022, ROUTER_MCAST_SENDERS);
+	recompile();
+	CU_ASSERT_EQUAL(fib->nfeeds, 1);
+	feed_send(0, &ib, 0xC020);
+	CU_ASSERT_EQUAL(drops_total(), 0);
+	CU_ASSERT_EQUAL(out.ncopies, 1);
+	feed_copy_check(1, &v4, 0xC021);
+	feed_send(1, &v4, 0xC021);
+	CU_ASSERT_EQUAL(drops_total(), 0);
+	CU_ASSERT_EQUAL(out.ncopies, 1);
+	feed_copy_check(0, &ib, 0xC020);
+	feed_send(2, &ipoib, 0xC022);
+	CU_ASSERT_EQUAL(drops_total(), 0);
+	CU_ASSERT_EQUAL(out.ncopies, 2);
+	feed_copy_check(0, &ib, 0xC020);
+	feed_copy_check(1, &v4, 0xC021);
+	for (uint8_t port = 0; port < 3; port++) {
+		router_rib_mcast_del(&rib, ib.raw, port);
+		router_rib_mcast_del(&rib, v4.raw, port);
+		router_rib_mcast_del(&rib, ipoib.raw, port);
+	}
+	/* the same MGIDs as plain groups (its MLID known on a): no feed, no crossing */
+	feed_add(&ib, 0, 0, 0xC020, ROUTER_MCAST_SENDERS | ROUTER_MCAST_RECEIVERS);
+	feed_add(&ib, 0, 1, 0xC021, ROUTER_MCAST_SENDERS | ROUTER_MCAST_RECEIVERS);
+	recompile();
+	CU_ASSERT_EQUAL(fib->nfeeds, 0);
+	feed_send(0, &ib, 0xC020);
+	expect_drop(ROUTER_DROP_SCOPE, "rdma_cm's link-local MGID without its feed");
+	for (uint8_t port = 0; port < 2; port++)
+		router_rib_mcast_del(&rib, ib.raw, port);
+	recompile();
+}
+
 /*
  * Check 24 for multicast: a site-local source stays in its site whatever
  * the group's scope (an org-scope group reached port c, site 1, from a
@@ -182,6 +282,7 @@ static void test_mcast_site(void)
 }
 
 static CU_TestInfo tests[] = {
+	{ "a feed: each port's name for the group, CRCs anew", test_feed },
 	{ "multicast fan-out and scopes", test_mcast },
 	{ "multicast: site-local sources, RPF", test_mcast_site },
 	{ "multicast: IPv4 groups (::ffff:224.0.0.0/100)", test_mcast_v4 },

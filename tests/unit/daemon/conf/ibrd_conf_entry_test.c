@@ -235,7 +235,8 @@ static const struct bad bads[] = {
 	    "not a multicast GID (ff00::/8, or an IPv4 group ::ffff:224.0.0.0/100)", "port", "a",
 	    "mlid", "0xc001"),
 	BAD(IBRD_ENTRY_MCAST, "ff12::1", "port = \"a\" mlid = 0xc001", NULL,
-	    "interface- and link-local groups are never routed", "port", "a", "mlid", "0xc001"),
+	    "interface- and link-local groups are never routed (but in a feed)", "port", "a",
+	    "mlid", "0xc001"),
 	BAD(IBRD_ENTRY_MCAST, "ff1f::1", "port = \"a\" mlid = 0xc001", NULL,
 	    "reserved multicast scope", "port", "a", "mlid", "0xc001"),
 	BAD(IBRD_ENTRY_MCAST, "ff15::5", "port = \"a\" mlid = 0xbfff", "mlid",
@@ -318,7 +319,30 @@ static void test_words(void)
 		  !strcmp(e.why, "1 is out of range 0xc000..0xfffe"));
 }
 
+/*
+ * A feed is sections of the file together: `mcast add ... feed NAME` is
+ * refused (the word would otherwise be dropped without a word), and
+ * rdma_cm's link-local MGID stays refused from the CLI.
+ */
+static void test_feed_refused(void)
+{
+	static const char *const w[] = { "port", "a", "mlid", "0xc001", "feed", "md", NULL };
+	static const char *const plain[] = { "port", "a", "mlid", "0xc001", NULL };
+	struct ibrd_conf_entry e;
+
+	CU_ASSERT_EQUAL(parse(&e, IBRD_ENTRY_MCAST, IBRD_ENTRY_ADD, "::ffff:239.1.1.1", w),
+			-EINVAL);
+	CU_ASSERT(e.key && !strcmp(e.key, "feed"));
+	CU_ASSERT_STRING_EQUAL(e.why, "feeds are given in the configuration file");
+	CU_ASSERT_EQUAL(
+		parse(&e, IBRD_ENTRY_MCAST, IBRD_ENTRY_ADD, "ff12:4001:ffff::f01:101", plain),
+		-EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.why,
+			       "interface- and link-local groups are never routed (but in a feed)");
+}
+
 static CU_TestInfo tests[] = {
+	{ "a feed from the CLI is refused", test_feed_refused },
 	{ "a route: the file's struct, for add and del", test_route },
 	{ "a neighbour: the file's struct; del needs its port", test_neigh },
 	{ "a group: the file's struct and defaults; del needs its port", test_mcast },

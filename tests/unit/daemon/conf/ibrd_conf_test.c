@@ -443,6 +443,56 @@ static void test_verbs(void)
 	free(errs);
 }
 
+/*
+ * Feeds: one IP group under each port's MGID for it -- rdma_cm's on an IB
+ * port (link-local: allowed in a feed only), the IPv4 group on RoCE; their
+ * ids; another group, a port twice and a single port are refused.
+ */
+static void test_feeds(void)
+{
+	static const char ports[] = "router { node-guid = 0x1 }\n"
+				    "port \"ib\" { data = sim sim-socket = x sim-peer = y lid = 1"
+				    " subnet-prefix = \"fec0:0:0:1::\" }\n"
+				    "port \"r\" { data = sim sim-socket = x2 sim-peer = y2 lid = 1"
+				    " subnet-prefix = \"fec0:0:0:2::\" }\n";
+	char text[2048], *errs;
+	struct ibrd_conf *c;
+
+	snprintf(text, sizeof(text),
+		 "%smcast \"ff12:4001:ffff::f01:101\" { port = ib mlid = 0xc001 feed = md }\n"
+		 "mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md senders = false }\n"
+		 "mcast \"ff15::1\" { port = ib mlid = 0xc003 }\n",
+		 ports);
+	c = load_ok(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_STRING_EQUAL(c->mcasts[0].feed, "md");
+	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, "md"), 1);
+	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, c->mcasts[1].feed), 1);
+	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, c->mcasts[2].feed), 0);
+	CU_ASSERT(round_trip(c, "feeds"));
+	ibrd_conf_free(c);
+	snprintf(text, sizeof(text),
+		 "%smcast \"ff12:4001:ffff::f01:101\" { port = ib mlid = 0xc001 }\n"
+		 "mcast \"ff12:4001:ffff::f01:102\" { port = ib mlid = 0xc002 feed = md }\n"
+		 "mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md }\n"
+		 "mcast \"ff12:401b:ffff::f01:102\" { port = ib mlid = 0xc003 feed = md }\n"
+		 "mcast \"ff15::7\" { port = r mlid = 0xc004 feed = solo }\n",
+		 ports);
+	c = load_text(text, &errs);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_STRING_EQUAL(
+		errs,
+		"t.conf:4: mcast \"ff12:4001:ffff::f01:101\": interface- and link-local groups "
+		"are never routed (but in a feed)\n"
+		"t.conf:6: mcast \"::ffff:239.1.1.1\": feed: \"md\": this MGID names another "
+		"group than ff12:4001:ffff::f01:102, the feed's\n"
+		"t.conf:7: mcast \"ff12:401b:ffff::f01:102\": feed: \"md\" has an MGID on port "
+		"\"ib\" already\n"
+		"t.conf:8: mcast \"ff15::7\": feed: \"solo\" is on one port only: it carries a "
+		"group between ports\n");
+	free(errs);
+}
+
 /* ibrd_conf_load(path) fails with exactly `want`. */
 static void load_fails(const char *path, const char *want)
 {
@@ -722,6 +772,7 @@ static CU_TestInfo tests[] = {
 	{ "defaults", test_defaults },
 	{ "routes, neighbours, groups, multicast policy", test_tables },
 	{ "verbs ports and proxies", test_verbs },
+	{ "feeds: one group, a name a port", test_feeds },
 	{ "missing file, empty text, free(NULL)", test_load_errors },
 	{ "directories, FIFOs, devices, a file too large are refused", test_not_a_file },
 	{ "secrets are printed only when asked for, never echoed", test_secrets },

@@ -90,7 +90,7 @@ static void test_ah_eviction(void)
 {
 	struct io_verbs_port *pc = io_verbs_port(fx.v, 2);
 	struct router_mbuf *m[ROUTER_BURST];
-	struct router_tx t[ROUTER_BURST];
+	struct router_tx t[ROUTER_BURST] = { 0 };
 	struct fake_verbs_stats s0, s;
 	struct io_tx_result txr;
 	uint64_t no_ah = pc->st.tx_no_ah, gens = pc->ah.gens;

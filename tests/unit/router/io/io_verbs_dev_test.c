@@ -53,7 +53,7 @@ static unsigned forward(int to, uint8_t tag, bool reap)
 	uint8_t sgid[16], buf[8192];
 	struct router_mbuf *m[ROUTER_BURST];
 	struct io_tx_result txr;
-	struct router_tx t;
+	struct router_tx t = { 0 };
 	unsigned sent;
 
 	vfix_gid(sgid, 1, 7);

@@ -30,7 +30,7 @@ static void test_port_down_up(void)
 {
 	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
-	struct router_tx t;
+	struct router_tx t = { 0 };
 	struct io_tx_result txr;
 
 	vfix_host_drain(&fx);

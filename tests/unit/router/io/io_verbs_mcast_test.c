@@ -388,7 +388,7 @@ static void test_refused_group_gets_freed_slot(void)
 static unsigned forward_one(void)
 {
 	struct router_mbuf *m[ROUTER_BURST];
-	struct router_tx t;
+	struct router_tx t = { 0 };
 	struct io_tx_result txr;
 	unsigned sent;
 

@@ -262,7 +262,7 @@ static void test_tx(void)
 	struct ibv_ah_attr a = { .is_global = 1, .port_num = 1, .grh.sgid_index = 1 };
 	struct ibv_pd *pd = ((struct ibv_qp *)p->q[0].qp)->pd;
 	struct router_mbuf *m;
-	struct router_tx t;
+	struct router_tx t = { 0 };
 	struct io_tx_result txr;
 	struct ibr_pkt pk;
 	struct ibv_ah *ah;

@@ -165,7 +165,7 @@ static void test_batching_and_ah_cache(void)
 {
 	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
-	struct router_tx t[ROUTER_BURST];
+	struct router_tx t[ROUTER_BURST] = { 0 };
 	struct fake_verbs_stats a0, a1, b0, b1;
 	struct io_tx_result txr;
 	uint64_t misses = pb->ah.misses;
@@ -213,7 +213,7 @@ static void test_fault_send_error(void)
 {
 	struct io_verbs_port *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
-	struct router_tx t[ROUTER_BURST];
+	struct router_tx t[ROUTER_BURST] = { 0 };
 	struct io_tx_result txr;
 	uint64_t resets = pb->st.qp_resets;
 	int n;
@@ -270,7 +270,7 @@ static void test_unicast_refused(void)
 	uint64_t before = pb->st.tx_unicast;
 	struct io_tx_result txr;
 	struct router_mbuf *m[ROUTER_BURST];
-	struct router_tx t;
+	struct router_tx t = { 0 };
 	uint8_t g[16];
 
 	vfix_gid(g, 2, 7);
@@ -328,7 +328,7 @@ static void test_foreign_bounced(void)
 	struct router_mbuf m = { .data = pkt, .port = 5, .priv = (void *)8 };
 	struct io_verbs_stats st0, st1;
 	struct io_tx_result txr;
-	struct router_tx t;
+	struct router_tx t = { 0 };
 	struct ibr_pkt pk;
 	int n;
 
@@ -397,6 +397,41 @@ static void test_foreign_bounced(void)
 	vfix_pools_check(&fx);
 }
 
+/*
+ * A feed's copy (tx.dgid) leaves with the egress port's name for the group:
+ * the address handle's DGID; a plain copy right after it keeps the packet's
+ * (a separate AH: the cache is keyed by DGID).
+ */
+static void test_feed_dgid(void)
+{
+	static const uint8_t feed_mgid[16] = { 0xff, 0x12, 0x40, 0x01, 0xff, 0xff, 0, 0,
+					       0,    0,	   0,	 0,    0xef, 1,	   1, 1 };
+	struct router_mbuf *m[ROUTER_BURST];
+	struct io_tx_result txr;
+	struct router_tx t[2] = { 0 };
+	struct ibr_pkt pk;
+	uint8_t buf[8192];
+
+	vfix_host_drain(&fx);
+	host_send_mcast(0, 64, 0x44);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(0), m, ROUTER_BURST), 1);
+	t[0] = tx_for(m[0], MLID_B);
+	t[0].dgid = feed_mgid;
+	t[1] = tx_for(m[0], MLID_B);
+	CU_ASSERT_EQUAL(io_port_tx_burst(port(1), t, 2, &txr), 2);
+	io_port_rx_done(port(0), m, 1);
+	for (int k = 0; k < 2; k++) {
+		int n = vfix_host_recv(&fx, 1, buf, sizeof(buf));
+
+		CU_ASSERT_FATAL(n > 0);
+		CU_ASSERT_EQUAL_FATAL(ibr_pkt_parse(buf, (size_t)n, &pk), IBR_PKT_ERR_OK);
+		CU_ASSERT_EQUAL(ibr_pkt_crc_check(&pk), IBR_PKT_ERR_OK);
+		CU_ASSERT_EQUAL(memcmp(ibr_grh_dgid(pk.grh), k == 0 ? feed_mgid : mgid, 16), 0);
+		CU_ASSERT_EQUAL(pk.payload_len, 64);
+	}
+	vfix_pools_check(&fx);
+}
+
 /* The completion channel's fd wakes a sleeper when the wire has packets. */
 static void test_fd_readable(void)
 {
@@ -425,7 +460,7 @@ static void test_unicast_proxy_pair(void)
 	struct io_verbs_port *pa = io_verbs_port(fx.v, 0), *pb = io_verbs_port(fx.v, 1);
 	struct router_mbuf *m[ROUTER_BURST];
 	struct fake_verbs_stats s0, s1;
-	struct router_tx t;
+	struct router_tx t = { 0 };
 	struct ibr_pkt pk;
 	uint8_t g[16], buf[8192];
 	struct io_tx_result txr;
@@ -479,7 +514,7 @@ static void test_unicast_proxy_pair(void)
 static void test_send_queue_never_fills(void)
 {
 	struct router_mbuf *m[ROUTER_BURST];
-	struct router_tx t[ROUTER_BURST];
+	struct router_tx t[ROUTER_BURST] = { 0 };
 	struct fake_verbs_stats s0, s1;
 	unsigned sent = 0;
 	struct io_tx_result txr;
@@ -515,6 +550,7 @@ static CU_TestInfo tests[] = {
 	{ "fault: receive queue exhausted", test_fault_rq_exhausted },
 	{ "unicast without proxy", test_unicast_refused },
 	{ "a packet of another backend is sent from a bounce buffer", test_foreign_bounced },
+	{ "a feed's copy leaves with the egress port's MGID", test_feed_dgid },
 	{ "unicast through a proxy pair", test_unicast_proxy_pair },
 	{ "send queue never fills", test_send_queue_never_fills },
 	{ "channel fd", test_fd_readable },
