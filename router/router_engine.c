@@ -202,6 +202,12 @@ static int eng_scope_ports(const struct router_fib *fib, uint8_t in, unsigned sc
 	return ENG_PASS;
 }
 
+/* A feed's ports: every one but the ingress, whatever its MGIDs' scope (router_fib.h). */
+static inline uint32_t eng_feed_ports(const struct router_fib *fib, uint8_t in)
+{
+	return ((1u << fib->nports) - 1) & ~(1u << in);
+}
+
 /* Checks 18-20 for a multicast DGID (IBA 8.3): scope, group, receivers. */
 static int eng_classify_mcast(const struct router_fib *fib, const struct router_mbuf *m,
 			      const struct router_fib_mgroup **grp)
@@ -215,7 +221,7 @@ static int eng_classify_mcast(const struct router_fib *fib, const struct router_
 		if (likely(!fib->nfeeds) || !(*grp = router_fib_mgroup_get(fib, dgid)) ||
 		    !(*grp)->feed)
 			return r;
-		ports = ((1u << fib->nports) - 1) & ~(1u << m->port);
+		ports = eng_feed_ports(fib, m->port);
 	} else if (!(*grp = router_fib_mgroup_get(fib, dgid))) {
 		return ROUTER_DROP_NO_GROUP;
 	}
@@ -688,7 +694,7 @@ static int eng_stage_mcast(const struct router_fib *fib, const struct router_mbu
 	    (r = eng_check_rpf(fib, m)) >= 0)
 		return r;
 	if (unlikely(g->feed))
-		ports = ((1u << fib->nports) - 1) & ~(1u << m->port);
+		ports = eng_feed_ports(fib, m->port);
 	else
 		eng_scope_ports(fib, m->port, ibr_gid_raw_mcast_scope(m->data + DGID_OFF), &ports);
 	ports &= g->recv_ports & ((1u << fib->nports) - 1);

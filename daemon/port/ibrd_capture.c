@@ -35,6 +35,7 @@
 #include "daemon/port/ibrd_port.h"
 
 #include "lib/ibr_log.h"
+#include "lib/ibr_pkt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -121,7 +122,7 @@ static void cap_tx(void *ctx, uint32_t port, const struct router_tx *tx)
 		{ vcrc, 2 },
 	};
 	uint32_t w = cap_word(d);
-	uint8_t *feed;
+	uint8_t feed[IBR_PKT_MAX_LEN]; /* a packet is at most that (the engine checked) */
 
 	if (!(w & CAP_ALL) || !(w & (1u << port)))
 		return;
@@ -130,11 +131,8 @@ static void cap_tx(void *ctx, uint32_t port, const struct router_tx *tx)
 		return;
 	}
 	/* a feed's copy: its DGID and CRCs as it leaves (a slow path, feeds only) */
-	if (!(feed = malloc(tx->m->len)))
-		return;
 	iov[0] = (struct iovec){ feed, router_tx_build(tx, feed) };
 	cap_write(d, w, iov, 1, 1);
-	free(feed);
 }
 
 struct ibrd_capture *ibrd_capture_new(void)

@@ -3,7 +3,6 @@
 #include "router/io/io_sim.h"
 
 #include "lib/ibr_log.h"
-#include "lib/ibr_pkt.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -206,6 +205,7 @@ unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsi
 	struct mmsghdr msg[ROUTER_BURST];
 	struct iovec iov[ROUTER_BURST][3];
 	uint8_t vcrc[ROUTER_BURST][2], *feed = NULL;
+	size_t feed_len = 0, feed_off = 0;
 	uint64_t deadline = 0;
 	unsigned sent = 0, backoff = 0;
 	/* a peer that held a packet past its lifetime: discard until it takes one again */
@@ -215,6 +215,12 @@ unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsi
 	if (n > ROUTER_BURST)
 		n = ROUTER_BURST;
 	memset(msg, 0, sizeof(msg[0]) * n);
+	/* a feed's copies are rebuilt whole: memory of the burst's own (any worker
+	 * sends on any port), as much as they take */
+	for (unsigned i = 0; i < n; i++)
+		feed_len += tx[i].dgid ? tx[i].m->len : 0;
+	if (feed_len && !(feed = malloc(feed_len)))
+		return 0; /* not sent: the worker counts them */
 	for (unsigned i = 0; i < n; i++) {
 		const struct router_mbuf *m = tx[i].m;
 
@@ -222,11 +228,9 @@ unsigned io_sim_tx_burst(struct io_sim_port *p, const struct router_tx *tx, unsi
 		msg[i].msg_hdr.msg_namelen = p->peerlen;
 		msg[i].msg_hdr.msg_iov = iov[i];
 		if (tx[i].dgid) {
-			/* any worker sends on any port: the copies' memory is the burst's own */
-			if (!feed && !(feed = malloc((size_t)n * IBR_PKT_MAX_LEN)))
-				return 0; /* not sent: the worker counts them */
-			router_tx_build(&tx[i], feed + (size_t)i * IBR_PKT_MAX_LEN);
-			iov[i][0] = (struct iovec){ feed + (size_t)i * IBR_PKT_MAX_LEN, m->len };
+			iov[i][0] = (struct iovec){ feed + feed_off,
+						    router_tx_build(&tx[i], feed + feed_off) };
+			feed_off += m->len;
 			msg[i].msg_hdr.msg_iovlen = 1;
 			continue;
 		}

@@ -14,8 +14,7 @@ size_t io_verbs_pool_bytes(uint32_t n)
 	       ~(size_t)((2u << 20) - 1);
 }
 
-/* A bounce buffer back on its list (the sending port's tx_lock, or before the port opens). */
-static void pool_bounce_give(struct io_verbs_pool *p, struct io_verbs_buf *b)
+void io_verbs_pool_bounce_give(struct io_verbs_pool *p, struct io_verbs_buf *b)
 {
 	b->state = IO_VERBS_BUF_FREE;
 	b->next = p->bounce_head;
@@ -61,7 +60,7 @@ int io_verbs_pool_init(struct io_verbs_pool *p, uint32_t n, uint8_t owner)
 		if (i < n)
 			io_verbs_pool_give(p, b);
 		else
-			pool_bounce_give(p, b);
+			io_verbs_pool_bounce_give(p, b);
 	}
 	return 0;
 }
@@ -110,7 +109,7 @@ void io_verbs_buf_unref(struct io_verbs_pool *p, struct io_verbs_buf *b)
 	if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1)
 		return;
 	if (io_verbs_buf_is_bounce(p, b)) {
-		pool_bounce_give(p, b);
+		io_verbs_pool_bounce_give(p, b);
 		return;
 	}
 	/* the last reference: push on the owner's return stack (release: the owner reads next) */

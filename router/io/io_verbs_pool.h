@@ -99,6 +99,8 @@ static inline void io_verbs_buf_ref(struct io_verbs_buf *b)
 void io_verbs_buf_unref(struct io_verbs_pool *p, struct io_verbs_buf *b);
 /* Under the port's tx_lock: a free bounce buffer (no reference yet), or NULL. */
 struct io_verbs_buf *io_verbs_pool_bounce_take(struct io_verbs_pool *p);
+/* Under the port's tx_lock (or before the port opens): a bounce buffer back on its list. */
+void io_verbs_pool_bounce_give(struct io_verbs_pool *p, struct io_verbs_buf *b);
 /* Whether `b` is one of the pool's bounce buffers. */
 static inline int io_verbs_buf_is_bounce(const struct io_verbs_pool *p,
 					 const struct io_verbs_buf *b)

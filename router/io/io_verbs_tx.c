@@ -135,39 +135,30 @@ static struct ibv_ah *verbs_ah_get(struct io_verbs_port *p, const struct router_
  * pool) copied into a bounce buffer of `p`: its payload and ImmDt, what the
  * work request sends (the HCA builds the headers from the address handle).
  * Multicast UD SENDs only: unicast needs the ingress proxy QP, which such a
- * port has not.  Every length is the packet's own, checked again here: the
- * copy must not read past it.  NULL, counted, when it is not sent.  Under
- * tx_lock.
+ * port has not.  The packet is parsed again (ibr_pkt_parse(): every length
+ * checked before it is read): the copy must not read past it.  NULL,
+ * counted, when it is not sent.  Under tx_lock.
  */
 static struct io_verbs_buf *verbs_bounce(struct io_verbs_port *p, const struct router_mbuf *m)
 {
-	const uint8_t *bth = m->data + IBR_LRH_LEN + IBR_GRH_LEN;
-	uint32_t pay, hdr, pad, len;
 	struct io_verbs_buf *b;
-	bool imm;
+	struct ibr_pkt pk;
 
-	if (m->len < IBR_LRH_LEN + IBR_GRH_LEN + IBR_BTH_LEN + IBR_DETH_LEN + IBR_ICRC_LEN +
-			     IBR_VCRC_LEN ||
-	    (bth[0] != IBR_BTH_OP_UD_SEND_ONLY && bth[0] != IBR_BTH_OP_UD_SEND_ONLY_IMM) ||
-	    ibr_bth_get_destqp((const struct ibr_bth *)bth) != IO_VERBS_MCAST_QPN)
-		goto foreign;
-	imm = bth[0] == IBR_BTH_OP_UD_SEND_ONLY_IMM;
-	/* PayLen: from the BTH through the ICRC (IBA 8.3.1); the VCRC follows */
-	pay = ibr_be16_get(m->data + IBR_LRH_LEN + 4);
-	hdr = IBR_BTH_LEN + IBR_DETH_LEN + (imm ? IBR_IMMDT_LEN : 0);
-	pad = (bth[1] >> 4) & 3;
-	if (IBR_LRH_LEN + IBR_GRH_LEN + pay + IBR_VCRC_LEN != m->len ||
-	    pay < hdr + pad + IBR_ICRC_LEN || (len = pay - hdr - pad - IBR_ICRC_LEN) > IO_VERBS_MTU)
+	if (ibr_pkt_parse(m->data, m->len, &pk) != IBR_PKT_ERR_OK || !pk.grh || !pk.deth ||
+	    ibr_bth_get_destqp(pk.bth) != IO_VERBS_MCAST_QPN ||
+	    (ibr_bth_get_opcode(pk.bth) != IBR_BTH_OP_UD_SEND_ONLY &&
+	     ibr_bth_get_opcode(pk.bth) != IBR_BTH_OP_UD_SEND_ONLY_IMM) ||
+	    pk.payload_len > IO_VERBS_MTU)
 		goto foreign;
 	if (!(b = io_verbs_pool_bounce_take(&p->pool))) {
 		IO_VERBS_ST_ADD(&p->st.tx_bounce_full, 1);
 		return NULL;
 	}
-	memcpy(b->base + IO_VERBS_PAY_OFF, bth + hdr, len);
-	b->paylen = len;
-	b->has_imm = imm;
-	if (imm)
-		memcpy(&b->imm, bth + IBR_BTH_LEN + IBR_DETH_LEN, 4); /* network order, as a WC's */
+	memcpy(b->base + IO_VERBS_PAY_OFF, pk.payload, pk.payload_len);
+	b->paylen = pk.payload_len;
+	b->has_imm = pk.immdt != NULL;
+	if (pk.immdt)
+		memcpy(&b->imm, pk.immdt, 4); /* network order, as a WC's */
 	b->m.len = m->len;
 	IO_VERBS_ST_ADD(&p->st.tx_bounced, 1);
 	return b;
@@ -230,10 +221,8 @@ static uint64_t *verbs_tx_dest(struct io_verbs_port *p, const struct router_mbuf
 /* A bounce buffer taken for a copy that is not sent after all: back to the list. */
 static void verbs_bounce_unused(struct io_verbs_port *p, struct io_verbs_buf *b)
 {
-	if (!io_verbs_buf_is_bounce(&p->pool, b))
-		return;
-	io_verbs_buf_ref(b);
-	io_verbs_buf_unref(&p->pool, b);
+	if (io_verbs_buf_is_bounce(&p->pool, b))
+		io_verbs_pool_bounce_give(&p->pool, b);
 }
 
 /* Post the chain of QP `slot`; returns how many went, unposted ones released. */

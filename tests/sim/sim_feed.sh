@@ -31,11 +31,19 @@ ctl -j show mcast > "$T/mcast.json"
 check "show mcast: the feed's two MGIDs" sh -c "grep -q '\"mgid\":\"$A_MGID\"' '$T/mcast.json' &&
 	grep -q '\"mgid\":\"$B_MGID\"' '$T/mcast.json'"
 
-# a -> b: under b's name
+# a -> b: under b's name, and so in a capture of port b
+check "capture start on b, every packet" ctl capture start b "$T/b.pcap" all
 recv_bg b "$T/b.peer" -c 5 -t 5000 --expect-count 5 --expect-dlid 0xc002 --expect-dgid $B_MGID \
 	--expect-sgid $A_HOST --expect-qkey $Q --expect-hoplimit 63 --expect-size 300
 send_a --slid 3 --dlid 0xc001 --sgid $A_HOST --dgid $A_MGID --qpn 0xffffff --qkey $Q --size 300 -c 5
 check "a -> b: 5 under port b's MGID, SGID, Q_Key and size as sent, HopLmt 63, CRCs good" recv_wait b
+check "capture stop" ctl capture stop
+if command -v tshark > /dev/null 2>&1; then
+	check "the capture of b has the 5 as they left, DGID $B_MGID (tshark)" sh -c \
+		"[ \$(tshark -r '$T/b.pcap' -T fields -e infiniband.grh.dgid 2>/dev/null | grep -cx '$B_MGID') -eq 5 ]"
+else
+	echo "skip - the capture's DGIDs: no tshark here (scripts/install-deps.sh installs it)"
+fi
 # b -> a: under a's name
 recv_bg a "$T/a.peer" -c 5 -t 5000 --expect-count 5 --expect-dlid 0xc001 --expect-dgid $A_MGID \
 	--expect-sgid $B_HOST --expect-qkey $Q --expect-hoplimit 63 --expect-size 200
