@@ -49,6 +49,8 @@ int ibrd_sync_run(struct ibrd *d)
 	if (d->dirty & IBRD_DIRTY_MCAST) {
 		d->dirty &= ~IBRD_DIRTY_MCAST;
 		ibrd_mcast_policy(d);
+		/* after: a feed's join that the policy forgot (its group gone) is made again */
+		ibrd_mcast_feeds(d);
 		ibrd_mcast_mark_joined(d);
 	}
 	ibrd_peers_sync(d);

@@ -197,24 +197,26 @@ static size_t mcast_src_groups(struct ibrd *d, uint32_t port, const struct sa_gr
 	return ibrd_plugin_groups(d, port, v);
 }
 
-static int mcast_src_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
+/* A RoCE port has no JoinState: its worker joins the IP group of each of its groups. */
+static int mcast_src_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl,
+			  uint8_t join_state)
 {
 	if (d->sa[port])
-		return sa_client_join(d->sa[port], tmpl->mgid, IBR_SA_JOIN_FULL, tmpl) < 0 ? -EIO
-											   : 0;
+		return sa_client_join(d->sa[port], tmpl->mgid, join_state, tmpl) < 0 ? -EIO : 0;
 	if (mcast_src_roce(d, port))
 		return ibrd_roce_join(d, port, tmpl);
-	return ibrd_plugin_mjoin(d, port, tmpl->mgid, tmpl);
+	return ibrd_plugin_mjoin(d, port, tmpl->mgid, tmpl, join_state);
 }
 
-static void mcast_src_leave(struct ibrd *d, uint32_t port, const uint8_t mgid[16])
+static void mcast_src_leave(struct ibrd *d, uint32_t port, const uint8_t mgid[16],
+			    uint8_t join_state)
 {
 	if (d->sa[port])
-		sa_client_leave(d->sa[port], mgid, IBR_SA_JOIN_FULL);
+		sa_client_leave(d->sa[port], mgid, join_state);
 	else if (mcast_src_roce(d, port))
 		ibrd_roce_leave(d, port, mgid);
 	else
-		ibrd_plugin_mjoin(d, port, mgid, NULL);
+		ibrd_plugin_mjoin(d, port, mgid, NULL, 0);
 }
 
 static const struct ibrd_mcast_ops mcast_src_ops = {

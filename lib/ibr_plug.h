@@ -87,6 +87,8 @@ enum ibr_plug_hello_flag {
 	IBR_PLUG_HELLO_MASTER = 1 << 0,	  /* OpenSM is the master SM */
 	IBR_PLUG_HELLO_CONFFILE = 1 << 1, /* it runs with a config file (routes need sweeps) */
 	IBR_PLUG_HELLO_MCAST = 1 << 2,	  /* it makes MCAST joins (an older plugin skips them) */
+	/* and SendOnlyNonMember ones (join state 4; an older plugin refuses them) */
+	IBR_PLUG_HELLO_MCAST_SENDONLY = 1 << 3,
 };
 
 struct ibr_plug_hello { /* fixed part: 80 bytes; records: served port GUIDs (8) */

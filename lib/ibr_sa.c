@@ -695,3 +695,20 @@ int ibr_sa_service_rec_table_decode(const uint8_t *mad, size_t len, struct ibr_s
 		*refused = bad;
 	return (int)got;
 }
+
+/*
+ * A group's MTU as an SA record codes it (IBA 15.2.5.17: 1 = 256 ... 5 =
+ * 4096): the config and `mcast add` give bytes, groups learned from an SA
+ * or the plugin their code already.  Was cast to uint8_t, which made 2048
+ * bytes 0 and a join into an IB subnet carry no valid MTU.
+ */
+uint8_t ibr_sa_mtu_code(uint16_t mtu)
+{
+	uint8_t code = 1;
+
+	if (mtu <= 5)
+		return (uint8_t)mtu;
+	while (code < 5 && (256u << code) <= mtu)
+		code++;
+	return code;
+}

@@ -90,6 +90,9 @@
 #define IBR_SA_JOIN_SEND_ONLY 0x4
 #define IBR_SA_JOIN_SEND_FULL 0x8 /* SendOnlyFullMember (IBA 1.3) */
 
+/* A group's MTU as an MCMemberRecord codes it (1 = 256 .. 5 = 4096) from bytes; a code stays. */
+uint8_t ibr_sa_mtu_code(uint16_t mtu);
+
 /* Traps the SA client subscribes to (13.4.8.2 / 14.2.5.1) */
 #define IBR_TRAP_GID_IN_SERVICE	    64
 #define IBR_TRAP_GID_OUT_OF_SERVICE 65

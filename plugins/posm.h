@@ -179,7 +179,7 @@ enum posm_mcast_why {
 	POSM_MC_OK = 0,
 	/* posm_mcast_check() */
 	POSM_MC_NOT_MCAST,  /* mgid[0] != 0xFF */
-	POSM_MC_JOIN_STATE, /* not 1 (FullMember) nor 0 (leave) */
+	POSM_MC_JOIN_STATE, /* not 1 (FullMember), 4 (SendOnlyNonMember) nor 0 (leave) */
 	POSM_MC_PKEY,	    /* low 15 bits 0 */
 	POSM_MC_SL,	    /* > 15 */
 	POSM_MC_MTU,	    /* not 0 nor an MTU code */
@@ -191,6 +191,7 @@ enum posm_mcast_why {
 	POSM_MC_NO_PORT,    /* OpenSM does not know the port */
 	POSM_MC_NOT_ROUTER, /* not a Router node's port, nor a CA port trusted as a router's */
 	POSM_MC_CREATE,	    /* OpenSM refused to create the group */
+	POSM_MC_NO_GROUP,   /* a SendOnlyNonMember join of a group that does not exist */
 	POSM_MC_MISMATCH,   /* components differ from the existing group's */
 	POSM_MC_MTU_RATE,   /* MTU or rate differ from the group's */
 	POSM_MC_PORT_CAPS,  /* the port cannot carry the group's MTU or rate */

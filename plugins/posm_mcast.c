@@ -5,7 +5,8 @@
  *
  * Why: ibrouterd's bridging policy makes the router a FullMember of a
  * bridged group in every subnet, so that the SM routes the group's traffic
- * to it.  A router port with no SA client here (mad = none) cannot send a
+ * to it; a feed's port that the router only sends into, a SendOnlyNonMember
+ * (join state 4).  A router port with no SA client here (mad = none) cannot send a
  * MCMemberRecord Set; the plugin makes that join for it, as OpenSM's SA
  * would make one from that port (IBA 15.2.5.17), and then sends every
  * daemon the group as it is now.  The port is a Router node's, or, as on
@@ -208,6 +209,9 @@ static enum posm_mcast_why mcast_join(struct posm *p, const struct ibr_plug_mcas
 	osm_mgrp_t *g = osm_get_mgrp_by_mgid(s, &rec.mgid);
 
 	d->created = !g;
+	/* o15-0.1.9: only a FullMember creates a group (mcmr_rcv_join_mgrp) */
+	if (!g && !(r->join_state & 0x1)) /* FullMember */
+		return POSM_MC_NO_GROUP;
 	if (!g && !(g = osm_mcmr_rcv_find_or_create_new_mgrp(&p->osm->sa, mask, &rec)))
 		return POSM_MC_CREATE;
 	if (!d->created)

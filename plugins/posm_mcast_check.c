@@ -21,7 +21,8 @@
 static const char *const check_why_name[POSM_MC_NREASONS] = {
 	[POSM_MC_OK] = "accepted",
 	[POSM_MC_NOT_MCAST] = "not a multicast GID (the first byte is not 0xFF)",
-	[POSM_MC_JOIN_STATE] = "join state other than FullMember (1) or leave (0)",
+	[POSM_MC_JOIN_STATE] = "join state other than FullMember (1), SendOnlyNonMember (4) or "
+			       "leave (0)",
 	[POSM_MC_PKEY] = "invalid P_Key (its low 15 bits are 0, C10-116)",
 	[POSM_MC_SL] = "SL above 15",
 	[POSM_MC_MTU] = "not an MTU code (1-5)",
@@ -33,6 +34,7 @@ static const char *const check_why_name[POSM_MC_NREASONS] = {
 	[POSM_MC_NOT_ROUTER] = "not a router port (a Router node's, or a CA port in routers= "
 			       "or the daemon's prefix routes)",
 	[POSM_MC_CREATE] = "OpenSM could not create the group (see its log)",
+	[POSM_MC_NO_GROUP] = "no such group, and only a FullMember creates one (o15-0.1.9)",
 	[POSM_MC_MISMATCH] = "Q_Key, P_Key, TClass, SL or FlowLabel differ from the group's",
 	[POSM_MC_MTU_RATE] = "MTU or rate differ from the group's",
 	[POSM_MC_PORT_CAPS] = "the port's MTU or rate is below the group's",
@@ -55,11 +57,14 @@ enum posm_mcast_why posm_mcast_check(const struct ibr_plug_mcast *r, const uint6
 	/* o15-0.1.5 / IBA 4.1.1: a multicast GID starts with 0xFF */
 	if (r->mgid[0] != 0xFF)
 		return POSM_MC_NOT_MCAST;
-	/* the router port is a FullMember (ibrouterd's bridging policy) or leaves */
-	if (r->join_state > 1)
+	/*
+	 * The router port is a FullMember (ibrouterd's bridging policy, a feed
+	 * it takes), a SendOnlyNonMember (a feed it only sends into), or leaves.
+	 */
+	if (r->join_state != 0 && r->join_state != 1 && r->join_state != 4)
 		return POSM_MC_JOIN_STATE;
 	/* a leave names the group and the port, nothing else */
-	if (r->join_state == 1) {
+	if (r->join_state) {
 		/* C10-116; OpenSM's join refuses the same (ib_pkey_is_invalid) */
 		if ((r->pkey & 0x7FFF) == 0)
 			return POSM_MC_PKEY;

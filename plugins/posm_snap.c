@@ -275,7 +275,7 @@ int posm_snap_hello(struct posm *p, struct posm_bbuf *b, uint32_t *seq)
 		.flags = (uint8_t)((s->sm_state == IB_SMINFO_STATE_MASTER ? IBR_PLUG_HELLO_MASTER
 									  : 0) |
 				   (p->conf_file ? IBR_PLUG_HELLO_CONFFILE : 0) |
-				   IBR_PLUG_HELLO_MCAST),
+				   IBR_PLUG_HELLO_MCAST | IBR_PLUG_HELLO_MCAST_SENDONLY),
 		.pid = (uint32_t)getpid(),
 		.queue_max = p->o.queue
 	};

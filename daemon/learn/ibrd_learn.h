@@ -130,15 +130,18 @@ uint64_t ibrd_peers_deadline(const struct ibrd *d);
 struct ibrd_mjoin {
 	uint8_t mgid[16];
 	uint32_t port;
-	bool seen;	  /* the group showed in that subnet since the join */
+	uint8_t join_state; /* IBR_SA_JOIN_*: FullMember, or SendOnlyNonMember for a feed's out port */
+	bool feed;	    /* a feed's (ibrd_mcast_feed.c): the bridging policy never leaves it */
+	bool seen;	    /* the group showed in that subnet since the join */
 	uint64_t sent_ns; /* when the join went out */
 };
 
 /* The subnets' groups as the policy sees them, and its joins and leaves. */
 struct ibrd_mcast_ops {
 	size_t (*groups)(struct ibrd *d, uint32_t port, const struct sa_group **v);
-	int (*join)(struct ibrd *d, uint32_t port, const struct sa_group *tmpl); /* 0 or -errno */
-	void (*leave)(struct ibrd *d, uint32_t port, const uint8_t mgid[16]);
+	/* 0 or -errno; join_state: IBR_SA_JOIN_FULL or IBR_SA_JOIN_SEND_ONLY (IBA 15.2.5.17) */
+	int (*join)(struct ibrd *d, uint32_t port, const struct sa_group *tmpl, uint8_t join_state);
+	void (*leave)(struct ibrd *d, uint32_t port, const uint8_t mgid[16], uint8_t join_state);
 };
 
 /* A RoCE port's groups as the bridging policy sees them (ibrd_roce.c). */
@@ -156,6 +159,8 @@ struct ibrd_mcast {
 	/* joins refused (no SA client or plugin there now): the policy again at retry_ns */
 	uint64_t retry_ns, retry_wait_ns, join_failures;
 	struct ibr_ratelimit rl_join;
+	/* feeds (ibrd_mcast_feed.c): the config whose sections without a way to join were told */
+	const struct ibrd_conf *feed_conf;
 };
 
 struct ibrd_mcast *ibrd_mcast_new(void);
@@ -169,6 +174,21 @@ uint64_t ibrd_mcast_deadline(const struct ibrd *d);
 /* The groups the router joined are fed (receivers), whoever told the RIB of them. */
 void ibrd_mcast_mark_joined(struct ibrd *d);
 void ibrd_mcast_stop(struct ibrd *d);
+
+/* ibrd_mcast.c, for ibrd_mcast_feed.c: the joins table */
+struct ibrd_mjoin *ibrd_mcast_find(struct ibrd *d, const uint8_t mgid[16], uint32_t port);
+/* The group `mgid` in port `p`'s subnet as the source of groups lists it, or NULL. */
+const struct sa_group *ibrd_mcast_group(struct ibrd *d, uint32_t p, const uint8_t mgid[16]);
+void ibrd_mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl, uint8_t join_state,
+		     bool feed);
+/* Leave and forget join `i` (the table's last one takes its place). */
+void ibrd_mcast_leave_at(struct ibrd *d, unsigned i);
+
+/*
+ * ibrd_mcast_feed.c: the router's joins of the feeds' MGIDs on the ports
+ * an SA client or a plugin joins for, by direction (after the policy).
+ */
+void ibrd_mcast_feeds(struct ibrd *d);
 
 /* ibrd_roce.c: a RoCE port's groups for the policy (no SA there: the RIB's) */
 size_t ibrd_roce_groups(struct ibrd *d, uint32_t port, const struct sa_group **v);
@@ -200,8 +220,11 @@ uint64_t ibrd_plugin_deadline(const struct ibrd *d);
 /* ibrd_plugin_mcast.c: a plugin-fed port's groups and the router's joins there */
 /* The groups of the plugin feeding `port` (ours told apart); 0 without a feeder. */
 size_t ibrd_plugin_groups(struct ibrd *d, uint32_t port, const struct sa_group **v);
-/* Ask that plugin to join the port to `mgid` (tmpl: the group's parameters), or leave (NULL). */
+/*
+ * Ask that plugin to join the port to `mgid` with `join_state` (tmpl: the
+ * group's parameters), or leave (NULL: every JoinState of the port).
+ */
 int ibrd_plugin_mjoin(struct ibrd *d, uint32_t port, const uint8_t mgid[16],
-		      const struct sa_group *tmpl);
+		      const struct sa_group *tmpl, uint8_t join_state);
 
 #endif

@@ -11,6 +11,10 @@
  * than the router is left anywhere, it leaves.  Link-local scope (2) and
  * the reserved scopes 0 and 1 are never bridged.
  *
+ * A feed's MGIDs (the config's mcast sections with a feed) are joined by
+ * ibrd_mcast_feed.c in the same table of joins, by direction; the policy
+ * never leaves those.
+ *
  * No loop: the router's own membership never counts as a member here, and
  * the forwarding core never sends a packet back into its ingress subnet
  * and decrements the hop limit (C8-16).
@@ -19,6 +23,7 @@
 
 #include "lib/ibr_gid.h"
 #include "lib/ibr_log.h"
+#include "lib/ibr_sa.h"
 #include "sa/sa_client.h"
 
 #include <errno.h>
@@ -58,7 +63,7 @@ static bool mcast_bridged(const struct ibrd_conf *c, const uint8_t mgid[16])
 	return in;
 }
 
-static struct ibrd_mjoin *mcast_find(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
+struct ibrd_mjoin *ibrd_mcast_find(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
 {
 	for (unsigned i = 0; i < d->mcast->nmjoins; i++)
 		if (d->mcast->mjoins[i].port == port && !memcmp(d->mcast->mjoins[i].mgid, mgid, 16))
@@ -102,11 +107,12 @@ uint64_t ibrd_mcast_deadline(const struct ibrd *d)
 	return d->mcast && d->mcast->retry_ns ? d->mcast->retry_ns : UINT64_MAX;
 }
 
-static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl)
+void ibrd_mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmpl, uint8_t join_state,
+		     bool feed)
 {
 	struct ibrd_mjoin *j;
 
-	if (mcast_find(d, tmpl->mgid, port))
+	if (ibrd_mcast_find(d, tmpl->mgid, port))
 		return;
 	if (d->mcast->nmjoins == d->mcast->mjoins_cap) {
 		unsigned cap = d->mcast->mjoins_cap ? d->mcast->mjoins_cap * 2 : 16;
@@ -117,7 +123,7 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 		d->mcast->mjoins = j;
 		d->mcast->mjoins_cap = cap;
 	}
-	if (mcast_ops(d)->join(d, port, tmpl)) {
+	if (mcast_ops(d)->join(d, port, tmpl, join_state)) {
 		/*
 		 * No SA client or plugin there, its port away, or it cannot send
 		 * now: the policy runs again at the retry (ibrd_mcast_tick), which
@@ -130,22 +136,30 @@ static void mcast_join(struct ibrd *d, uint32_t port, const struct sa_group *tmp
 	j = &d->mcast->mjoins[d->mcast->nmjoins++];
 	memcpy(j->mgid, tmpl->mgid, 16);
 	j->port = port;
+	j->join_state = join_state;
+	j->feed = feed;
 	j->seen = false;
 	j->sent_ns = ibr_now_ns();
-	log_info("mcast: port %s: joining a bridged group (MLID elsewhere 0x%04x)",
-		 d->rib.port[port].name, tmpl->mlid);
+	if (feed)
+		log_info("mcast: port %s: joining a feed's group as a %s", d->rib.port[port].name,
+			 join_state == IBR_SA_JOIN_FULL ? "FullMember" : "SendOnlyNonMember");
+	else
+		log_info("mcast: port %s: joining a bridged group (MLID elsewhere 0x%04x)",
+			 d->rib.port[port].name, tmpl->mlid);
 }
 
-static void mcast_leave_at(struct ibrd *d, unsigned i)
+void ibrd_mcast_leave_at(struct ibrd *d, unsigned i)
 {
-	mcast_ops(d)->leave(d, d->mcast->mjoins[i].port, d->mcast->mjoins[i].mgid);
-	log_info("mcast: port %s: leaving a group with no member left beyond the router",
-		 d->rib.port[d->mcast->mjoins[i].port].name);
+	const struct ibrd_mjoin *j = &d->mcast->mjoins[i];
+
+	mcast_ops(d)->leave(d, j->port, j->mgid, j->join_state);
+	log_info("mcast: port %s: leaving a %s", d->rib.port[j->port].name,
+		 j->feed ? "feed's group (its section changed or went)"
+			 : "group with no member left beyond the router");
 	d->mcast->mjoins[i] = d->mcast->mjoins[--d->mcast->nmjoins];
 }
 
-/* The group `mgid` on port `p`'s subnet, or NULL. */
-static const struct sa_group *mcast_group(struct ibrd *d, uint32_t p, const uint8_t mgid[16])
+const struct sa_group *ibrd_mcast_group(struct ibrd *d, uint32_t p, const uint8_t mgid[16])
 {
 	const struct sa_group *v;
 	size_t n = mcast_ops(d)->groups(d, p, &v);
@@ -188,8 +202,8 @@ void ibrd_mcast_mark_joined(struct ibrd *d)
  */
 static void mcast_check_join(struct ibrd *d, const uint8_t mgid[16], uint32_t port)
 {
-	struct ibrd_mjoin *j = mcast_find(d, mgid, port);
-	bool there = mcast_group(d, port, mgid) != NULL;
+	struct ibrd_mjoin *j = ibrd_mcast_find(d, mgid, port);
+	bool there = ibrd_mcast_group(d, port, mgid) != NULL;
 
 	if (!j)
 		return;
@@ -223,7 +237,7 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 
 	if (mcast_bridged(d->conf, mgid)) {
 		for (uint32_t p = 0; p < d->rib.nports; p++) {
-			const struct sa_group *g = mcast_group(d, p, mgid);
+			const struct sa_group *g = ibrd_mcast_group(d, p, mgid);
 
 			if (g && (g->members || g->senders || g->receivers)) {
 				members |= 1u << p;
@@ -248,13 +262,14 @@ static void mcast_apply(struct ibrd *d, const uint8_t mgid[16])
 	for (uint32_t p = 0; p < d->rib.nports && tmpl; p++)
 		if ((!site_scope || (sites >> d->rib.port[p].site & 1)) &&
 		    mcast_form_ok(d, p, mgid)) {
-			const struct sa_group *here = mcast_group(d, p, mgid);
+			const struct sa_group *here = ibrd_mcast_group(d, p, mgid);
 
-			mcast_join(d, p, here ? here : tmpl);
+			ibrd_mcast_join(d, p, here ? here : tmpl, IBR_SA_JOIN_FULL, false);
 		}
+	/* a feed's joins are the feed's (ibrd_mcast_feeds), whatever the members */
 	for (unsigned i = 0; i < d->mcast->nmjoins && !members;)
-		if (!memcmp(d->mcast->mjoins[i].mgid, mgid, 16))
-			mcast_leave_at(d, i);
+		if (!d->mcast->mjoins[i].feed && !memcmp(d->mcast->mjoins[i].mgid, mgid, 16))
+			ibrd_mcast_leave_at(d, i);
 		else
 			i++;
 }
@@ -309,7 +324,7 @@ void ibrd_mcast_free(struct ibrd_mcast *x)
 void ibrd_mcast_stop(struct ibrd *d)
 {
 	while (d->mcast->nmjoins && d->mcast->ops)
-		mcast_leave_at(d, d->mcast->nmjoins - 1);
+		ibrd_mcast_leave_at(d, d->mcast->nmjoins - 1);
 	free(d->mcast->mjoins);
 	d->mcast->mjoins = NULL;
 	d->mcast->mjoins_cap = 0;

@@ -166,9 +166,10 @@ struct ibrd_plugin {
 	/* its groups as the bridging policy reads them (ibrd_plugin_mcast.c) */
 	struct sa_group *gview;
 	size_t ngview;
-	uint32_t gview_port; /* the port whose GUID is "ours" in gview */
-	bool gview_valid;    /* false: the live view changed since it was built */
-	bool mjoin_warned;   /* said once that it makes no joins */
+	uint32_t gview_port;  /* the port whose GUID is "ours" in gview */
+	bool gview_valid;     /* false: the live view changed since it was built */
+	bool mjoin_warned;    /* said once that it makes no joins */
+	bool sendonly_warned; /* said once that it makes no SendOnlyNonMember joins */
 	uint64_t mjoins_sent;
 	struct ibrd_plugin *next;
 };

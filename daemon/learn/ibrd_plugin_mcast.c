@@ -107,7 +107,7 @@ static int pmc_emit(void *ctx, const uint8_t *msg, size_t len)
 }
 
 int ibrd_plugin_mjoin(struct ibrd *d, uint32_t port, const uint8_t mgid[16],
-		      const struct sa_group *tmpl)
+		      const struct sa_group *tmpl, uint8_t join_state)
 {
 	struct ibrd_plugin *p = pmc_feeder(d, port);
 	struct ibr_plug_mcast r = { .guid = d->rib.port[port].guid };
@@ -135,7 +135,23 @@ int ibrd_plugin_mjoin(struct ibrd *d, uint32_t port, const uint8_t mgid[16],
 		r.tclass = tmpl->tclass;
 		r.mtu = tmpl->mtu;
 		r.rate = tmpl->rate;
-		r.join_state = IBR_SA_JOIN_FULL;
+		r.join_state = join_state;
+		/*
+		 * An older plugin refuses a SendOnlyNonMember join: the port joins
+		 * as a FullMember there, which the SM also sends the group's
+		 * traffic to (the router drops what a port that only receives the
+		 * feed sends it: the section's senders = false).
+		 */
+		if (join_state == IBR_SA_JOIN_SEND_ONLY &&
+		    !(p->s.h.flags & IBR_PLUG_HELLO_MCAST_SENDONLY)) {
+			if (!p->sendonly_warned)
+				log_warnx("plugin %u: port %s: this plugin makes no "
+					  "SendOnlyNonMember joins (an older ibrouter-osm): the "
+					  "port joins a feed's groups as a FullMember",
+					  p->id, d->rib.port[port].name);
+			p->sendonly_warned = true;
+			r.join_state = IBR_SA_JOIN_FULL;
+		}
 	}
 	if (!(k = malloc(sizeof(*k))))
 		return -ENOMEM;

@@ -15,6 +15,7 @@
  * what a join made, never the config's.
  */
 #include "daemon/learn/ibrd_learn.h"
+#include "lib/ibr_sa.h"
 #include "sa/sa_client.h"
 
 #include <errno.h>
@@ -30,23 +31,6 @@ static struct router_mcast *roce_find(struct ibrd *d, uint32_t port, const uint8
 	memcpy(k.mgid, mgid, 16);
 	k.port = (uint8_t)port;
 	return router_tab_find(&d->rib.mcasts, &k);
-}
-
-/*
- * A group's MTU as an SA record codes it (IBA 15.2.5.17: 1 = 256 ... 5 =
- * 4096): the config and `mcast add` give bytes, groups learned from an SA
- * or the plugin their code already.  Was cast to uint8_t, which made 2048
- * bytes 0 and a join into an IB subnet carry no valid MTU.
- */
-static uint8_t roce_mtu_code(uint16_t mtu)
-{
-	uint8_t code = 1;
-
-	if (mtu <= 5)
-		return (uint8_t)mtu;
-	while (code < 5 && (256u << code) <= mtu)
-		code++;
-	return code;
 }
 
 /*
@@ -81,7 +65,7 @@ size_t ibrd_roce_groups(struct ibrd *d, uint32_t port, const struct sa_group **v
 					.pkey = m->pkey,
 					.sl = m->sl,
 					.tclass = m->tclass,
-					.mtu = roce_mtu_code(m->mtu),
+					.mtu = ibr_sa_mtu_code(m->mtu),
 					.scope = (uint8_t)ibr_gid_raw_mcast_scope(m->key.mgid),
 					.flowlabel = m->flowlabel,
 					.members = ours ? 0 : 1,

@@ -52,6 +52,7 @@ if [ ! -f "$PLUGDIR/libibrouter-osm.so" ]; then
 fi
 
 OSMA=$LAB/A/sm/osm.log OSMB=$LAB/B/sm/osm.log
+FEED=ff12:4001:ffff::f01:101
 A2=fec0:0:0:1:0:0:10:3 B2=fec0:0:0:2:0:0:11:3
 # pr_dlid S SGID DGID: the DLID of subnet S's PathRecord from host S2 (empty: none)
 pr_dlid() {
@@ -123,6 +124,23 @@ port "b" {
 	ibsim-node = "RtrB"
 	sa-client = true
 }
+# a feed (ibrouterd.conf(5)): rdma_cm's MGID of 239.1.1.1, taken from A
+# (the router joins as a FullMember, through the plugin) and sent into B
+# (a SendOnlyNonMember, through port b's SA client, while B has receivers)
+mcast "$FEED" {
+	port = "a"
+	mlid = 0xc010
+	qkey = 0x01234567
+	receivers = false
+	feed = "md"
+}
+mcast "$FEED" {
+	port = "b"
+	mlid = 0xc010
+	qkey = 0x01234567
+	senders = false
+	feed = "md"
+}
 learning {
 	osm-plugin = true
 	announce-routes = true
@@ -163,6 +181,34 @@ lab_check "3: the plugin joins CA router port a ($RGA) to it in OpenSM A" \
 lab_check "3: and says so (no refusal: not a Router node, yet a router port)" sh -c \
 	"grep -q 'joined router port $(printf '0x%016x' "$GA") to ff15::1:9' '$OSMA' &&
 	 ! grep -q 'refused: not a router port' '$OSMA'"
+
+# ---- 3b. a feed's joins, by direction (IBA 15.2.5.17) ----
+RGB=$(python3 -c "import ipaddress; print(ipaddress.IPv6Address(0xfec0000000000002 << 64 | $GB))")
+# osm_join_state S MGID GID: that member's JoinState in subnet S's SA, the
+# low nibble of saquery's ScopeState (empty: no member); saquery lists every
+# group's members whatever --mgid says
+osm_join_state() {
+	lab_run "$1" "Hca${1}2" saquery --smkey 1 -m --mgid "$2" 2>/dev/null |
+		awk -F. -v m="$2" -v g="$3" '/MGID/ { mg = tolower($NF) } /PortGid/ { p = tolower($NF) }
+			/ScopeState/ { if (mg == m && p == g) print "0x" substr($NF, length($NF)) }'
+}
+state_is() { [ "$(osm_join_state "$1" "$2" "$3")" = "$4" ]; }
+no_member() { [ -z "$(osm_join_state "$1" "$2" "$3")" ]; }
+lab_check "3b: feed in from A: CA router port a is a FullMember of $FEED there (plugin)" \
+	wait_for 15 state_is A "$FEED" "$RGA" 0x1
+sleep 2
+lab_check "3b: out into B, no receivers there: port b is no member (nothing to send to)" \
+	no_member B "$FEED" "$RGB"
+lab_check "3b: host B2 joins $FEED in B (FullMember, rdma_cm's Q_Key)" \
+	"$JOIN" join "$(lab_sock B)" HcaB2 "$FEED" 1 qkey 0x01234567
+lab_check "3b: port b joins it as a SendOnlyNonMember (JoinState 4, SA client)" \
+	wait_for 15 state_is B "$FEED" "$RGB" 0x4
+lab_check "3b: the daemon says so" grep -q "port b: joining a feed's group as a SendOnlyNonMember" \
+	"$LAB/r.log"
+lab_check "3b: host B2 leaves" "$JOIN" join "$(lab_sock B)" HcaB2 "$FEED" 1 leave
+lab_check "3b: port b leaves with it (no receivers left in B)" \
+	wait_for 15 no_member B "$FEED" "$RGB"
+lab_check "3b: port a stays a FullMember in A" state_is A "$FEED" "$RGA" 0x1
 
 # ---- 4. a hostile ServiceRecord ----
 GH=0x0000000000110003 # host B2's port

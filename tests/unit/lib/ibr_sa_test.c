@@ -291,7 +291,20 @@ static void test_sizes_vs_libibmad(void)
 	CU_ASSERT_EQUAL(IBR_SA_SERVICE_REC_LEN, 176);
 }
 
+/* MTU codes (IBA 15.2.5.17, PathRecord MTU): bytes to a code, a code as it is */
+static void test_mtu_code(void)
+{
+	static const uint16_t bytes[] = { 256, 512, 1024, 2048, 4096, 1500, 9000 };
+	static const uint8_t code[] = { 1, 2, 3, 4, 5, 3, 5 };
+
+	for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++)
+		CU_ASSERT_EQUAL(ibr_sa_mtu_code(bytes[i]), code[i]);
+	for (uint16_t c = 0; c <= 5; c++)
+		CU_ASSERT_EQUAL(ibr_sa_mtu_code(c), c);
+}
+
 static CU_TestInfo tests[] = {
+	{ "MTU in bytes to an MCMemberRecord's code", test_mtu_code },
 	{ "field tables are disjoint", test_field_tables },
 	{ "each field alone", test_fields_alone },
 	{ "round trips (host and wire)", test_round_trips },

@@ -66,13 +66,18 @@ static void test_not_mcast(void)
 
 static void test_join_state(void)
 {
-	static const uint8_t refused[] = { 2, 3, 4, 8, 9, 0x0F, 0x11, 0xFF };
+	static const uint8_t refused[] = { 2, 3, 5, 8, 9, 0x0F, 0x11, 0xFF };
 	struct ibr_plug_mcast r = join();
 
 	for (size_t i = 0; i < sizeof(refused); i++) {
 		r.join_state = refused[i];
 		CU_ASSERT_EQUAL(check(&r), POSM_MC_JOIN_STATE);
 	}
+	/* a feed's port the router only sends into: SendOnlyNonMember, checked as a join */
+	r.join_state = 4;
+	CU_ASSERT_EQUAL(check(&r), POSM_MC_OK);
+	r.pkey = 0x8000;
+	CU_ASSERT_EQUAL(check(&r), POSM_MC_PKEY);
 }
 
 static void test_pkey(void)

@@ -13,6 +13,7 @@
 #include "tests/unit/ibr_test.h"
 
 #include "lib/ibr_gid.h"
+#include "lib/ibr_sa.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -45,9 +46,11 @@ static size_t fake_groups(struct ibrd *dd, uint32_t port, const struct sa_group 
 /* the join source's port away (a plugin's port unlinked): joins refused */
 static bool join_refused;
 
-static int fake_join(struct ibrd *dd, uint32_t port, const struct sa_group *tmpl)
+static int fake_join(struct ibrd *dd, uint32_t port, const struct sa_group *tmpl,
+		     uint8_t join_state)
 {
 	(void)dd;
+	CU_ASSERT_EQUAL(join_state, IBR_SA_JOIN_FULL); /* the policy's: FullMember */
 	if (join_refused)
 		return -ENOENT;
 	if (nops < MAX_OPS) {
@@ -59,9 +62,10 @@ static int fake_join(struct ibrd *dd, uint32_t port, const struct sa_group *tmpl
 	return 0;
 }
 
-static void fake_leave(struct ibrd *dd, uint32_t port, const uint8_t mgid[16])
+static void fake_leave(struct ibrd *dd, uint32_t port, const uint8_t mgid[16], uint8_t join_state)
 {
 	(void)dd;
+	(void)join_state; /* also from teardown's ibrd_mcast_stop(), outside a test */
 	if (nops < MAX_OPS) {
 		ops[nops].what = 'l';
 		ops[nops].port = port;

@@ -181,8 +181,8 @@ static void test_joins_sent(void)
 	struct ibr_plug_msg m;
 
 	nsent = 0;
-	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t), 0);
-	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, NULL), 0);
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t, IBR_SA_JOIN_FULL), 0);
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, NULL, 0), 0);
 	CU_ASSERT_EQUAL_FATAL(nsent, 2);
 	CU_ASSERT_EQUAL_FATAL(ibr_plug_parse(sent[0], sent_len[0], &m), 0);
 	CU_ASSERT_TRUE(m.known);
@@ -205,15 +205,30 @@ static void test_joins_sent(void)
 	CU_ASSERT_EQUAL(r.guid, ROUTER_GUID);
 	CU_ASSERT_EQUAL(pl.mjoins_sent, 2);
 	/* no feeder: nothing sent */
-	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 1, t.mgid, &t), -ENOENT);
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 1, t.mgid, &t, IBR_SA_JOIN_FULL), -ENOENT);
 	/* a plugin that makes no joins (an older one): said once, nothing sent */
 	pl.s.h.flags = 0;
-	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t), -ENOTSUP);
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t, IBR_SA_JOIN_FULL), -ENOTSUP);
 	CU_ASSERT_TRUE(pl.mjoin_warned);
+	pl.s.h.flags = IBR_PLUG_HELLO_MCAST | IBR_PLUG_HELLO_MCAST_SENDONLY;
+	/* a feed's port the router only sends into: SendOnlyNonMember */
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t, IBR_SA_JOIN_SEND_ONLY), 0);
+	CU_ASSERT_EQUAL_FATAL(nsent, 3);
+	CU_ASSERT_EQUAL_FATAL(ibr_plug_parse(sent[2], sent_len[2], &m), 0);
+	ibr_plug_mcast_get(m.recs, &r);
+	CU_ASSERT_EQUAL(r.join_state, IBR_SA_JOIN_SEND_ONLY);
+	/* ... which an older plugin refuses: a FullMember there, said once */
 	pl.s.h.flags = IBR_PLUG_HELLO_MCAST;
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t, IBR_SA_JOIN_SEND_ONLY), 0);
+	CU_ASSERT_EQUAL_FATAL(nsent, 4);
+	CU_ASSERT_EQUAL_FATAL(ibr_plug_parse(sent[3], sent_len[3], &m), 0);
+	ibr_plug_mcast_get(m.recs, &r);
+	CU_ASSERT_EQUAL(r.join_state, IBR_SA_JOIN_FULL);
+	CU_ASSERT_TRUE(pl.sendonly_warned);
+	nsent = 2;
 	/* a port without a GUID cannot be named to OpenSM */
 	d.rib.port[0].guid = 0;
-	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t), -EINVAL);
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t, IBR_SA_JOIN_FULL), -EINVAL);
 	d.rib.port[0].guid = ROUTER_GUID;
 	CU_ASSERT_EQUAL(nsent, 2);
 }
@@ -240,7 +255,7 @@ static void test_bound_ca(void)
 	CU_ASSERT_TRUE(ibrd_psess_binds(&pl.s, d.rib.port[0].guid, d.rib.port[0].prefix));
 	CU_ASSERT_FALSE(ibrd_psess_binds(&pl.s, d.rib.port[1].guid, d.rib.port[1].prefix));
 	nsent = 0;
-	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t), 0);
+	CU_ASSERT_EQUAL(ibrd_plugin_mjoin(&d, 0, t.mgid, &t, IBR_SA_JOIN_FULL), 0);
 	CU_ASSERT_EQUAL_FATAL(nsent, 1);
 	CU_ASSERT_EQUAL_FATAL(ibr_plug_parse(sent[0], sent_len[0], &m), 0);
 	ibr_plug_mcast_get(m.recs, &r);
