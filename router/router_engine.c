@@ -716,9 +716,22 @@ static int eng_stage_mcast(const struct router_fib *fib, const struct router_mbu
 			continue;
 		/* DLID = the group's MLID on that subnet, SL = the group's SL there */
 		eng_rewrite(out, m, g->mlid[p], g->sl[p], next[p], crc);
-		/* a feed's copy carries the egress port's name for the group */
-		if (unlikely(g->feed))
-			next[p]->dgid = fib->feeds[g->feed - 1].dgid[p];
+		/*
+		 * A feed's copy carries the egress port's name for the group, and
+		 * a HopLmt no router forwards again (1 unless the section says
+		 * more; C8-16): a second router carrying the feed between the
+		 * same subnets drops this copy instead of sending it back.  Its
+		 * CRCs are computed when it is built (router_tx_build), the
+		 * verbs backend takes the HopLmt into the address handle.
+		 */
+		if (unlikely(g->feed)) {
+			const struct router_fib_feed *f = &fib->feeds[g->feed - 1];
+			uint8_t *hl = &next[p]->hdr[IBR_LRH_LEN + 7];
+
+			next[p]->dgid = f->dgid[p];
+			if (*hl > f->hops[p])
+				*hl = f->hops[p];
+		}
 		next[p]++;
 		sent++;
 	}

@@ -409,8 +409,12 @@ static int fib_feeds_compile(struct router_fib *fib, const struct router_mcast *
 	if (!(fib->feeds = calloc(maxid, sizeof(*fib->feeds))))
 		return -ENOMEM;
 	fib->nfeeds = maxid;
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
 		memcpy(fib->feeds[fe[i]->feed - 1].dgid[fe[i]->key.port], fe[i]->key.mgid, 16);
+		fib->feeds[fe[i]->feed - 1].hops[fe[i]->key.port] = fe[i]->feed_hops
+									    ? fe[i]->feed_hops
+									    : 1;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct router_mcast *in = fe[i];
 		struct router_fib_mgroup *g;

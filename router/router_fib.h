@@ -126,6 +126,7 @@ struct router_fib_mgroup {
  */
 struct router_fib_feed {
 	uint8_t dgid[ROUTER_MAX_PORTS][16]; /* the MGID it has on each port */
+	uint8_t hops[ROUTER_MAX_PORTS];	    /* a copy's HopLmt there at most (router_mcast) */
 };
 
 #define ROUTER_LRH_SL_KEEP (1ull << 48) /* in lrh_by_tclass[]: no SL mapped */

@@ -103,6 +103,13 @@ struct router_mcast {
 	 * RECEIVERS: it sends it there.
 	 */
 	uint16_t feed;
+	/*
+	 * In a feed: the HopLmt its copies leave this port with at most (0:
+	 * 1), so that no other router -- nor this one -- forwards them again
+	 * (C8-16: a router drops HopLmt 0 and 1): two routers that carry
+	 * one feed between the same subnets never ping-pong it.
+	 */
+	uint8_t feed_hops;
 };
 
 /*

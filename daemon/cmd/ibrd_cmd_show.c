@@ -246,6 +246,10 @@ static int mcasts_next(struct ibrd_out *o, void *arg)
 		ibrd_out_bool(o, m->flags & ROUTER_MCAST_RECEIVERS);
 		ibrd_out_bool(o, m->flags & ROUTER_MCAST_SENDERS);
 		ibrd_out_str(o, router_src_name(m->source));
+		/* the feed's name in the config now (a reload may renumber: its ids index it) */
+		ibrd_out_str(o, m->feed && m->feed <= s->d->conf->nmcasts
+					? s->d->conf->mcasts[m->feed - 1].feed
+					: "-");
 		return 1;
 	}
 	return ibrd_out_end(o);
@@ -253,8 +257,8 @@ static int mcasts_next(struct ibrd_out *o, void *arg)
 
 int ibrd_cmd_show_mcast(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	static const char *const cols[] = { "mgid", "port",	 "mlid",    "sl",    "qkey",
-					    "pkey", "receivers", "senders", "source" };
+	static const char *const cols[] = { "mgid", "port",	 "mlid",    "sl",     "qkey",
+					    "pkey", "receivers", "senders", "source", "feed" };
 	struct show_rows args = { .argc = argc };
 
 	if (argc > 3 || (argc == 3 && ibr_gid_parse(argv[2], &args.mgid)))

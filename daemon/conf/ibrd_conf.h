@@ -96,6 +96,7 @@ struct ibrd_conf_mcast {
 	 * into it.
 	 */
 	char feed[IBRD_NAME_MAX];
+	uint8_t hop_limit; /* in a feed: its copies' HopLmt on this port at most */
 };
 
 /* A UD unicast proxy (data = verbs): a QP on `port` stands for (gid, qpn, qkey). */

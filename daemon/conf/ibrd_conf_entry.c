@@ -56,6 +56,7 @@ const char *ibrd_conf_mcast_init(struct ibrd_conf_mcast *g, const char *title)
 	g->pkey = 0xFFFF;
 	g->mtu = 2048;
 	g->receivers = g->senders = true;
+	g->hop_limit = 1;
 	if (ibr_gid_parse(title, &mgid) < 0 || !ibr_gid_is_mcast(&mgid))
 		return "not a multicast GID (ff00::/8, or an IPv4 group ::ffff:224.0.0.0/100)";
 	if (ibr_gid_mcast_scope(&mgid) == 0 || ibr_gid_mcast_scope(&mgid) == 0xF)
@@ -243,6 +244,7 @@ void ibrd_conf_mcast_rib(const struct ibrd_conf_mcast *cm, uint8_t port, struct 
 	m->qkey = cm->qkey;
 	m->mtu = cm->mtu;
 	m->source = ROUTER_SRC_STATIC;
+	m->feed_hops = cm->feed[0] ? cm->hop_limit : 0;
 	/* receivers = false stays so: the operator said the subnet has none (ibrd_mcast.c) */
 	m->flags = (uint8_t)((cm->receivers ? ROUTER_MCAST_RECEIVERS : 0) |
 			     (cm->senders ? ROUTER_MCAST_SENDERS : 0));

@@ -596,6 +596,12 @@ static bool ibrd_conf_when_umad(const void *o)
 	return ((const struct ibrd_conf_port *)o)->mad == IBRD_MAD_UMAD;
 }
 
+/* a group the router routes keeps its HopLmt, less one: hop-limit is a feed's */
+static bool ibrd_conf_when_feed(const void *o)
+{
+	return ((const struct ibrd_conf_mcast *)o)->feed[0] != '\0';
+}
+
 static bool ibrd_conf_when_ibsim(const void *o)
 {
 	return ((const struct ibrd_conf_port *)o)->mad == IBRD_MAD_IBSIM;
@@ -705,6 +711,8 @@ static const struct ibrd_conf_key ibrd_conf_k_mcast[] = {
 	[IBRD_MK_RECEIVERS] = KEY("receivers", boolean, M, receivers),
 	[IBRD_MK_SENDERS] = KEY("senders", boolean, M, senders),
 	[IBRD_MK_FEED] = KEY("feed", str, M, feed, .flags = IBRD_KEY_NAME | IBRD_KEY_EMPTY),
+	[IBRD_MK_HOP_LIMIT] = KEY("hop-limit", uint, M, hop_limit, NUM(1, 255),
+				  WHEN(feed, "a feed")),
 };
 
 #define Y struct ibrd_conf_proxy

@@ -7,6 +7,10 @@
  * this forwards each datagram, a whole IB packet from its LRH, to the
  * socket of the port its DLID names, as a switch's forwarding table would
  * (IBA 18.2.4: a unicast DLID within a port's LMC range goes to that port).
+ * A multicast DLID (0xC000 and up) goes to every port but the one it came
+ * from, as if each port were in every group's forwarding entry (18.2.4.3.2:
+ * never back out of its ingress port); the sender is known by the path its
+ * socket is bound to, which must be its PATH here.
  *
  *   sim_switch SOCKET LID[/LMC]=PATH ...
  *
@@ -64,6 +68,21 @@ static int sw_port_parse(const char *s, struct sw_port *p)
 	return 0;
 }
 
+/* A multicast packet to every port but its sender's (an unbound sender: to all). */
+static void sw_flood(int fd, const struct sw_port *port, int n, const struct sockaddr_un *from,
+		     const unsigned char *pkt, size_t len, unsigned long *fwd, unsigned long *drop)
+{
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(port[i].to.sun_path, from->sun_path))
+			continue;
+		if (sendto(fd, pkt, len, 0, (const struct sockaddr *)&port[i].to,
+			   sizeof(port[i].to)) < 0)
+			(*drop)++;
+		else
+			(*fwd)++;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct sw_port port[MAX_PORTS];
@@ -89,10 +108,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sim_switch: %s: %s\n", me.sun_path, strerror(errno));
 		return 1;
 	}
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
+	/*
+	 * Without SA_RESTART: glibc's signal() restarts the blocking recvfrom(),
+	 * so the switch never saw `stop` and outlived its SIGTERM (killed 10 s
+	 * later by the tests' cleanup).
+	 */
+	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = on_signal }, NULL);
+	sigaction(SIGINT, &(struct sigaction){ .sa_handler = on_signal }, NULL);
 	while (!stop) {
-		ssize_t len = recv(fd, pkt, sizeof(pkt), 0);
+		struct sockaddr_un from = { 0 };
+		socklen_t flen = sizeof(from);
+		ssize_t len = recvfrom(fd, pkt, sizeof(pkt), 0, (struct sockaddr *)&from, &flen);
 		unsigned dlid;
 		int i;
 
@@ -107,6 +133,10 @@ int main(int argc, char **argv)
 			continue;
 		}
 		dlid = (unsigned)pkt[2] << 8 | pkt[3]; /* LRH bytes 2-3 (IBA 7.7.4) */
+		if (dlid >= 0xC000) {
+			sw_flood(fd, port, n, &from, pkt, (size_t)len, &fwd, &drop);
+			continue;
+		}
 		for (i = 0; i < n; i++)
 			if (dlid >= port[i].lid && dlid < port[i].lid + port[i].span)
 				break;

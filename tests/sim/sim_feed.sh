@@ -5,7 +5,8 @@
 # (ff12:4001:ffff::f01:101, Q_Key 0x01234567, link-local: never routed as a
 # group) and as IPoIB names it on port b (ff15:401b:ffff::f01:101): each
 # datagram leaves under the egress port's name, with CRCs for it (the host
-# checks them), payload, SGID and Q_Key as they came, the hop limit one less;
+# checks them), payload, SGID and Q_Key as they came, the hop limit one less
+# but at most the section's hop-limit (1 by default: into a; 100 into b);
 # nothing goes back; the same rdma_cm MGID outside a feed is never routed.
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +25,7 @@ mcast \"$B_MGID\" {
 	port = \"b\"
 	mlid = 0xc002
 	qkey = $Q
+	hop-limit = 100
 	feed = \"md\"
 }"
 check "the daemon starts with the feed" start_router
@@ -46,9 +48,10 @@ else
 fi
 # b -> a: under a's name
 recv_bg a "$T/a.peer" -c 5 -t 5000 --expect-count 5 --expect-dlid 0xc001 --expect-dgid $A_MGID \
-	--expect-sgid $B_HOST --expect-qkey $Q --expect-hoplimit 63 --expect-size 200
+	--expect-sgid $B_HOST --expect-qkey $Q --expect-hoplimit 1 --expect-size 200
 send_b --slid 5 --dlid 0xc002 --sgid $B_HOST --dgid $B_MGID --qpn 0xffffff --qkey $Q --size 200 -c 5
-check "b -> a: 5 under port a's MGID" recv_wait a
+check "b -> a: 5 under port a's MGID, HopLmt 1 (a's hop-limit: no router forwards them on)" \
+	recv_wait a
 ctl -j show counters > "$T/counters.json"
 check "the router sent 5 on each port, dropped none" sh -c \
 	"grep -q '\"port\":\"a\",[^}]*\"tx_packets\":5,' '$T/counters.json' &&

@@ -143,6 +143,8 @@ static void test_mcast_v4(void)
 }
 
 /* `mgid` names feed `id` on `port` (flags: SENDERS, it is taken from there; RECEIVERS, sent there). */
+static uint8_t feed_hops; /* the next feed_add()'s router_mcast.feed_hops */
+
 static void feed_add(const union ibr_gid *mgid, uint16_t id, uint8_t port, uint16_t mlid, int flags)
 {
 	struct router_mcast m;
@@ -154,6 +156,7 @@ static void feed_add(const union ibr_gid *mgid, uint16_t id, uint8_t port, uint1
 	m.flags = (uint8_t)flags;
 	m.qkey = 0x01234567;
 	m.feed = id;
+	m.feed_hops = feed_hops;
 	CU_ASSERT_EQUAL(router_rib_mcast_add(&rib, &m), 0);
 }
 
@@ -171,8 +174,11 @@ static void feed_send(uint8_t port, const union ibr_gid *mgid, uint16_t mlid)
 	mb.port = 0;
 }
 
-/* The copy out.tx[port][0]: to `mlid`, DGID `mgid`, its CRCs those of its bytes. */
-static void feed_copy_check(uint8_t port, const union ibr_gid *mgid, uint16_t mlid)
+/*
+ * The copy out.tx[port][0]: to `mlid`, DGID `mgid`, its CRCs those of its
+ * bytes, HopLmt `hl` (sent with 64).
+ */
+static void feed_copy_check(uint8_t port, const union ibr_gid *mgid, uint16_t mlid, uint8_t hl)
 {
 	static uint8_t got[8192];
 	const struct router_tx *t = &out.tx[port][0];
@@ -183,6 +189,8 @@ static void feed_copy_check(uint8_t port, const union ibr_gid *mgid, uint16_t ml
 	CU_ASSERT_EQUAL(router_tx_build(t, got), mb.len);
 	CU_ASSERT_EQUAL(ibr_lrh_get_dlid((const struct ibr_lrh *)got), mlid);
 	CU_ASSERT_EQUAL(memcmp(got + 8 + 24, mgid->raw, 16), 0);
+	CU_ASSERT_EQUAL(got[8 + 7], hl);
+	CU_ASSERT_EQUAL(t->hdr[8 + 7], hl); /* what the verbs backend's address handle takes */
 	CU_ASSERT_EQUAL(ibr_icrc_verify(got, mb.len - 2), 0);
 	CU_ASSERT_EQUAL(ibr_vcrc_verify(got, mb.len), 0);
 	/* the rest as it came: the payload, the packet's own SGID */
@@ -206,23 +214,43 @@ static void test_feed(void)
 	CU_ASSERT_EQUAL_FATAL(ibr_mgid_make(IBR_MGID_FORM_RDMA_CM, &g, 2, 0xffff, &ib), 0);
 	CU_ASSERT_EQUAL_FATAL(ibr_mgid_make(IBR_MGID_FORM_IPOIB, &g, 2, 0xffff, &ipoib), 0);
 	feed_add(&ib, 1, 0, 0xC020, ROUTER_MCAST_SENDERS | ROUTER_MCAST_RECEIVERS);
+	feed_hops = 200; /* more than the packet has: its own, less one */
 	feed_add(&v4, 1, 1, 0xC021, ROUTER_MCAST_SENDERS | ROUTER_MCAST_RECEIVERS);
+	feed_hops = 5;
 	feed_add(&ipoib, 1, 2, 0xC022, ROUTER_MCAST_SENDERS);
+	feed_hops = 0;
 	recompile();
 	CU_ASSERT_EQUAL(fib->nfeeds, 1);
 	feed_send(0, &ib, 0xC020);
 	CU_ASSERT_EQUAL(drops_total(), 0);
 	CU_ASSERT_EQUAL(out.ncopies, 1);
-	feed_copy_check(1, &v4, 0xC021);
+	feed_copy_check(1, &v4, 0xC021, 63);
+	/* into a: HopLmt 1 (the default), which no router forwards again (C8-16) */
 	feed_send(1, &v4, 0xC021);
 	CU_ASSERT_EQUAL(drops_total(), 0);
 	CU_ASSERT_EQUAL(out.ncopies, 1);
-	feed_copy_check(0, &ib, 0xC020);
+	feed_copy_check(0, &ib, 0xC020, 1);
 	feed_send(2, &ipoib, 0xC022);
 	CU_ASSERT_EQUAL(drops_total(), 0);
 	CU_ASSERT_EQUAL(out.ncopies, 2);
-	feed_copy_check(0, &ib, 0xC020);
-	feed_copy_check(1, &v4, 0xC021);
+	feed_copy_check(0, &ib, 0xC020, 1);
+	feed_copy_check(1, &v4, 0xC021, 63);
+	/*
+	 * A second router's copy of the feed, into a as the first one sent it
+	 * (HopLmt 1): dropped, so that two routers carrying one feed between
+	 * the same subnets never send it back and forth
+	 */
+	{
+		struct ibr_pkt_ud_params p;
+
+		mcast_params(&p, 0x18, 1, 0xC020);
+		memcpy(p.dgid, ib.raw, 16);
+		gid_set(p.sgid, PFX_GSRC, HOST_A);
+		p.hoplmt = 1;
+		build(&p);
+		run();
+		expect_drop(ROUTER_DROP_HOPLMT, "a feed's copy from another router (HopLmt 1)");
+	}
 	for (uint8_t port = 0; port < 3; port++) {
 		router_rib_mcast_del(&rib, ib.raw, port);
 		router_rib_mcast_del(&rib, v4.raw, port);

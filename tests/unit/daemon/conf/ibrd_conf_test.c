@@ -460,12 +460,16 @@ static void test_feeds(void)
 
 	snprintf(text, sizeof(text),
 		 "%smcast \"ff12:4001:ffff::f01:101\" { port = ib mlid = 0xc001 feed = md }\n"
-		 "mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md senders = false }\n"
+		 "mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md senders = false\n"
+		 "\thop-limit = 8 }\n"
 		 "mcast \"ff15::1\" { port = ib mlid = 0xc003 }\n",
 		 ports);
 	c = load_ok(text);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_STRING_EQUAL(c->mcasts[0].feed, "md");
+	/* a feed's copies leave with HopLmt 1 unless the section says more */
+	CU_ASSERT_EQUAL(c->mcasts[0].hop_limit, 1);
+	CU_ASSERT_EQUAL(c->mcasts[1].hop_limit, 8);
 	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, "md"), 1);
 	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, c->mcasts[1].feed), 1);
 	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, c->mcasts[2].feed), 0);
@@ -476,7 +480,8 @@ static void test_feeds(void)
 		 "mcast \"ff12:4001:ffff::f01:102\" { port = ib mlid = 0xc002 feed = md }\n"
 		 "mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md }\n"
 		 "mcast \"ff12:401b:ffff::f01:102\" { port = ib mlid = 0xc003 feed = md }\n"
-		 "mcast \"ff15::7\" { port = r mlid = 0xc004 feed = solo }\n",
+		 "mcast \"ff15::7\" { port = r mlid = 0xc004 feed = solo }\n"
+		 "mcast \"ff15::8\" { port = r mlid = 0xc005 hop-limit = 2 }\n",
 		 ports);
 	c = load_text(text, &errs);
 	CU_ASSERT_PTR_NULL(c);
@@ -489,7 +494,8 @@ static void test_feeds(void)
 		"t.conf:7: mcast \"ff12:401b:ffff::f01:102\": feed: \"md\" has an MGID on port "
 		"\"ib\" already\n"
 		"t.conf:8: mcast \"ff15::7\": feed: \"solo\" is on one port only: it carries a "
-		"group between ports\n");
+		"group between ports\n"
+		"t.conf:9: mcast \"ff15::8\": hop-limit: only with a feed\n");
 	free(errs);
 }
 
