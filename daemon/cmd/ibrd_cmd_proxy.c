@@ -203,12 +203,13 @@ int ibrd_cmd_show_qps(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = {
-		"port",		  "device",	"link",	     "state",	   "gid",
-		"sgid_index",	  "mtu",	"rx",	     "tx_wrs",	   "tx_posts",
-		"posts_per_pkt",  "recv_posts", "rq_depth",  "rq_low",	   "rx_err",
-		"rx_bad_len",	  "tx_err",	"tx_no_ah",  "tx_down",	   "qp_resets",
-		"events",	  "cq_err",	"mc_ip_err", "tx_foreign", "tx_bounced",
-		"tx_bounce_full",
+		"port",		  "device",	"link",	       "state",	     "gid",
+		"sgid_index",	  "mtu",	"rx",	       "tx_wrs",     "tx_posts",
+		"posts_per_pkt",  "recv_posts", "rq_depth",    "rq_low",     "rx_err",
+		"rx_bad_len",	  "tx_err",	"tx_no_ah",    "tx_down",    "qp_resets",
+		"events",	  "cq_err",	"mc_ip_err",   "tx_foreign", "tx_bounced",
+		"tx_bounce_full", "rx_no_grh",	"rx_own_sgid", "tx_unicast", "tx_qkey",
+		"mc_no_qp",
 	};
 	int only = show_port_arg(d, o, argc, argv);
 
@@ -257,6 +258,11 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		ibrd_out_u64(o, st->tx_foreign);
 		ibrd_out_u64(o, st->tx_bounced);
 		ibrd_out_u64(o, st->tx_bounce_full);
+		ibrd_out_u64(o, st->rx_no_grh);
+		ibrd_out_u64(o, st->rx_own_sgid);
+		ibrd_out_u64(o, st->tx_unicast);
+		ibrd_out_u64(o, st->tx_qkey);
+		ibrd_out_u64(o, st->mc_no_qp);
 	}
 	return ibrd_out_end(o);
 }

@@ -10,6 +10,7 @@
 #include "lib/ibr_mgid.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 unsigned ibrd_conf_feed_id(const struct ibrd_conf *c, const char *feed)
@@ -62,6 +63,14 @@ void ibrd_conf_check_feeds(struct ibrd_conf_ctx *ctx)
 
 		if (!g->feed[0] || m->failed || m->bad)
 			continue;
+		/* the RIB and the FIB carry a feed's id (its first section + 1) in 16 bits */
+		if (first >= UINT16_MAX) {
+			ibrd_conf_err(ctx, m->key_line[IBRD_MK_FEED], m->label, "feed",
+				      "\"%s\" begins at mcast section %u: a feed must begin within "
+				      "the first %u (put feeds' sections before the other groups')",
+				      g->feed, first + 1, UINT16_MAX);
+			continue;
+		}
 		memcpy(x.raw, c->mcasts[first].mgid, 16);
 		if (!feed_same_group(g->mgid, c->mcasts[first].mgid)) {
 			ibrd_conf_err(ctx, m->key_line[IBRD_MK_FEED], m->label, "feed",

@@ -24,6 +24,7 @@
 
 struct io_port;
 struct io_verbs;
+struct io_verbs_stats;
 struct ibrd_smp;
 struct ibrd_sma_tabs;
 struct sma;
@@ -62,6 +63,9 @@ struct ibrd_sim_stage {
 	bool old_open[ROUTER_MAX_PORTS];
 };
 
+/* The refusal counters of a verbs port that ibrd_verbs_refusals.c says (io_verbs_stats). */
+#define IBRD_VERBS_REFUSALS 10
+
 /* The data path's state (d->data). */
 struct ibrd_datapath {
 	struct io_sim_port sim[ROUTER_MAX_PORTS];
@@ -71,6 +75,9 @@ struct ibrd_datapath {
 	struct io_port *vport[ROUTER_MAX_PORTS];
 	char verbs_sig[ROUTER_MAX_PORTS * 80 + IBRD_MAX_PROXIES * 64];
 	uint64_t verbs_check_ns; /* the next look at lost and vanished devices (ibrd_verbs_tick) */
+	/* each verbs port's refusal counters when last said, and when (ibrd_verbs_refusals.c) */
+	uint64_t refusals[ROUTER_MAX_PORTS][IBRD_VERBS_REFUSALS];
+	uint64_t refusals_ns[ROUTER_MAX_PORTS];
 	struct ibrd_proxy proxy[IBRD_MAX_PROXIES];
 	unsigned nproxies;
 	/* the HCA async events (ibrd_verbs.c): one fd a device */
@@ -85,6 +92,18 @@ struct ibrd_datapath {
 	struct router_counters retired; /* totals of workers stopped by a reload */
 	struct router_counters cleared; /* subtracted from sums after "clear counters" */
 };
+
+/*
+ * ibrd_verbs_refusals.c: the refusals of the verbs ports said, once a second
+ * at most every 10 s a port (from ibrd_verbs_tick).
+ */
+void ibrd_verbs_refusals_tell(struct ibrd *d, uint64_t now);
+/*
+ * What grew in `st` since `last` (updated), as "name N (why), ..." in
+ * `buf`: the number of packets refused, 0 for none.
+ */
+size_t ibrd_verbs_refusals(const struct io_verbs_stats *st, uint64_t last[IBRD_VERBS_REFUSALS],
+			   char *buf, size_t len);
 
 struct ibrd_datapath *ibrd_data_new(void);
 void ibrd_data_free(struct ibrd_datapath *x);

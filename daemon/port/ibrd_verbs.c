@@ -269,6 +269,7 @@ void ibrd_verbs_tick(struct ibrd *d, uint64_t now)
 	if (!d->data->verbs || now < d->data->verbs_check_ns)
 		return;
 	d->data->verbs_check_ns = now + 1000000000ull;
+	ibrd_verbs_refusals_tell(d, now);
 	n = io_verbs_ndevs(d->data->verbs);
 	for (unsigned k = 0; k < n; k++) {
 		const char *why;

@@ -499,6 +499,67 @@ static void test_feeds(void)
 	free(errs);
 }
 
+/*
+ * A feed's id is its first section's number, which the RIB and the FIB
+ * carry in 16 bits: a feed beginning after 65535 mcast sections is refused
+ * (it was cut to another feed's id, silently).
+ */
+/* `n` plain groups on port ib, then the feed "md" on ib and r: the config's text (to free). */
+static char *feed_after(unsigned n)
+{
+	static const char head[] = "router { node-guid = 0x1 }\n"
+				   "port \"ib\" { data = sim sim-socket = x sim-peer = y lid = 1"
+				   " subnet-prefix = \"fec0:0:0:1::\" }\n"
+				   "port \"r\" { data = sim sim-socket = x2 sim-peer = y2 lid = 1"
+				   " subnet-prefix = \"fec0:0:0:2::\" }\n";
+	static const char feed[] =
+		"mcast \"ff12:4001:ffff::f01:101\" { port = ib mlid = 0xc001 feed = md }\n"
+		"mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md }\n";
+	size_t cap = sizeof(head) + sizeof(feed) + (size_t)n * 48, at;
+	char *text = malloc(cap);
+
+	if (!text)
+		return NULL;
+	at = (size_t)snprintf(text, cap, "%s", head);
+	for (unsigned i = 0; i < n; i++)
+		at += (size_t)snprintf(text + at, cap - at,
+				       "mcast \"ff15::%x:%x\" { port = ib mlid = 0xc001 }\n",
+				       i >> 8, i & 0xFF);
+	snprintf(text + at, cap - at, "%s", feed);
+	return text;
+}
+
+/*
+ * A feed's id is its first section's number, which the RIB and the FIB
+ * carry in 16 bits: a feed beginning after 65535 mcast sections is refused
+ * (it was cut to another feed's id, silently).
+ */
+static void test_feed_id_range(void)
+{
+	char *text = feed_after(65535), *errs = NULL;
+	struct ibrd_conf *c;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	c = load_text(text, &errs);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_PTR_NOT_NULL(errs && strstr(errs, "mcast \"ff12:4001:ffff::f01:101\": feed: "
+						    "\"md\" begins at mcast section 65536: a feed "
+						    "must begin within the first 65535"));
+	free(errs);
+	ibrd_conf_free(c);
+	free(text);
+	/* one section fewer before it: its id is 65535, the last that fits */
+	text = feed_after(65534);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	c = load_text(text, &errs);
+	CU_ASSERT_PTR_NOT_NULL(c);
+	if (c)
+		CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, "md"), 65535);
+	free(errs);
+	ibrd_conf_free(c);
+	free(text);
+}
+
 /* ibrd_conf_load(path) fails with exactly `want`. */
 static void load_fails(const char *path, const char *want)
 {
@@ -779,6 +840,7 @@ static CU_TestInfo tests[] = {
 	{ "routes, neighbours, groups, multicast policy", test_tables },
 	{ "verbs ports and proxies", test_verbs },
 	{ "feeds: one group, a name a port", test_feeds },
+	{ "a feed's id fits the RIB's 16 bits", test_feed_id_range },
 	{ "missing file, empty text, free(NULL)", test_load_errors },
 	{ "directories, FIFOs, devices, a file too large are refused", test_not_a_file },
 	{ "secrets are printed only when asked for, never echoed", test_secrets },
