@@ -19,6 +19,10 @@
 #      (keyed: srkey= and announce-key);
 #   3. the plugin's joins for CA port a are accepted: a group created in B
 #      gets router port a as a member in A, made by the plugin;
+#   3b. feeds' joins by direction (IBA 15.2.5.17): a FullMember where the
+#      router takes the feed, a SendOnlyNonMember where it only sends it,
+#      while that subnet has receivers; through the plugin (port a) and the
+#      SA client (port b), as OpenSM's SA lists them (ScopeState);
 #   4. a hostile ServiceRecord, registered by a host of B under its own
 #      GID, naming a prefix: refused, said once in OpenSM B's log, and no
 #      PathRecord goes to its prefix; the router's still do; one forged
@@ -52,7 +56,7 @@ if [ ! -f "$PLUGDIR/libibrouter-osm.so" ]; then
 fi
 
 OSMA=$LAB/A/sm/osm.log OSMB=$LAB/B/sm/osm.log
-FEED=ff12:4001:ffff::f01:101
+FEED=ff12:4001:ffff::f01:101 FEED2=ff12:4001:ffff::f01:102
 A2=fec0:0:0:1:0:0:10:3 B2=fec0:0:0:2:0:0:11:3
 # pr_dlid S SGID DGID: the DLID of subnet S's PathRecord from host S2 (empty: none)
 pr_dlid() {
@@ -141,6 +145,22 @@ mcast "$FEED" {
 	senders = false
 	feed = "md"
 }
+# and the other way round: 239.1.1.2 from B into A, where the plugin makes
+# port a's SendOnlyNonMember join inside OpenSM A
+mcast "$FEED2" {
+	port = "b"
+	mlid = 0xc011
+	qkey = 0x01234567
+	receivers = false
+	feed = "md2"
+}
+mcast "$FEED2" {
+	port = "a"
+	mlid = 0xc011
+	qkey = 0x01234567
+	senders = false
+	feed = "md2"
+}
 learning {
 	osm-plugin = true
 	announce-routes = true
@@ -209,6 +229,18 @@ lab_check "3b: host B2 leaves" "$JOIN" join "$(lab_sock B)" HcaB2 "$FEED" 1 leav
 lab_check "3b: port b leaves with it (no receivers left in B)" \
 	wait_for 15 no_member B "$FEED" "$RGB"
 lab_check "3b: port a stays a FullMember in A" state_is A "$FEED" "$RGA" 0x1
+# the plugin's SendOnlyNonMember join (join state 4 in its message, made inside OpenSM)
+lab_check "3b: feed md2 in from B: port b a FullMember of $FEED2 there" \
+	wait_for 15 state_is B "$FEED2" "$RGB" 0x1
+lab_check "3b: host A2 joins $FEED2 in A" "$JOIN" join "$(lab_sock A)" HcaA2 "$FEED2" 1 \
+	qkey 0x01234567
+lab_check "3b: the plugin joins CA port a to it as a SendOnlyNonMember (JoinState 4)" \
+	wait_for 15 state_is A "$FEED2" "$RGA" 0x4
+lab_check "3b: OpenSM A's log says the plugin joined it" grep -q \
+	"joined router port $(printf '0x%016x' "$GA") to $FEED2" "$OSMA"
+lab_check "3b: host A2 leaves; port a leaves with it" sh -c \
+	"'$JOIN' join '$(lab_sock A)' HcaA2 '$FEED2' 1 leave"
+lab_check "3b: ... gone from A's SA" wait_for 15 no_member A "$FEED2" "$RGA"
 
 # ---- 4. a hostile ServiceRecord ----
 GH=0x0000000000110003 # host B2's port
