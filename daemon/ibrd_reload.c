@@ -63,7 +63,10 @@ struct reload {
 /* The same ports in the same order with the same data paths: the workers need not stop. */
 static bool reload_same_data(const struct ibrd_conf *a, const struct ibrd_conf *b)
 {
-	if (a->nports != b->nports || a->workers != b->workers)
+	if (a->nports != b->nports || a->workers != b->workers ||
+	    a->worker_mode != b->worker_mode || a->worker_poll != b->worker_poll ||
+	    a->nworker_cpus != b->nworker_cpus ||
+	    memcmp(a->worker_cpus, b->worker_cpus, a->nworker_cpus * sizeof(a->worker_cpus[0])))
 		return false;
 	for (unsigned i = 0; i < a->nports; i++) {
 		const struct ibrd_conf_port *p = &a->port[i], *q = &b->port[i];

@@ -29,6 +29,7 @@ const struct ibr_ctl_cmd ibr_ctl_cmds[] = {
 	{ "show", "proxies", false, "show proxies [PORT]" },
 	{ "show", "qps", false, "show qps [PORT]" },
 	{ "show", "verbs", false, "show verbs [PORT]" },
+	{ "show", "workers", false, "show workers" },
 	{ "trace", NULL, false, "trace SGID DGID [tclass T] [flowlabel F] [port P]" },
 	{ "route", "add", true,
 	  "route add PREFIX port P lid L [lmc M] | direct | algorithmic [metric N]" },

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <time.h>
 #include <unistd.h>
 
 int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *pub,
@@ -17,6 +18,7 @@ int router_worker_init(struct router_worker *w, uint32_t id, struct router_pub *
 	if (nports > ROUTER_MAX_PORTS || id >= pub->nreaders)
 		return -EINVAL;
 	w->id = id;
+	w->cpu = -1;
 	w->pub = pub;
 	w->nports = nports;
 	w->rx_ports = rx_ports;
@@ -249,10 +251,41 @@ static void worker_test_hang(void)
 }
 #endif
 
+static uint64_t worker_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Whether the worker polls again without sleeping: always when busy; when
+ * hybrid, until poll_ns passed since its last packet (the clock read once
+ * a poll that found nothing, never on a poll that found packets).
+ */
+static bool worker_keeps_polling(struct router_worker *w, unsigned got, uint64_t *last_ns)
+{
+	if (w->mode == ROUTER_WORKER_EVENT)
+		return false;
+	if (got) {
+		*last_ns = 0; /* read again at the next empty poll */
+		return true;
+	}
+	atomic_fetch_add_explicit(&w->idle_polls, 1, memory_order_relaxed);
+	if (w->mode == ROUTER_WORKER_BUSY)
+		return true;
+	if (!*last_ns)
+		*last_ns = worker_now_ns();
+	return worker_now_ns() - *last_ns < w->poll_ns;
+}
+
 void *router_worker_run(void *arg)
 {
 	struct router_worker *w = arg;
 	struct epoll_event ev[ROUTER_MAX_PORTS];
+	uint64_t last_ns = 0;
+	bool polling = w->mode == ROUTER_WORKER_BUSY;
 
 	while (!atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 		/* a relaxed add a turn, nothing next to the epoll_wait beside it */
@@ -260,18 +293,28 @@ void *router_worker_run(void *arg)
 #ifdef ROUTER_TEST_HANG
 		worker_test_hang();
 #endif
+		if (polling) {
+			/* online throughout: each round of the poll is a quiescent state */
+			polling = worker_keeps_polling(w, router_worker_poll(w, 4096), &last_ns);
+			continue;
+		}
 		/* blocked in epoll the worker holds no FIB: let reclamation go on */
 		router_pub_offline(w->pub, w->id);
 		int n = epoll_wait(w->epfd, ev, ROUTER_MAX_PORTS, 100);
 
 		router_pub_online(w->pub, w->id);
+		atomic_fetch_add_explicit(&w->wakeups, 1, memory_order_relaxed);
 		/*
 		 * Idle too (n == 0, every 100 ms): one round, so a new FIB reaches
 		 * the ports (verbs attaches groups) and backends see to their
 		 * housekeeping (verbs: re-posts, async events).  One empty poll per
-		 * port each time: nothing next to the 100 ms.
+		 * port each time: nothing next to the 100 ms.  A hybrid worker
+		 * woken by a packet polls from here on.
 		 */
-		router_worker_poll(w, n > 0 ? 4096 : 1);
+		if (router_worker_poll(w, n > 0 ? 4096 : 1) && w->mode == ROUTER_WORKER_HYBRID) {
+			polling = true;
+			last_ns = 0;
+		}
 	}
 	router_pub_offline(w->pub, w->id);
 	return NULL;

@@ -34,8 +34,29 @@ struct router_worker_shown {
 	_Atomic uint64_t w[ROUTER_COUNTERS_WORDS]; /* struct router_counters, word by word */
 };
 
+/*
+ * How a worker waits for packets (ibrouterd.conf(5), worker-mode): asleep
+ * in epoll_wait until a port's fd wakes it (an interrupt and a wake-up on
+ * every quiet-to-busy edge, no CPU while idle); polling its ports without
+ * ever sleeping (its core at 100%, no wake-up latency); or polling for
+ * poll_ns after its last packet, then sleeping (busy under load, asleep
+ * when quiet).
+ */
+enum router_worker_mode {
+	ROUTER_WORKER_EVENT,
+	ROUTER_WORKER_BUSY,
+	ROUTER_WORKER_HYBRID,
+};
+
 struct router_worker {
-	uint32_t id; /* reader slot in the publisher */
+	uint32_t id;	  /* reader slot in the publisher */
+	uint8_t mode;	  /* enum router_worker_mode, set before the thread starts */
+	uint64_t poll_ns; /* hybrid: how long it polls after its last packet */
+	int cpu;	  /* the CPU it is pinned to, -1: none (set by its starter) */
+	/* its sleeps in epoll_wait (relaxed: read by `show workers`) */
+	_Atomic uint64_t wakeups;
+	/* its polls of every port that found no packet (busy and hybrid) */
+	_Atomic uint64_t idle_polls;
 	struct router_pub *pub;
 	uint32_t nports;
 	struct io_port *port[ROUTER_MAX_PORTS]; /* by port index, for sending; NULL: no data path */

@@ -48,6 +48,7 @@ static const struct {
 	{ "show", "proxies", ibrd_cmd_show_proxies },
 	{ "show", "qps", ibrd_cmd_show_qps },
 	{ "show", "verbs", ibrd_cmd_show_verbs },
+	{ "show", "workers", ibrd_cmd_show_workers },
 	{ "sa", "resync", ibrd_cmd_sa_resync },
 	{ "show", "sma", ibrd_cmd_show_sma },
 	{ "sma", "release", ibrd_cmd_sma_release },

@@ -548,6 +548,7 @@ static void ibrd_conf_defaults(struct ibrd_conf *c, const char *file)
 	c->ctl_mode = 0660;
 	c->ctl_group[0] = '\0'; /* the daemon's own group */
 	c->workers = 1;
+	c->worker_poll = 100;
 	c->log_level = LOG_INFO;
 	strcpy(c->pid_file, IBRD_PID_FILE);
 }

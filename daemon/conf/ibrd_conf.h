@@ -77,6 +77,8 @@ struct ibrd_conf_neigh {
 	uint8_t lmc;
 };
 
+#define IBRD_WORKER_CPUS_MAX 64 /* as many as workers */
+
 struct ibrd_conf_mcast {
 	uint8_t mgid[16];
 	char port[ROUTER_PORT_NAME];
@@ -149,6 +151,11 @@ struct ibrd_conf {
 	char ctl_group[IBRD_NAME_MAX];
 	/* process */
 	unsigned workers;
+	uint8_t worker_mode;  /* enum router_worker_mode: event, busy, hybrid */
+	unsigned worker_poll; /* µs: a hybrid worker polls this long after its last packet */
+	/* worker i runs on CPU worker_cpus[i % n]; none: where the kernel puts it */
+	uint16_t worker_cpus[IBRD_WORKER_CPUS_MAX];
+	unsigned nworker_cpus;
 	int log_level; /* syslog priority */
 	char pid_file[IBRD_PATH_MAX];
 	char user[IBRD_NAME_MAX]; /* started as root: the user it runs as once started, "" stays */

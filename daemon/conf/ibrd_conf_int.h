@@ -155,7 +155,16 @@ enum {
 };
 enum { IBRD_XK_SCOPES, IBRD_XK_INCLUDE, IBRD_XK_EXCLUDE, IBRD_XK_MAX };
 enum { IBRD_CK_SOCKET, IBRD_CK_MODE, IBRD_CK_GROUP, IBRD_CK_MAX };
-enum { IBRD_GK_WORKERS, IBRD_GK_LOG_LEVEL, IBRD_GK_PID_FILE, IBRD_GK_USER, IBRD_GK_MAX };
+enum {
+	IBRD_GK_WORKERS,
+	IBRD_GK_WORKER_MODE,
+	IBRD_GK_WORKER_POLL,
+	IBRD_GK_WORKER_CPUS,
+	IBRD_GK_LOG_LEVEL,
+	IBRD_GK_PID_FILE,
+	IBRD_GK_USER,
+	IBRD_GK_MAX
+};
 
 /* Port names: 1..ROUTER_PORT_NAME - 1 of a-z 0-9 _ - (also used for sites). */
 bool ibrd_conf_name_ok(const char *s, size_t max);
@@ -195,6 +204,7 @@ IBRD_CONF_PRINTER(sl_vl);
 IBRD_CONF_PRINTER(via);
 IBRD_CONF_PRINTER(scopes);
 IBRD_CONF_PRINTER(mprefix);
+IBRD_CONF_PRINTER(cpus);
 
 /* ---- a parse in progress ---- */
 

@@ -14,6 +14,7 @@
 #include "router/io/io_verbs.h" /* rq-depth's range */
 
 #include <errno.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -426,6 +427,32 @@ static int ibrd_conf_p_pkeys(struct ibrd_conf_val *v)
 	return 0;
 }
 
+/* worker-cpus = {2, 3, ...}: the CPUs workers are pinned to, in turn. */
+static int ibrd_conf_p_cpus(struct ibrd_conf_val *v)
+{
+	struct ibrd_conf *c = v->obj;
+	char *end;
+	unsigned long cpu;
+
+	if (!v->text) {
+		c->nworker_cpus = 0;
+		if (v->n > IBRD_WORKER_CPUS_MAX)
+			return ibrd_conf_stop(v, "%u CPUs, at most %d", v->n, IBRD_WORKER_CPUS_MAX);
+		return 0;
+	}
+	errno = 0;
+	cpu = strtoul(v->text, &end, 10);
+	/* CPU_SETSIZE: what sched_setaffinity can name */
+	if (end == v->text || *end || errno || v->text[0] == '-' || cpu >= CPU_SETSIZE)
+		return ibrd_conf_why(v, "\"%s\" is not a CPU number (0..%d)", v->text,
+				     CPU_SETSIZE - 1);
+	for (unsigned i = 0; i < c->nworker_cpus; i++)
+		if (c->worker_cpus[i] == cpu)
+			return ibrd_conf_why(v, "CPU %lu is already listed", cpu);
+	c->worker_cpus[c->nworker_cpus++] = (uint16_t)cpu;
+	return 0;
+}
+
 /* tclass-sl = {"TClass=SL", ...}; unlisted TClasses keep their SL. */
 static int ibrd_conf_p_tclass_sl(struct ibrd_conf_val *v)
 {
@@ -621,6 +648,8 @@ static bool ibrd_conf_when_ibsim(const void *o)
 static const char *const ibrd_conf_w_data[] = { "none", "sim", "verbs", NULL };
 static const char *const ibrd_conf_w_mad[] = { "none", "umad", "ibsim", NULL };
 static const char *const ibrd_conf_w_rpf[] = { "off", "loose", "strict", NULL };
+/* enum router_worker_mode */
+static const char *const ibrd_conf_w_wmode[] = { "event", "busy", "hybrid", NULL };
 static const char *const ibrd_conf_w_sma_policy[] = { "master-sm", "open", NULL };
 
 #define C struct ibrd_conf
@@ -754,6 +783,10 @@ static const struct ibrd_conf_key ibrd_conf_k_control[] = {
 
 static const struct ibrd_conf_key ibrd_conf_k_top[] = {
 	[IBRD_GK_WORKERS] = KEY("workers", uint, C, workers, NUM(1, 64)),
+	[IBRD_GK_WORKER_MODE] = KEY("worker-mode", enum, C, worker_mode,
+				    .words = ibrd_conf_w_wmode),
+	[IBRD_GK_WORKER_POLL] = KEY("worker-poll", uint, C, worker_poll, NUM(1, 1000000)),
+	[IBRD_GK_WORKER_CPUS] = KEY("worker-cpus", cpus, C, worker_cpus, .flags = IBRD_KEY_LIST),
 	[IBRD_GK_LOG_LEVEL] = KEY("log-level", loglevel, C, log_level),
 	[IBRD_GK_PID_FILE] = KEY("pid-file", str, C, pid_file, .flags = IBRD_KEY_EMPTY),
 	[IBRD_GK_USER] = KEY("user", str, C, user, .flags = IBRD_KEY_EMPTY),

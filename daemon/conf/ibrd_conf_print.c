@@ -165,6 +165,17 @@ void ibrd_conf_pr_pkeys(const struct ibrd_conf_key *k, const void *obj, FILE *ou
 	fputc('}', out);
 }
 
+void ibrd_conf_pr_cpus(const struct ibrd_conf_key *k, const void *obj, FILE *out)
+{
+	const struct ibrd_conf *c = obj;
+
+	(void)k;
+	fputc('{', out);
+	for (unsigned i = 0; i < c->nworker_cpus; i++)
+		fprintf(out, "%s%u", i ? ", " : "", c->worker_cpus[i]);
+	fputc('}', out);
+}
+
 void ibrd_conf_pr_tclass_sl(const struct ibrd_conf_key *k, const void *obj, FILE *out)
 {
 	const struct router_port *rp = &((const struct ibrd_conf_port *)obj)->rp;

@@ -10,6 +10,8 @@
 #include "lib/ibr_log.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +135,30 @@ int ibrd_data_open(struct ibrd *d)
 }
 
 /*
+ * Worker w onto its CPU (worker-cpus, in turn).  A CPU the process may not
+ * use (not online, outside its cpuset) is said, and the worker runs where
+ * the kernel puts it: forwarding goes on, only slower than asked.
+ */
+static void data_worker_pin(struct ibrd *d, unsigned w)
+{
+	unsigned n = d->conf->nworker_cpus, cpu;
+	cpu_set_t set;
+	int rc;
+
+	if (!n)
+		return;
+	cpu = d->conf->worker_cpus[w % n];
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if ((rc = pthread_setaffinity_np(d->data->threads[w], sizeof(set), &set))) {
+		log_warnx("worker %u: cannot pin it to CPU %u (%s): it runs unpinned", w, cpu,
+			  strerror(rc));
+		return;
+	}
+	d->data->workers[w].cpu = (int)cpu;
+}
+
+/*
  * The workers over the ports' sockets (ibrd_data_stage/install) and verbs
  * ports (ibrd_verbs_open), one reader of the FIBs each; the core's
  * worker_setup hook gives each worker its hooks (SMA, captures) before it
@@ -160,6 +186,8 @@ int ibrd_data_start(struct ibrd *d)
 					     d->conf->nports, rx)))
 			break;
 		d->data->workers[w].hook_ctx = d;
+		d->data->workers[w].mode = d->conf->worker_mode;
+		d->data->workers[w].poll_ns = (uint64_t)d->conf->worker_poll * 1000u;
 		if (d->data->worker_setup)
 			d->data->worker_setup(d, &d->data->workers[w]);
 		if ((rc = -pthread_create(&d->data->threads[w], NULL, router_worker_run,
@@ -167,6 +195,7 @@ int ibrd_data_start(struct ibrd *d)
 			router_worker_fini(&d->data->workers[w]);
 			break;
 		}
+		data_worker_pin(d, w);
 		d->data->nworkers = w + 1;
 	}
 	d->data->running = true;

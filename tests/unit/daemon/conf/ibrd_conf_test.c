@@ -333,6 +333,8 @@ static void test_defaults(void)
 	/* "": the daemon's own group; no user: it stays as started */
 	CU_ASSERT(c->ctl_mode == 0660 && c->ctl_group[0] == '\0' && c->user[0] == '\0');
 	CU_ASSERT(c->workers == 1 && c->log_level == 6);
+	/* event workers, unpinned; a hybrid one would poll 100 µs */
+	CU_ASSERT(c->worker_mode == 0 && c->worker_poll == 100 && c->nworker_cpus == 0);
 	CU_ASSERT_STRING_EQUAL(c->pid_file, "/run/ibrouter/ibrouterd.pid");
 	CU_ASSERT_STRING_EQUAL(c->file, "t.conf");
 	CU_ASSERT(c->nroutes == 0 && c->nneighs == 0 && c->nmcasts == 0);
@@ -443,6 +445,14 @@ static void test_verbs(void)
 	free(errs);
 }
 
+/* A router with two sim ports, ib and r, for the tests of feeds and workers. */
+#define TWO_PORTS                                                       \
+	"router { node-guid = 0x1 }\n"                                  \
+	"port \"ib\" { data = sim sim-socket = x sim-peer = y lid = 1"  \
+	" subnet-prefix = \"fec0:0:0:1::\" }\n"                         \
+	"port \"r\" { data = sim sim-socket = x2 sim-peer = y2 lid = 1" \
+	" subnet-prefix = \"fec0:0:0:2::\" }\n"
+
 /*
  * Feeds: one IP group under each port's MGID for it -- rdma_cm's on an IB
  * port (link-local: allowed in a feed only), the IPv4 group on RoCE; their
@@ -450,11 +460,7 @@ static void test_verbs(void)
  */
 static void test_feeds(void)
 {
-	static const char ports[] = "router { node-guid = 0x1 }\n"
-				    "port \"ib\" { data = sim sim-socket = x sim-peer = y lid = 1"
-				    " subnet-prefix = \"fec0:0:0:1::\" }\n"
-				    "port \"r\" { data = sim sim-socket = x2 sim-peer = y2 lid = 1"
-				    " subnet-prefix = \"fec0:0:0:2::\" }\n";
+	static const char ports[] = TWO_PORTS;
 	char text[2048], *errs;
 	struct ibrd_conf *c;
 
@@ -499,6 +505,40 @@ static void test_feeds(void)
 	free(errs);
 }
 
+/* worker-mode, worker-poll, worker-cpus: parsed, printed back, refused when wrong. */
+static void test_worker_keys(void)
+{
+	static const char ports[] = TWO_PORTS;
+	char text[1024], *errs;
+	struct ibrd_conf *c;
+
+	snprintf(text, sizeof(text),
+		 "%sworkers = 2\nworker-mode = hybrid\nworker-poll = 250\n"
+		 "worker-cpus = { 3, 1 }\n",
+		 ports);
+	c = load_ok(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->worker_mode, 2);
+	CU_ASSERT_EQUAL(c->worker_poll, 250);
+	CU_ASSERT_EQUAL_FATAL(c->nworker_cpus, 2);
+	CU_ASSERT(c->worker_cpus[0] == 3 && c->worker_cpus[1] == 1);
+	CU_ASSERT(round_trip(c, "worker keys"));
+	ibrd_conf_free(c);
+	snprintf(text, sizeof(text),
+		 "%sworker-mode = spin\nworker-poll = 0\nworker-cpus = { 1, x, 1, -2, 5000 }\n",
+		 ports);
+	c = load_text(text, &errs);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(errs, "worker-mode: \"spin\" is not one of event, busy, hybrid"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "worker-poll"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "\"x\" is not a CPU number"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "CPU 1 is already listed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "\"-2\" is not a CPU number"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs, "\"5000\" is not a CPU number"));
+	free(errs);
+}
+
 /*
  * A feed's id is its first section's number, which the RIB and the FIB
  * carry in 16 bits: a feed beginning after 65535 mcast sections is refused
@@ -507,11 +547,7 @@ static void test_feeds(void)
 /* `n` plain groups on port ib, then the feed "md" on ib and r: the config's text (to free). */
 static char *feed_after(unsigned n)
 {
-	static const char head[] = "router { node-guid = 0x1 }\n"
-				   "port \"ib\" { data = sim sim-socket = x sim-peer = y lid = 1"
-				   " subnet-prefix = \"fec0:0:0:1::\" }\n"
-				   "port \"r\" { data = sim sim-socket = x2 sim-peer = y2 lid = 1"
-				   " subnet-prefix = \"fec0:0:0:2::\" }\n";
+	static const char head[] = TWO_PORTS;
 	static const char feed[] =
 		"mcast \"ff12:4001:ffff::f01:101\" { port = ib mlid = 0xc001 feed = md }\n"
 		"mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md }\n";
@@ -841,6 +877,7 @@ static CU_TestInfo tests[] = {
 	{ "verbs ports and proxies", test_verbs },
 	{ "feeds: one group, a name a port", test_feeds },
 	{ "a feed's id fits the RIB's 16 bits", test_feed_id_range },
+	{ "worker-mode, worker-poll, worker-cpus", test_worker_keys },
 	{ "missing file, empty text, free(NULL)", test_load_errors },
 	{ "directories, FIFOs, devices, a file too large are refused", test_not_a_file },
 	{ "secrets are printed only when asked for, never echoed", test_secrets },

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/*
+ * ibrd_cmd_workers.c - `show workers`: each forwarding worker's mode
+ * (ibrouterd.conf(5), worker-mode), the CPU it is pinned to, the ports it
+ * receives from, and how it waited: its sleeps in epoll_wait (wakeups), its
+ * polls that found nothing (idle_polls: a busy worker's spin), its turns.
+ */
+#include "daemon/cmd/ibrd_cmd.h"
+#include "daemon/port/ibrd_port.h"
+#include "router/router_worker.h"
+
+#include <stdio.h>
+
+int ibrd_cmd_show_workers(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
+{
+	static const char *const cols[] = { "worker",  "mode",	     "cpu",  "ports",
+					    "wakeups", "idle_polls", "turns" };
+	static const char *const modes[] = { "event", "busy", "hybrid" };
+
+	(void)argv;
+	if (argc > 2)
+		return ibrd_out_usage(o, "usage: show workers");
+	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
+	for (unsigned i = 0; i < d->data->nworkers; i++) {
+		const struct router_worker *w = &d->data->workers[i];
+		char cpu[12] = "-", ports[ROUTER_MAX_PORTS * (ROUTER_PORT_NAME + 1)] = "";
+		size_t at = 0;
+
+		if (w->cpu >= 0)
+			snprintf(cpu, sizeof(cpu), "%d", w->cpu);
+		for (uint32_t p = 0; p < w->nports && p < d->conf->nports; p++)
+			if (w->rx_ports & (1u << p))
+				at += (size_t)snprintf(
+					ports + at, at < sizeof(ports) ? sizeof(ports) - at : 0,
+					"%s%s", at ? "," : "", d->conf->port[p].name);
+		ibrd_out_u64(o, i);
+		ibrd_out_str(o, w->mode < 3 ? modes[w->mode] : "?");
+		ibrd_out_str(o, cpu);
+		ibrd_out_str(o, at ? ports : "-");
+		ibrd_out_u64(o, atomic_load_explicit(&w->wakeups, memory_order_relaxed));
+		ibrd_out_u64(o, atomic_load_explicit(&w->idle_polls, memory_order_relaxed));
+		ibrd_out_u64(o, atomic_load_explicit(&w->beats, memory_order_relaxed));
+	}
+	return ibrd_out_end(o);
+}
