@@ -30,6 +30,7 @@ const struct ibr_ctl_cmd ibr_ctl_cmds[] = {
 	{ "show", "qps", false, "show qps [PORT]" },
 	{ "show", "verbs", false, "show verbs [PORT]" },
 	{ "show", "workers", false, "show workers" },
+	{ "show", "latency", false, "show latency [PORT]" },
 	{ "trace", NULL, false, "trace SGID DGID [tclass T] [flowlabel F] [port P]" },
 	{ "route", "add", true,
 	  "route add PREFIX port P lid L [lmc M] | direct | algorithmic [metric N]" },

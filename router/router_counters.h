@@ -12,6 +12,27 @@
 #include <stdint.h>
 
 /*
+ * The residence time of a packet in the router -- from its receive (the
+ * burst that brought it) to the post of its copy on the egress port --
+ * counted in log2 buckets: bucket 0 under 64 ns, bucket b in
+ * [2^(b+5), 2^(b+6)) ns, the last one 2^28 ns (268 ms) and more.
+ */
+#define ROUTER_RES_BUCKETS 24
+
+static inline unsigned router_res_bucket(uint64_t ns)
+{
+	unsigned lg = 63 - (unsigned)__builtin_clzll(ns | 1);
+
+	return lg < 6 ? 0 : lg - 5 >= ROUTER_RES_BUCKETS ? ROUTER_RES_BUCKETS - 1 : lg - 5;
+}
+
+/* The upper bound of bucket b, ns (UINT64_MAX for the last). */
+static inline uint64_t router_res_bucket_le(unsigned b)
+{
+	return b + 1 >= ROUTER_RES_BUCKETS ? UINT64_MAX : 1ull << (b + 6);
+}
+
+/*
  * Per-worker counters: the worker's own running totals, written by its thread
  * only, with plain adds; other threads read the copy the worker publishes
  * once per burst (router_worker_counters()).
@@ -25,7 +46,11 @@ struct router_counters {
 	uint64_t peer_absent[ROUTER_MAX_PORTS]; /* copies for a peer that is not there */
 	uint64_t sma[ROUTER_MAX_PORTS];
 	uint64_t local[ROUTER_MAX_PORTS];
+	/* residence time (router_worker.c): its sum over the copies sent, ns */
+	uint64_t res_ns[ROUTER_MAX_PORTS];
 	uint64_t drop[ROUTER_MAX_PORTS][ROUTER_DROP_MAX]; /* by ingress port */
+	/* copies sent by residence time, by egress port (router_res_bucket()) */
+	uint64_t res[ROUTER_MAX_PORTS][ROUTER_RES_BUCKETS];
 } __attribute__((aligned(64)));
 #define ROUTER_COUNTERS_WORDS (sizeof(struct router_counters) / sizeof(uint64_t))
 

@@ -82,9 +82,10 @@ struct router_worker {
 	 * worker's count moves (ibrouterd(8), WATCHDOG).
 	 */
 	_Atomic uint64_t beats;
-	uint64_t ports_groups_seen;	  /* its ports' and groups' tables (router_fib.h) */
-	struct router_counters counters;  /* running totals: this worker's thread only */
-	struct router_worker_shown shown; /* what other threads read of them */
+	uint64_t ports_groups_seen;	      /* its ports' and groups' tables (router_fib.h) */
+	struct router_counters counters;      /* running totals: this worker's thread only */
+	uint8_t res_bucket[ROUTER_MAX_PORTS]; /* the residence bucket each port's last burst hit */
+	struct router_worker_shown shown;     /* what other threads read of them */
 	struct router_out out;
 };
 

@@ -49,6 +49,7 @@ static const struct {
 	{ "show", "qps", ibrd_cmd_show_qps },
 	{ "show", "verbs", ibrd_cmd_show_verbs },
 	{ "show", "workers", ibrd_cmd_show_workers },
+	{ "show", "latency", ibrd_cmd_show_latency },
 	{ "sa", "resync", ibrd_cmd_sa_resync },
 	{ "show", "sma", ibrd_cmd_show_sma },
 	{ "sma", "release", ibrd_cmd_sma_release },

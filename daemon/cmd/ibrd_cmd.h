@@ -42,6 +42,8 @@ ibrd_cmd_fn ibrd_cmd_plugin_hello, ibrd_cmd_show_plugins;
 ibrd_cmd_fn ibrd_cmd_proxy, ibrd_cmd_show_proxies, ibrd_cmd_show_qps, ibrd_cmd_show_verbs;
 /* ibrd_cmd_workers.c: the forwarding workers, their modes and CPUs */
 ibrd_cmd_fn ibrd_cmd_show_workers;
+/* ibrd_cmd_latency.c: the residence time per egress port */
+ibrd_cmd_fn ibrd_cmd_show_latency;
 /* ibrd_cmd_sma.c: the SMA's Set policy and counters */
 ibrd_cmd_fn ibrd_cmd_show_sma, ibrd_cmd_sma_release;
 

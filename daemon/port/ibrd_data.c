@@ -277,11 +277,15 @@ static void counters_move(struct router_counters *c, const int *src)
 	counters_move_one(c->peer_absent, src);
 	counters_move_one(c->sma, src);
 	counters_move_one(c->local, src);
+	counters_move_one(c->res_ns, src);
 	for (unsigned i = 0; i < ROUTER_MAX_PORTS; i++)
-		if (src[i] >= 0)
+		if (src[i] >= 0) {
 			memcpy(c->drop[i], old.drop[src[i]], sizeof(c->drop[i]));
-		else
+			memcpy(c->res[i], old.res[src[i]], sizeof(c->res[i]));
+		} else {
 			memset(c->drop[i], 0, sizeof(c->drop[i]));
+			memset(c->res[i], 0, sizeof(c->res[i]));
+		}
 }
 
 /*

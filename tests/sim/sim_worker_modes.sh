@@ -5,7 +5,8 @@
 # CPU 0, forward 500 packets each way at once as event workers do; show
 # workers says each one's mode and CPU, a busy worker never sleeps (no
 # wake-up, its empty polls counted), a hybrid one sleeps once quiet; a
-# reload to event mode restarts them so; the daemon stops within 2 s.
+# reload to event mode restarts them so; the daemon stops within 2 s.  The
+# residence-time histogram (show latency) counts exactly the copies sent.
 BUILD=${BUILD:-$(pwd)}
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +14,18 @@ BUILD=${BUILD:-$(pwd)}
 workers_have() {
 	"$CTL" -s "$T/ctl.sock" -j show workers | tr '{' '\n' > "$T/workers.rows"
 	for pat in "$@"; do grep -qE "$pat" "$T/workers.rows" || return 1; done
+}
+
+# workers_latency N: show latency has N copies on a and on b, as show counters has
+# tx_packets, a median within the maximum, and the Prometheus histogram's count N
+workers_latency() {
+	"$CTL" -s "$T/ctl.sock" -j show latency | tr '{' '\n' > "$T/lat.rows"
+	for p in a b; do
+		grep -qE "\"port\":\"$p\",\"copies\":$1,\"mean_ns\":[1-9]" "$T/lat.rows" || return 1
+		"$CTL" -s "$T/ctl.sock" -o prometheus show latency |
+			grep -qx "ibrouter_residence_seconds_count{port=\"$p\"} $1" || return 1
+	done
+	"$CTL" -s "$T/ctl.sock" -j show counters | grep -q "\"port\":\"b\",[^}]*\"tx_packets\":$1,"
 }
 
 exchange() { # exchange N: N packets each way at once, none lost
@@ -40,6 +53,7 @@ worker-cpus = { 0 }"
 	check "$mode: show workers: both $mode, pinned to CPU 0, a port each" workers_have \
 		"\"worker\":0,\"mode\":\"$mode\",\"cpu\":\"0\",\"ports\":\"a\"" \
 		"\"worker\":1,\"mode\":\"$mode\",\"cpu\":\"0\",\"ports\":\"b\""
+	check "$mode: show latency counts the 500 copies sent on each port" workers_latency 500
 	sleep 0.3
 	if [ $mode = busy ]; then
 		check "busy: never asleep (no wake-up), its empty polls counted" workers_have \
@@ -55,6 +69,7 @@ worker-cpus = { 0 }"
 		check "event: show workers says so, unpinned" workers_have \
 			'"worker":0,"mode":"event","cpu":"-"' '"worker":1,"mode":"event","cpu":"-"'
 		check "event: 100 each way after the reload" exchange 100
+		check "event: show latency counts them too (600 a port)" workers_latency 600
 	fi
 	t0=$(date +%s%N)
 	kill "$RPID"
