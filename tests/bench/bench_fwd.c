@@ -65,14 +65,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void gid_set(uint8_t *g, uint64_t prefix, uint64_t guid)
-{
-	for (int i = 0; i < 8; i++) {
-		g[i] = (uint8_t)(prefix >> (56 - 8 * i));
-		g[8 + i] = (uint8_t)(guid >> (56 - 8 * i));
-	}
-}
-
 /* `nports` ports up with LIDs 1.., `nroutes` /64 routes to port 1 via next-router LIDs. */
 /* Routes through `nnh` next routers each (equal cost: the flow's one), or one. */
 static unsigned bench_nnh = 1;
@@ -82,19 +74,7 @@ static struct router_rib *bench_rib(unsigned nports, uint64_t nroutes, uint8_t f
 	struct router_rib *rib = calloc(1, sizeof(*rib));
 
 	router_rib_init(rib);
-	for (unsigned i = 0; i < nports; i++) {
-		struct router_port p;
-		char name[8];
-
-		snprintf(name, sizeof(name), "p%u", i);
-		router_port_defaults(&p, name);
-		p.lid = (uint16_t)(i + 1);
-		p.prefix = 0xfec0000000000000ull + i;
-		p.guid = 0x300000 + i;
-		p.mtu = 4096;
-		p.flags = ROUTER_PORT_UP | flags;
-		router_rib_port_add(rib, &p);
-	}
+	bench_ports_add(rib, nports, flags);
 	for (uint64_t i = 0; i < nroutes; i++) {
 		struct router_nh nhs[ROUTER_ECMP_MAX];
 		struct router_route r;
@@ -228,11 +208,11 @@ static void pool_fill(struct pool *pl, size_t payload, uint64_t nroutes, bool mc
 		p.slid = 0x50;
 		p.dlid = mcast ? 0xC001 : 1;
 		p.grh = true;
-		gid_set(p.sgid, 0xfec0000000000000ull, 0x1000 + i);
+		bench_gid_set(p.sgid, 0xfec0000000000000ull, 0x1000 + i);
 		if (mcast) {
-			gid_set(p.dgid, 0xff18000000000000ull, 1);
+			bench_gid_set(p.dgid, 0xff18000000000000ull, 1);
 		} else {
-			gid_set(p.dgid, route_prefix((uint64_t)rand() % nroutes), 0x2000 + i);
+			bench_gid_set(p.dgid, route_prefix((uint64_t)rand() % nroutes), 0x2000 + i);
 		}
 		p.hoplmt = 64;
 		p.pkey = 0xFFFF;
@@ -437,15 +417,6 @@ static void *e2e_router_loop(void *arg)
 	return NULL;
 }
 
-static void e2e_pin(pthread_t t, int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(t, sizeof(set), &set); /* advice: without it the run still counts */
-}
-
 static double bench_e2e(bool relay, double secs)
 {
 	struct e2e *e = calloc(1, sizeof(*e));
@@ -453,7 +424,6 @@ static double bench_e2e(bool relay, double secs)
 	struct router_rib *rib = bench_rib(2, 1, 0);
 	struct io_port *ports[2];
 	pthread_t ts, tr, tm;
-	struct ibr_pkt_ud_params p;
 	uint64_t start;
 	double t0, rate;
 
@@ -471,23 +441,10 @@ static double bench_e2e(bool relay, double secs)
 	if (io_sim_open(&e->ra, e->a_rtr, e->a_host, 0) ||
 	    io_sim_open(&e->rb, e->b_rtr, e->b_host, 1))
 		abort();
-	for (int i = 0; i < ROUTER_BURST; i++) {
-		static uint8_t data[256];
-
-		memset(&p, 0, sizeof(p));
-		p.slid = 0x50;
-		p.dlid = 1;
-		p.grh = true;
-		gid_set(p.sgid, 0xfec0000000000000ull, 0x1000 + (uint64_t)i);
-		gid_set(p.dgid, route_prefix(0), 0x2000 + (uint64_t)i);
-		p.hoplmt = 64;
-		p.pkey = 0xFFFF;
-		p.dest_qp = 5;
-		p.qkey = 1;
-		p.payload = data;
-		p.payload_len = 256;
-		e->h.len = (size_t)ibr_pkt_build_ud(e->pkts[i], sizeof(e->pkts[i]), &p);
-	}
+	for (int i = 0; i < ROUTER_BURST; i++)
+		e->h.len = bench_ud_build(e->pkts[i], sizeof(e->pkts[i]), 1, 0xfec0000000000000ull,
+					  0x1000 + (uint64_t)i, route_prefix(0),
+					  0x2000 + (uint64_t)i, 256);
 	r->e = e;
 	router_pub_init(&r->pub, 1);
 	router_pub_publish(&r->pub, router_rib_compile(rib));
@@ -503,11 +460,9 @@ static double bench_e2e(bool relay, double secs)
 	/* the middle gets a core of its own, the two hosts share the other: what
 	 * is compared is the middle's work, not where the scheduler put three
 	 * busy threads on two cores */
-	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
-		e2e_pin(tm, 1);
-		e2e_pin(ts, 0);
-		e2e_pin(tr, 0);
-	}
+	bench_pin(tm, 1);
+	bench_pin(ts, 0);
+	bench_pin(tr, 0);
 	usleep(200000); /* warm up */
 	start = atomic_load(&e->h.received);
 	t0 = now_s();
