@@ -13,8 +13,9 @@
 #include <unistd.h>
 
 /* the commands with a Prometheus form (ibrouterctl(8)); each names its own metric families */
-static const char *const scrape_cmds[] = { "show counters", "show sma", "show sa", "show plugins",
-					   "show latency" };
+static const char *const scrape_cmds[] = { "show counters", "show sma",	    "show sa",
+					   "show plugins",  "show latency", "show workers",
+					   "show verbs" };
 #define SCRAPE_NCMDS	(sizeof(scrape_cmds) / sizeof(scrape_cmds[0]))
 #define SCRAPE_TEXT_MAX (64u << 20) /* one command's answer; more is no router's */
 

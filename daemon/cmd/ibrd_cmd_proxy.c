@@ -24,6 +24,7 @@
 #include "lib/ibr_log.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,86 @@ int ibrd_cmd_show_qps(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 	return ibrd_out_end(o);
 }
 
+/*
+ * show verbs -o prometheus: each verbs port's state (1 active), receive
+ * queue depth and low-water mark, posts a packet, and its counters, with
+ * the labels port and device.
+ */
+static int verbs_prom(struct ibrd *d, struct ibrd_out *o, int only)
+{
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} m[] = {
+#define C(f, h) { "ibrouter_verbs_" #f "_total", h, offsetof(struct io_verbs_stats, f) }
+		C(rx, "Datagrams received."),
+		C(tx_wrs, "Work requests sent."),
+		C(tx_posts, "ibv_post_send calls."),
+		C(rx_err, "Receive completions in error."),
+		C(rx_bad_len, "Datagrams of a bad length."),
+		C(tx_err, "Send completions in error."),
+		C(tx_no_ah, "Copies without an address handle."),
+		C(tx_down, "Copies for a port that was down."),
+		C(qp_resets, "QP resets."),
+		C(cq_err, "Completion queue overruns."),
+		C(mc_ip_err, "IP multicast memberships the kernel refused."),
+		C(tx_foreign, "Copies from a sim port that cannot be sent."),
+		C(tx_bounced, "Copies from a sim port sent through a bounce buffer."),
+		C(tx_bounce_full, "Copies from a sim port dropped: every bounce buffer in flight."),
+		C(tx_unicast, "Unicast without a proxy."),
+		C(tx_qkey, "A controlled Q_Key no QP of the port has."),
+		C(mc_no_qp, "Groups not attached to a QP."),
+#undef C
+	};
+	const struct io_verbs_port *p;
+
+	ibrd_out_printf(
+		o, "# HELP ibrouter_verbs_up 1 while the verbs port is active.\n"
+		   "# TYPE ibrouter_verbs_up gauge\n"
+		   "# HELP ibrouter_verbs_rq_depth The relay QP's receive queue depth.\n"
+		   "# TYPE ibrouter_verbs_rq_depth gauge\n"
+		   "# HELP ibrouter_verbs_rq_low The fewest receive buffers posted after a "
+		   "poll (0: it ran dry).\n"
+		   "# TYPE ibrouter_verbs_rq_low gauge\n"
+		   "# HELP ibrouter_verbs_posts_per_packet ibv_post_send calls a work request.\n"
+		   "# TYPE ibrouter_verbs_posts_per_packet gauge\n");
+	for (unsigned k = 0; d->data->verbs && (p = io_verbs_port(d->data->verbs, k)); k++) {
+		struct io_verbs_stats st;
+		char lb[200];
+
+		if (only >= 0 && p->cfg.router_port != only)
+			continue;
+		io_verbs_port_stats(p, &st);
+		snprintf(lb, sizeof(lb), "port=\"%s\",device=\"%s:%u\"",
+			 d->conf->port[p->cfg.router_port].name, p->cfg.device, p->cfg.port_num);
+		ibrd_out_printf(o,
+				"ibrouter_verbs_up{%s} %d\nibrouter_verbs_rq_depth{%s} %u\n"
+				"ibrouter_verbs_rq_low{%s} %llu\n"
+				"ibrouter_verbs_posts_per_packet{%s} %.4f\n",
+				lb, p->up && !p->lost, lb, (unsigned)p->cfg.rq_depth, lb,
+				(unsigned long long)st.rq_low, lb,
+				st.tx_wrs ? (double)st.tx_posts / (double)st.tx_wrs : 0.0);
+	}
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		ibrd_out_printf(o, "# HELP %s %s\n# TYPE %s counter\n", m[i].name, m[i].help,
+				m[i].name);
+		for (unsigned k = 0; d->data->verbs && (p = io_verbs_port(d->data->verbs, k));
+		     k++) {
+			struct io_verbs_stats st;
+			uint64_t v;
+
+			if (only >= 0 && p->cfg.router_port != only)
+				continue;
+			io_verbs_port_stats(p, &st);
+			memcpy(&v, (const uint8_t *)&st + m[i].off, sizeof(v));
+			ibrd_out_printf(o, "%s{port=\"%s\",device=\"%s:%u\"} %llu\n", m[i].name,
+					d->conf->port[p->cfg.router_port].name, p->cfg.device,
+					p->cfg.port_num, (unsigned long long)v);
+		}
+	}
+	return ibrd_out_end(o);
+}
+
 int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = {
@@ -216,6 +297,8 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 	_Static_assert(sizeof(cols) / sizeof(cols[0]) <= IBRD_OUT_COLS, "show verbs: too wide");
 	if (only < -1)
 		return only;
+	if (o->fmt == IBRD_FMT_PROM)
+		return verbs_prom(d, o, only);
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (unsigned k = 0; d->data->verbs && io_verbs_port(d->data->verbs, k); k++) {
 		const struct io_verbs_port *p = io_verbs_port(d->data->verbs, k);

@@ -11,15 +11,44 @@
 
 #include <stdio.h>
 
+static const char *const worker_modes[] = { "event", "busy", "hybrid" };
+
+/* show workers -o prometheus: each worker's mode and CPU as labels, its counts. */
+static int workers_prom(struct ibrd *d, struct ibrd_out *o)
+{
+	ibrd_out_printf(o, "# HELP ibrouter_worker_info A forwarding worker, its mode and CPU.\n"
+			   "# TYPE ibrouter_worker_info gauge\n");
+	for (unsigned i = 0; i < d->data->nworkers; i++) {
+		const struct router_worker *w = &d->data->workers[i];
+
+		ibrd_out_printf(o, "ibrouter_worker_info{worker=\"%u\",mode=\"%s\",cpu=\"%d\"} 1\n",
+				i, w->mode < 3 ? worker_modes[w->mode] : "?", w->cpu);
+	}
+	ibrd_out_printf(o, "# HELP ibrouter_worker_wakeups_total Sleeps in epoll_wait.\n"
+			   "# TYPE ibrouter_worker_wakeups_total counter\n");
+	for (unsigned i = 0; i < d->data->nworkers; i++)
+		ibrd_out_printf(o, "ibrouter_worker_wakeups_total{worker=\"%u\"} %llu\n", i,
+				(unsigned long long)atomic_load_explicit(
+					&d->data->workers[i].wakeups, memory_order_relaxed));
+	ibrd_out_printf(o, "# HELP ibrouter_worker_idle_polls_total Polls that found no packet.\n"
+			   "# TYPE ibrouter_worker_idle_polls_total counter\n");
+	for (unsigned i = 0; i < d->data->nworkers; i++)
+		ibrd_out_printf(o, "ibrouter_worker_idle_polls_total{worker=\"%u\"} %llu\n", i,
+				(unsigned long long)atomic_load_explicit(
+					&d->data->workers[i].idle_polls, memory_order_relaxed));
+	return ibrd_out_end(o);
+}
+
 int ibrd_cmd_show_workers(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
 	static const char *const cols[] = { "worker",  "mode",	     "cpu",  "ports",
 					    "wakeups", "idle_polls", "turns" };
-	static const char *const modes[] = { "event", "busy", "hybrid" };
 
 	(void)argv;
 	if (argc > 2)
 		return ibrd_out_usage(o, "usage: show workers");
+	if (o->fmt == IBRD_FMT_PROM)
+		return workers_prom(d, o);
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (unsigned i = 0; i < d->data->nworkers; i++) {
 		const struct router_worker *w = &d->data->workers[i];
@@ -34,7 +63,7 @@ int ibrd_cmd_show_workers(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 					ports + at, at < sizeof(ports) ? sizeof(ports) - at : 0,
 					"%s%s", at ? "," : "", d->conf->port[p].name);
 		ibrd_out_u64(o, i);
-		ibrd_out_str(o, w->mode < 3 ? modes[w->mode] : "?");
+		ibrd_out_str(o, w->mode < 3 ? worker_modes[w->mode] : "?");
 		ibrd_out_str(o, cpu);
 		ibrd_out_str(o, at ? ports : "-");
 		ibrd_out_u64(o, atomic_load_explicit(&w->wakeups, memory_order_relaxed));

@@ -54,6 +54,9 @@ worker-cpus = { 0 }"
 		"\"worker\":0,\"mode\":\"$mode\",\"cpu\":\"0\",\"ports\":\"a\"" \
 		"\"worker\":1,\"mode\":\"$mode\",\"cpu\":\"0\",\"ports\":\"b\""
 	check "$mode: show latency counts the 500 copies sent on each port" workers_latency 500
+	check "$mode: show workers -o prometheus: the mode and CPU as labels" sh -c \
+		"\"$CTL\" -s \"$T/ctl.sock\" -o prometheus show workers |
+		grep -qx 'ibrouter_worker_info{worker=\"1\",mode=\"$mode\",cpu=\"0\"} 1'"
 	sleep 0.3
 	if [ $mode = busy ]; then
 		check "busy: never asleep (no wake-up), its empty polls counted" workers_have \

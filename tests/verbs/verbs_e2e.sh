@@ -270,6 +270,13 @@ check "show verbs: no receive queue ran dry" sh -c "! grep -q '\"rq_low\":0,' '$
 check "show verbs: a's receive queue the default 1024, b's its rq-depth 512" sh -c \
 	"grep -q '\"port\":\"a\",[^}]*\"rq_depth\":1024,' '$T/verbs.json' &&
 	grep -q '\"port\":\"b\",[^}]*\"rq_depth\":512,' '$T/verbs.json'"
+# the same for Prometheus (what ibrouter-exporter serves)
+ctl -o prometheus show verbs > "$T/verbs.prom"
+check "show verbs -o prometheus: b up, its rq-depth, its 2 work requests" sh -c \
+	"grep -qx 'ibrouter_verbs_up{port=\"b\",device=\"mlx5_1:1\"} 1' '$T/verbs.prom' &&
+	grep -qx 'ibrouter_verbs_rq_depth{port=\"b\",device=\"mlx5_1:1\"} 512' '$T/verbs.prom' &&
+	grep -qx 'ibrouter_verbs_tx_wrs_total{port=\"b\",device=\"mlx5_1:1\"} 2' '$T/verbs.prom' &&
+	grep -qx '# TYPE ibrouter_verbs_tx_bounce_full_total counter' '$T/verbs.prom'"
 
 # 10. the device of b unregistered without a word (rxe's rdma link del: the
 #     kernel waits for the router to close it), then registered again: the
