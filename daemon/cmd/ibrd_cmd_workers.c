@@ -9,9 +9,24 @@
 #include "daemon/port/ibrd_port.h"
 #include "router/router_worker.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 static const char *const worker_modes[] = { "event", "busy", "hybrid" };
+
+/* One counter of every worker (`off` in struct router_worker), as a Prometheus family. */
+static void workers_counter(struct ibrd *d, struct ibrd_out *o, const char *name, const char *help,
+			    size_t off)
+{
+	ibrd_out_printf(o, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+	for (unsigned i = 0; i < d->data->nworkers; i++) {
+		const _Atomic uint64_t *v =
+			(const _Atomic uint64_t *)((const char *)&d->data->workers[i] + off);
+
+		ibrd_out_printf(o, "%s{worker=\"%u\"} %llu\n", name, i,
+				(unsigned long long)atomic_load_explicit(v, memory_order_relaxed));
+	}
+}
 
 /* show workers -o prometheus: each worker's mode and CPU as labels, its counts. */
 static int workers_prom(struct ibrd *d, struct ibrd_out *o)
@@ -24,18 +39,10 @@ static int workers_prom(struct ibrd *d, struct ibrd_out *o)
 		ibrd_out_printf(o, "ibrouter_worker_info{worker=\"%u\",mode=\"%s\",cpu=\"%d\"} 1\n",
 				i, w->mode < 3 ? worker_modes[w->mode] : "?", w->cpu);
 	}
-	ibrd_out_printf(o, "# HELP ibrouter_worker_wakeups_total Sleeps in epoll_wait.\n"
-			   "# TYPE ibrouter_worker_wakeups_total counter\n");
-	for (unsigned i = 0; i < d->data->nworkers; i++)
-		ibrd_out_printf(o, "ibrouter_worker_wakeups_total{worker=\"%u\"} %llu\n", i,
-				(unsigned long long)atomic_load_explicit(
-					&d->data->workers[i].wakeups, memory_order_relaxed));
-	ibrd_out_printf(o, "# HELP ibrouter_worker_idle_polls_total Polls that found no packet.\n"
-			   "# TYPE ibrouter_worker_idle_polls_total counter\n");
-	for (unsigned i = 0; i < d->data->nworkers; i++)
-		ibrd_out_printf(o, "ibrouter_worker_idle_polls_total{worker=\"%u\"} %llu\n", i,
-				(unsigned long long)atomic_load_explicit(
-					&d->data->workers[i].idle_polls, memory_order_relaxed));
+	workers_counter(d, o, "ibrouter_worker_wakeups_total", "Sleeps in epoll_wait.",
+			offsetof(struct router_worker, wakeups));
+	workers_counter(d, o, "ibrouter_worker_idle_polls_total", "Polls that found no packet.",
+			offsetof(struct router_worker, idle_polls));
 	return ibrd_out_end(o);
 }
 
