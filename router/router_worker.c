@@ -318,7 +318,11 @@ void *router_worker_run(void *arg)
 #endif
 		if (polling) {
 			/* online throughout: each round of the poll is a quiescent state */
-			polling = worker_keeps_polling(w, router_worker_poll(w, 4096), &last_ns);
+			unsigned got = router_worker_poll(w, 4096);
+
+			if (got)
+				atomic_fetch_add_explicit(&w->work_turns, 1, memory_order_relaxed);
+			polling = worker_keeps_polling(w, got, &last_ns);
 			continue;
 		}
 		/* blocked in epoll the worker holds no FIB: let reclamation go on */
@@ -334,9 +338,12 @@ void *router_worker_run(void *arg)
 		 * port each time: nothing next to the 100 ms.  A hybrid worker
 		 * woken by a packet polls from here on.
 		 */
-		if (router_worker_poll(w, n > 0 ? 4096 : 1) && w->mode == ROUTER_WORKER_HYBRID) {
-			polling = true;
-			last_ns = 0;
+		if (router_worker_poll(w, n > 0 ? 4096 : 1)) {
+			atomic_fetch_add_explicit(&w->work_turns, 1, memory_order_relaxed);
+			if (w->mode == ROUTER_WORKER_HYBRID) {
+				polling = true;
+				last_ns = 0;
+			}
 		}
 	}
 	router_pub_offline(w->pub, w->id);

@@ -57,6 +57,8 @@ struct router_worker {
 	_Atomic uint64_t wakeups;
 	/* its polls of every port that found no packet (busy and hybrid) */
 	_Atomic uint64_t idle_polls;
+	/* its turns that found packets: with beats, the share of its turns that did work */
+	_Atomic uint64_t work_turns;
 	struct router_pub *pub;
 	uint32_t nports;
 	struct io_port *port[ROUTER_MAX_PORTS]; /* by port index, for sending; NULL: no data path */

@@ -3,7 +3,8 @@
  * ibrd_cmd_workers.c - `show workers`: each forwarding worker's mode
  * (ibrouterd.conf(5), worker-mode), the CPU it is pinned to, the ports it
  * receives from, and how it waited: its sleeps in epoll_wait (wakeups), its
- * polls that found nothing (idle_polls: a busy worker's spin), its turns.
+ * polls that found nothing (idle_polls: a busy worker's spin), its turns,
+ * and the share of its turns that found packets (busy_share).
  */
 #include "daemon/cmd/ibrd_cmd.h"
 #include "daemon/port/ibrd_port.h"
@@ -43,13 +44,17 @@ static int workers_prom(struct ibrd *d, struct ibrd_out *o)
 			offsetof(struct router_worker, wakeups));
 	workers_counter(d, o, "ibrouter_worker_idle_polls_total", "Polls that found no packet.",
 			offsetof(struct router_worker, idle_polls));
+	workers_counter(d, o, "ibrouter_worker_turns_total", "Turns of the worker's loop.",
+			offsetof(struct router_worker, beats));
+	workers_counter(d, o, "ibrouter_worker_work_turns_total", "Turns that found packets.",
+			offsetof(struct router_worker, work_turns));
 	return ibrd_out_end(o);
 }
 
 int ibrd_cmd_show_workers(struct ibrd *d, struct ibrd_out *o, int argc, char **argv)
 {
-	static const char *const cols[] = { "worker",  "mode",	     "cpu",  "ports",
-					    "wakeups", "idle_polls", "turns" };
+	static const char *const cols[] = { "worker",  "mode",	     "cpu",   "ports",
+					    "wakeups", "idle_polls", "turns", "busy_share" };
 
 	(void)argv;
 	if (argc > 2)
@@ -59,7 +64,9 @@ int ibrd_cmd_show_workers(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 	ibrd_out_table(o, cols, sizeof(cols) / sizeof(cols[0]));
 	for (unsigned i = 0; i < d->data->nworkers; i++) {
 		const struct router_worker *w = &d->data->workers[i];
-		char cpu[12] = "-", ports[ROUTER_MAX_PORTS * (ROUTER_PORT_NAME + 1)] = "";
+		char cpu[12] = "-", ports[ROUTER_MAX_PORTS * (ROUTER_PORT_NAME + 1)] = "",
+		     share[16];
+		uint64_t turns = atomic_load_explicit(&w->beats, memory_order_relaxed);
 		size_t at = 0;
 
 		if (w->cpu >= 0)
@@ -75,7 +82,14 @@ int ibrd_cmd_show_workers(struct ibrd *d, struct ibrd_out *o, int argc, char **a
 		ibrd_out_str(o, at ? ports : "-");
 		ibrd_out_u64(o, atomic_load_explicit(&w->wakeups, memory_order_relaxed));
 		ibrd_out_u64(o, atomic_load_explicit(&w->idle_polls, memory_order_relaxed));
-		ibrd_out_u64(o, atomic_load_explicit(&w->beats, memory_order_relaxed));
+		ibrd_out_u64(o, turns);
+		/* the share of its turns that found packets: 1 for a saturated worker */
+		snprintf(
+			share, sizeof(share), "%.4f",
+			turns ? (double)atomic_load_explicit(&w->work_turns, memory_order_relaxed) /
+					(double)turns
+			      : 0.0);
+		ibrd_out_str(o, share);
 	}
 	return ibrd_out_end(o);
 }

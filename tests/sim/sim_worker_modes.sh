@@ -59,8 +59,9 @@ worker-cpus = { 0 }"
 		grep -qx 'ibrouter_worker_info{worker=\"1\",mode=\"$mode\",cpu=\"0\"} 1'"
 	sleep 0.3
 	if [ $mode = busy ]; then
-		check "busy: never asleep (no wake-up), its empty polls counted" workers_have \
-			'"wakeups":0,"idle_polls":[1-9][0-9]*,'
+		check "busy: never asleep (no wake-up), its empty polls counted, a busy share below 1" \
+			workers_have \
+			'"wakeups":0,"idle_polls":[1-9][0-9]*,"turns":[1-9][0-9]*,"busy_share":"0\.[0-9]{4}"'
 	else
 		check "hybrid: asleep once quiet for 2 ms (wake-ups), polling before" workers_have \
 			'"wakeups":[1-9][0-9]*,"idle_polls":[1-9][0-9]*,'
