@@ -12,6 +12,7 @@
  * measured with bench_fwd on an AMD EPYC (Zen 5) VM; see each stage.
  */
 #include "router/router_engine_int.h"
+#include "router/router_engine_mcast.h"
 
 #include "lib/crc/ibr_crc.h"
 #include "lib/ibr_gid.h"
@@ -179,33 +180,6 @@ static inline int64_t eng_check_fast(const struct router_fib_port *in, const uin
 	/* 14, 15, 16: by the GIDs' classes */
 	gids = eng_tab.sgid[sg >> 54] | eng_tab.dgid[dg >> 54];
 	return (int64_t)((len - hdr) | gids << 56);
-}
-
-/* Ports a packet from `in` may reach under the multicast scope of its MGID. */
-static int eng_scope_ports(const struct router_fib *fib, uint8_t in, unsigned scope,
-			   uint32_t *ports)
-{
-	uint32_t mask;
-
-	switch (scope) {
-	case IBR_MCAST_SCOPE_SITE:
-		mask = fib->port[in].site_ports;
-		break;
-	case IBR_MCAST_SCOPE_ORG:
-	case IBR_MCAST_SCOPE_GLOBAL:
-		mask = (1u << fib->nports) - 1;
-		break;
-	default: /* 2 link-local: never routed; 1, 3, 4, ...: not assigned */
-		return ROUTER_DROP_SCOPE;
-	}
-	*ports = mask & ~(1u << in);
-	return ENG_PASS;
-}
-
-/* A feed's ports: every one but the ingress, whatever its MGIDs' scope (router_fib.h). */
-static inline uint32_t eng_feed_ports(const struct router_fib *fib, uint8_t in)
-{
-	return ((1u << fib->nports) - 1) & ~(1u << in);
 }
 
 /* Checks 18-20 for a multicast DGID (IBA 8.3): scope, group, receivers. */

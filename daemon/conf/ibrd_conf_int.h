@@ -289,6 +289,31 @@ void ibrd_conf_check(struct ibrd_conf_ctx *ctx);
 int ibrd_conf_value_parse(struct ibrd_conf_val *v);
 
 /*
+ * ibrd_conf_keys.c, for the parse functions of ibrd_conf_lists.c: why a
+ * value is wrong (v->why; -EINVAL), why a whole list is (-E2BIG: its values
+ * are not looked at), the value's field in its section's struct, a number
+ * stored into a field of `size` bytes, a number (0x.., decimal) and one in
+ * [lo, hi].
+ */
+int ibrd_conf_why(struct ibrd_conf_val *v, const char *fmt, ...) IBR_PRINTF(2, 3);
+int ibrd_conf_stop(struct ibrd_conf_val *v, const char *fmt, ...) IBR_PRINTF(2, 3);
+void *ibrd_conf_field(const struct ibrd_conf_val *v);
+void ibrd_conf_put(void *f, size_t size, uint64_t x);
+int ibrd_conf_number(const char *s, uint64_t *out);
+int ibrd_conf_range(struct ibrd_conf_val *v, const char *text, uint64_t lo, uint64_t hi, bool hex,
+		    uint64_t *out);
+/* ibrd_conf_lists.c: the list-valued keys' parse functions (and pkey's) */
+#define IBRD_CONF_PARSER(kind) int ibrd_conf_p_##kind(struct ibrd_conf_val *v)
+IBRD_CONF_PARSER(pkey);
+IBRD_CONF_PARSER(pkeys);
+IBRD_CONF_PARSER(cpus);
+IBRD_CONF_PARSER(tclass_sl);
+IBRD_CONF_PARSER(sl_vl);
+IBRD_CONF_PARSER(via);
+IBRD_CONF_PARSER(scopes);
+IBRD_CONF_PARSER(mprefix);
+
+/*
  * Keys of a converted section given where they mean nothing, and keys not
  * given that the flag `req` makes required: IBRD_KEY_REQ, or IBRD_KEY_ID
  * for an entry that is to be deleted (ibrd_conf_check.c, as the next).

@@ -12,6 +12,7 @@
  * several threads at once.
  */
 #include "daemon/conf/ibrd_conf.h"
+#include "tests/unit/daemon/conf/ibrd_conf_fix.h"
 #include "tests/unit/ibr_test.h"
 
 #include <dirent.h>
@@ -48,88 +49,6 @@ static char *slurp(const char *path)
 		fclose(m);
 	fclose(f);
 	return buf;
-}
-
-static char *print_conf(const struct ibrd_conf *c)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	ibrd_conf_print(c, m, IBRD_CONF_SECRETS);
-	fclose(m);
-	return buf;
-}
-
-/* Load `text`, returning the config and the messages in *errs (to free). */
-static struct ibrd_conf *load_text(const char *text, char **errs)
-{
-	size_t len = 0;
-	FILE *m;
-	struct ibrd_conf *c;
-
-	*errs = NULL;
-	m = open_memstream(errs, &len);
-	c = ibrd_conf_load_string(text, "t.conf", m);
-	fclose(m);
-	return c;
-}
-
-static struct ibrd_conf *load_ok(const char *text)
-{
-	char *errs;
-	struct ibrd_conf *c = load_text(text, &errs);
-
-	if (!c)
-		fprintf(stderr, "\nunexpected errors:\n%s", errs);
-	free(errs);
-	return c;
-}
-
-/* Equal but for the file name and where the lists live. */
-static bool conf_equal(const struct ibrd_conf *a, const struct ibrd_conf *b)
-{
-	struct ibrd_conf x = *a, y = *b;
-
-	if (a->nroutes != b->nroutes || a->nneighs != b->nneighs || a->nmcasts != b->nmcasts ||
-	    a->nproxies != b->nproxies || a->ninclude != b->ninclude || a->nexclude != b->nexclude)
-		return false;
-	if ((a->nroutes && memcmp(a->routes, b->routes, a->nroutes * sizeof(*a->routes))) ||
-	    (a->nneighs && memcmp(a->neighs, b->neighs, a->nneighs * sizeof(*a->neighs))) ||
-	    (a->nmcasts && memcmp(a->mcasts, b->mcasts, a->nmcasts * sizeof(*a->mcasts))) ||
-	    (a->nproxies && memcmp(a->proxies, b->proxies, a->nproxies * sizeof(*a->proxies))) ||
-	    (a->ninclude && memcmp(a->include, b->include, a->ninclude * sizeof(*a->include))) ||
-	    (a->nexclude && memcmp(a->exclude, b->exclude, a->nexclude * sizeof(*a->exclude))))
-		return false;
-	memset(x.file, 0, sizeof(x.file));
-	memset(y.file, 0, sizeof(y.file));
-	x.routes = y.routes = NULL;
-	x.neighs = y.neighs = NULL;
-	x.mcasts = y.mcasts = NULL;
-	x.proxies = y.proxies = NULL;
-	x.include = y.include = NULL;
-	x.exclude = y.exclude = NULL;
-	return memcmp(&x, &y, sizeof(x)) == 0;
-}
-
-/* Print c, parse that, and check the result is equal and prints the same. */
-static bool round_trip(const struct ibrd_conf *c, const char *what)
-{
-	char *out = print_conf(c), *again = NULL, *errs;
-	struct ibrd_conf *c2 = load_text(out, &errs);
-	bool ok = c2 && conf_equal(c, c2);
-
-	if (c2)
-		again = print_conf(c2);
-	ok = ok && strcmp(out, again) == 0;
-	if (!ok)
-		fprintf(stderr, "\n%s: round trip differs:\n%s\n--- reparsed:\n%s%s\n", what, out,
-			again ? again : "", errs);
-	free(out);
-	free(again);
-	free(errs);
-	ibrd_conf_free(c2);
-	return ok;
 }
 
 /* The golden configs: valid ones, or the bad-* ones; sorted names (to free). */
@@ -445,66 +364,6 @@ static void test_verbs(void)
 	free(errs);
 }
 
-/* A router with two sim ports, ib and r, for the tests of feeds and workers. */
-#define TWO_PORTS                                                       \
-	"router { node-guid = 0x1 }\n"                                  \
-	"port \"ib\" { data = sim sim-socket = x sim-peer = y lid = 1"  \
-	" subnet-prefix = \"fec0:0:0:1::\" }\n"                         \
-	"port \"r\" { data = sim sim-socket = x2 sim-peer = y2 lid = 1" \
-	" subnet-prefix = \"fec0:0:0:2::\" }\n"
-
-/*
- * Feeds: one IP group under each port's MGID for it -- rdma_cm's on an IB
- * port (link-local: allowed in a feed only), the IPv4 group on RoCE; their
- * ids; another group, a port twice and a single port are refused.
- */
-static void test_feeds(void)
-{
-	static const char ports[] = TWO_PORTS;
-	char text[2048], *errs;
-	struct ibrd_conf *c;
-
-	snprintf(text, sizeof(text),
-		 "%smcast \"ff12:4001:ffff::f01:101\" { port = ib mlid = 0xc001 feed = md }\n"
-		 "mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md senders = false\n"
-		 "\thop-limit = 8 }\n"
-		 "mcast \"ff15::1\" { port = ib mlid = 0xc003 }\n",
-		 ports);
-	c = load_ok(text);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	CU_ASSERT_STRING_EQUAL(c->mcasts[0].feed, "md");
-	/* a feed's copies leave with HopLmt 1 unless the section says more */
-	CU_ASSERT_EQUAL(c->mcasts[0].hop_limit, 1);
-	CU_ASSERT_EQUAL(c->mcasts[1].hop_limit, 8);
-	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, "md"), 1);
-	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, c->mcasts[1].feed), 1);
-	CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, c->mcasts[2].feed), 0);
-	CU_ASSERT(round_trip(c, "feeds"));
-	ibrd_conf_free(c);
-	snprintf(text, sizeof(text),
-		 "%smcast \"ff12:4001:ffff::f01:101\" { port = ib mlid = 0xc001 }\n"
-		 "mcast \"ff12:4001:ffff::f01:102\" { port = ib mlid = 0xc002 feed = md }\n"
-		 "mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md }\n"
-		 "mcast \"ff12:401b:ffff::f01:102\" { port = ib mlid = 0xc003 feed = md }\n"
-		 "mcast \"ff15::7\" { port = r mlid = 0xc004 feed = solo }\n"
-		 "mcast \"ff15::8\" { port = r mlid = 0xc005 hop-limit = 2 }\n",
-		 ports);
-	c = load_text(text, &errs);
-	CU_ASSERT_PTR_NULL(c);
-	CU_ASSERT_STRING_EQUAL(
-		errs,
-		"t.conf:4: mcast \"ff12:4001:ffff::f01:101\": interface- and link-local groups "
-		"are never routed (but in a feed)\n"
-		"t.conf:6: mcast \"::ffff:239.1.1.1\": feed: \"md\": this MGID names another "
-		"group than ff12:4001:ffff::f01:102, the feed's\n"
-		"t.conf:7: mcast \"ff12:401b:ffff::f01:102\": feed: \"md\" has an MGID on port "
-		"\"ib\" already\n"
-		"t.conf:8: mcast \"ff15::7\": feed: \"solo\" is on one port only: it carries a "
-		"group between ports\n"
-		"t.conf:9: mcast \"ff15::8\": hop-limit: only with a feed\n");
-	free(errs);
-}
-
 /* worker-mode, worker-poll, worker-cpus: parsed, printed back, refused when wrong. */
 static void test_worker_keys(void)
 {
@@ -544,58 +403,6 @@ static void test_worker_keys(void)
  * carry in 16 bits: a feed beginning after 65535 mcast sections is refused
  * (it was cut to another feed's id, silently).
  */
-/* `n` plain groups on port ib, then the feed "md" on ib and r: the config's text (to free). */
-static char *feed_after(unsigned n)
-{
-	static const char head[] = TWO_PORTS;
-	static const char feed[] =
-		"mcast \"ff12:4001:ffff::f01:101\" { port = ib mlid = 0xc001 feed = md }\n"
-		"mcast \"::ffff:239.1.1.1\" { port = r mlid = 0xc002 feed = md }\n";
-	size_t cap = sizeof(head) + sizeof(feed) + (size_t)n * 48, at;
-	char *text = malloc(cap);
-
-	if (!text)
-		return NULL;
-	at = (size_t)snprintf(text, cap, "%s", head);
-	for (unsigned i = 0; i < n; i++)
-		at += (size_t)snprintf(text + at, cap - at,
-				       "mcast \"ff15::%x:%x\" { port = ib mlid = 0xc001 }\n",
-				       i >> 8, i & 0xFF);
-	snprintf(text + at, cap - at, "%s", feed);
-	return text;
-}
-
-/*
- * A feed's id is its first section's number, which the RIB and the FIB
- * carry in 16 bits: a feed beginning after 65535 mcast sections is refused
- * (it was cut to another feed's id, silently).
- */
-static void test_feed_id_range(void)
-{
-	char *text = feed_after(65535), *errs = NULL;
-	struct ibrd_conf *c;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	c = load_text(text, &errs);
-	CU_ASSERT_PTR_NULL(c);
-	CU_ASSERT_PTR_NOT_NULL(errs && strstr(errs, "mcast \"ff12:4001:ffff::f01:101\": feed: "
-						    "\"md\" begins at mcast section 65536: a feed "
-						    "must begin within the first 65535"));
-	free(errs);
-	ibrd_conf_free(c);
-	free(text);
-	/* one section fewer before it: its id is 65535, the last that fits */
-	text = feed_after(65534);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	c = load_text(text, &errs);
-	CU_ASSERT_PTR_NOT_NULL(c);
-	if (c)
-		CU_ASSERT_EQUAL(ibrd_conf_feed_id(c, "md"), 65535);
-	free(errs);
-	ibrd_conf_free(c);
-	free(text);
-}
-
 /* ibrd_conf_load(path) fails with exactly `want`. */
 static void load_fails(const char *path, const char *want)
 {
@@ -875,8 +682,6 @@ static CU_TestInfo tests[] = {
 	{ "defaults", test_defaults },
 	{ "routes, neighbours, groups, multicast policy", test_tables },
 	{ "verbs ports and proxies", test_verbs },
-	{ "feeds: one group, a name a port", test_feeds },
-	{ "a feed's id fits the RIB's 16 bits", test_feed_id_range },
 	{ "worker-mode, worker-poll, worker-cpus", test_worker_keys },
 	{ "missing file, empty text, free(NULL)", test_load_errors },
 	{ "directories, FIFOs, devices, a file too large are refused", test_not_a_file },
