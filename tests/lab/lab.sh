@@ -187,6 +187,16 @@ lab_run() {
 	IBSIM_SOCKNAME=$(lab_sock "$name") SIM_HOST=$host LD_PRELOAD=$UMAD2SIM "$@"
 }
 
+# lab_join_state S MGID GID: GID's JoinState in group MGID as subnet S's SA
+# lists it to host S2 with OpenSM's SM_Key (others see the PortGIDs zeroed):
+# the low nibble of saquery's ScopeState, 0x1 FullMember .. 0x8; empty: no
+# member.  saquery -m lists every group's members whatever --mgid says.
+lab_join_state() {
+	lab_run "$1" "Hca${1}2" saquery --smkey 1 -m --mgid "$2" 2>/dev/null |
+		awk -F. -v m="$2" -v g="$3" '/MGID/ { mg = tolower($NF) } /PortGid/ { p = tolower($NF) }
+			/ScopeState/ { if (mg == m && p == g) print "0x" substr($NF, length($NF)) }'
+}
+
 # ---- helpers of the labs that run ibrouterd (control socket $LAB/ctl.sock) ----
 ctl() { "$CTL" -s "$LAB/ctl.sock" "$@"; }
 

@@ -189,12 +189,11 @@ lab_check "2: the plugin read port b's records" \
 
 # ---- 3. the plugin's joins for CA port a ----
 RGA=$(python3 -c "import ipaddress; print(ipaddress.IPv6Address(0xfec0000000000001 << 64 | $GA))")
-# osm_members S MGID: the port GIDs of MGID's members in subnet S's SA (with its SM_Key)
-osm_members() {
-	lab_run "$1" "Hca${1}2" saquery --smkey 1 -m --mgid "$2" 2>/dev/null |
-		awk -F. '/PortGid/ { print tolower($NF) }' | sort
-}
-osm_has_member() { osm_members "$1" "$2" | grep -q "^$3\$"; }
+state_is() { [ "$(lab_join_state "$1" "$2" "$3")" = "$4" ]; }
+no_member() { [ -z "$(lab_join_state "$1" "$2" "$3")" ]; }
+# osm_has_member S MGID GID: GID is a member of MGID in subnet S's SA (was: a
+# member of any group, saquery's --mgid filters nothing)
+osm_has_member() { ! no_member "$@"; }
 lab_check "3: host B2 creates ff15::1:9 in B" "$JOIN" join "$(lab_sock B)" HcaB2 ff15::1:9 1
 lab_check "3: the plugin joins CA router port a ($RGA) to it in OpenSM A" \
 	wait_for 15 osm_has_member A ff15::1:9 "$RGA"
@@ -204,16 +203,6 @@ lab_check "3: and says so (no refusal: not a Router node, yet a router port)" sh
 
 # ---- 3b. a feed's joins, by direction (IBA 15.2.5.17) ----
 RGB=$(python3 -c "import ipaddress; print(ipaddress.IPv6Address(0xfec0000000000002 << 64 | $GB))")
-# osm_join_state S MGID GID: that member's JoinState in subnet S's SA, the
-# low nibble of saquery's ScopeState (empty: no member); saquery lists every
-# group's members whatever --mgid says
-osm_join_state() {
-	lab_run "$1" "Hca${1}2" saquery --smkey 1 -m --mgid "$2" 2>/dev/null |
-		awk -F. -v m="$2" -v g="$3" '/MGID/ { mg = tolower($NF) } /PortGid/ { p = tolower($NF) }
-			/ScopeState/ { if (mg == m && p == g) print "0x" substr($NF, length($NF)) }'
-}
-state_is() { [ "$(osm_join_state "$1" "$2" "$3")" = "$4" ]; }
-no_member() { [ -z "$(osm_join_state "$1" "$2" "$3")" ]; }
 lab_check "3b: feed in from A: CA router port a is a FullMember of $FEED there (plugin)" \
 	wait_for 15 state_is A "$FEED" "$RGA" 0x1
 sleep 2
