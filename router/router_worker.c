@@ -310,6 +310,10 @@ void *router_worker_run(void *arg)
 	uint64_t last_ns = 0;
 	bool polling = w->mode == ROUTER_WORKER_BUSY;
 
+	/* before the first burst: a busy worker never sleeps on its ports' fds */
+	for (uint32_t p = 0; p < w->nports; p++)
+		if (w->port[p] && (w->rx_ports & (1u << p)))
+			w->port[p]->polled = polling;
 	while (!atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 		/* a relaxed add a turn, nothing next to the epoll_wait beside it */
 		atomic_fetch_add_explicit(&w->beats, 1, memory_order_relaxed);

@@ -70,6 +70,14 @@ struct io_port {
 	 * slot).  Read once per port and round: nothing next to a burst.
 	 */
 	bool fib_again;
+	/*
+	 * Set by the worker that receives from the port before its first burst:
+	 * it polls the port without ever sleeping on fd() (worker-mode busy),
+	 * so a backend need not arm that wake-up on an empty burst (io_verbs:
+	 * the CQ's notification, a system call on a kernel provider) and does
+	 * its idle housekeeping now and then instead of on every empty burst.
+	 */
+	bool polled;
 };
 
 static inline int io_port_rx_burst(struct io_port *p, struct router_mbuf **out, unsigned n)

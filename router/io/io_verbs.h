@@ -202,10 +202,11 @@ struct io_verbs_port {
 	struct io_verbs_dev *dev;
 	void *ch, *rcq, *scq; /* ibv_comp_channel, ibv_cq, ibv_cq (all QPs of the port) */
 	struct io_verbs_qp q[IO_VERBS_NQP];
-	unsigned nq;	   /* slots: 1 + proxies + IO_VERBS_MAX_QKEY */
-	unsigned qkey0;	   /* the first Q_Key slot */
-	unsigned nclosing; /* Q_Key QPs closing: the owner destroys them once flushed */
-	uint32_t qpn;	   /* the relay QP's */
+	unsigned nq;	     /* slots: 1 + proxies + IO_VERBS_MAX_QKEY */
+	unsigned qkey0;	     /* the first Q_Key slot */
+	unsigned nclosing;   /* Q_Key QPs closing: the owner destroys them once flushed */
+	unsigned idle_polls; /* empty bursts of a polled port since its last housekeeping */
+	uint32_t qpn;	     /* the relay QP's */
 	uint16_t lid;
 	uint8_t lmc;
 	bool up;	 /* active: sends go out (read by every worker) */

@@ -126,6 +126,21 @@ int io_verbs_rx_burst(struct io_port *io, struct router_mbuf **out, unsigned n)
 		n = ROUTER_BURST;
 again:
 	got = ibv_poll_cq(p->rcq, (int)n, wc);
+	if (got == 0 && io->polled) {
+		/*
+		 * A busy worker never sleeps on the channel: no event to consume,
+		 * no CQ to arm; the idle housekeeping once every 1024 empty bursts
+		 * (a few hundred microseconds of spinning), not on every one.
+		 */
+		if (++p->idle_polls < 1024)
+			return 0;
+		p->idle_polls = 0;
+		io_verbs_repost(p, false);
+		io_verbs_event_idle(p);
+		if (p->nclosing)
+			io_verbs_qkey_gc(p);
+		return 0;
+	}
 	if (got == 0) {
 		/* idle: consume the channel's events and re-arm before sleeping in epoll */
 		struct ibv_cq *cq;

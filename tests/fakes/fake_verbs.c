@@ -681,6 +681,7 @@ static int fv_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 {
 	(void)solicited_only;
 	((struct fv_cq *)cq)->armed = true;
+	fv_of(cq->context)->st.cq_arms++;
 	return 0;
 }
 

@@ -73,6 +73,7 @@ struct fake_verbs_stats {
 	uint64_t rx_flushed;	  /* receive WQEs completed with a flush error (QP to ERR) */
 	uint64_t closes;	  /* ibv_close_device() calls */
 	uint64_t close_live;	  /* QPs, MRs and AHs still there at a close (not destroyed) */
+	uint64_t cq_arms;	  /* ibv_req_notify_cq() calls */
 };
 
 /*

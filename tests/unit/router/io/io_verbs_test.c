@@ -451,6 +451,33 @@ static void test_fd_readable(void)
 }
 
 /*
+ * A port a busy worker polls (io_port.polled): an empty burst arms no CQ
+ * notification (a system call on a kernel provider, on every spin), yet
+ * packets are received; polled no more, the next empty burst arms it.
+ */
+static void test_polled_no_arm(void)
+{
+	struct router_mbuf *m[ROUTER_BURST];
+	struct fake_verbs_stats a, b;
+	const char *dev = io_verbs_port(fx.v, 2)->cfg.device;
+
+	CU_ASSERT_EQUAL_FATAL(fake_verbs_stats_get(dev, &a), 0);
+	port(2)->polled = true;
+	for (int i = 0; i < 3000; i++)
+		CU_ASSERT_EQUAL(io_port_rx_burst(port(2), m, ROUTER_BURST), 0);
+	CU_ASSERT_EQUAL_FATAL(fake_verbs_stats_get(dev, &b), 0);
+	CU_ASSERT_EQUAL(b.cq_arms, a.cq_arms);
+	host_send_mcast(2, 8, 1);
+	CU_ASSERT_EQUAL_FATAL(io_port_rx_burst(port(2), m, ROUTER_BURST), 1);
+	io_port_rx_done(port(2), m, 1);
+	port(2)->polled = false;
+	CU_ASSERT_EQUAL(io_port_rx_burst(port(2), m, ROUTER_BURST), 0);
+	CU_ASSERT_EQUAL_FATAL(fake_verbs_stats_get(dev, &b), 0);
+	CU_ASSERT_EQUAL(b.cq_arms, a.cq_arms + 1);
+	vfix_pools_check(&fx);
+}
+
+/*
  * UD unicast through proxies: A sends to the proxy QPN on port 0, B gets it
  * at the remote QPN and Q_Key from port 1's paired proxy, and B's reply to
  * that source QPN reaches A from the proxy A sent to.
@@ -554,6 +581,7 @@ static CU_TestInfo tests[] = {
 	{ "unicast through a proxy pair", test_unicast_proxy_pair },
 	{ "send queue never fills", test_send_queue_never_fills },
 	{ "channel fd", test_fd_readable },
+	{ "a polled port arms no CQ notification", test_polled_no_arm },
 	CU_TEST_INFO_NULL,
 };
 
