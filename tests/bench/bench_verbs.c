@@ -6,6 +6,11 @@
  *                              host A -> [worker, io_verbs] -> host B
  *   BENCH verbs_posts_per_pkt  ibv_post_send calls per forwarded packet
  *                              (target <= 0.0625: one per 16)
+ *   BENCH verbs_relay_256      pkt/s: the same traffic through a plain verbs
+ *                              relay over the same fake (a UD QP that receives
+ *                              on one device, one that posts on the other,
+ *                              nothing else): the baseline of verbs_fwd_256
+ *   BENCH verbs_fwd_ratio      verbs_fwd_256 / verbs_relay_256 (target >= 0.9)
  *   BENCH sim_fwd_256          pkt/s: the same traffic through io_sim ports
  * Both backends run the same worker, engine and FIB in the same run, one
  * thread each for sender, router and receiver.  The fake provider reads the
@@ -241,12 +246,223 @@ static double bench_verbs(double secs, double *posts_per_pkt)
 	return rate;
 }
 
+static double median3(const double *v)
+{
+	double a = v[0], b = v[1], c = v[2];
+
+	return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
+
+/* ---- the plain verbs relay: the baseline ---- */
+
+#define VR_BUFS 512
+#define VR_SIZE 4096 /* a receive buffer: the GRH's 40 bytes, then the payload */
+
+struct vrelay {
+	struct ibv_context *ctx[2];
+	struct ibv_pd *pd[2];
+	struct ibv_cq *rcq, *scq;
+	struct ibv_qp *rqp, *sqp;
+	struct ibv_mr *mr[2];
+	struct ibv_ah *ah;
+	uint8_t *buf;
+	_Atomic bool *stop;
+};
+
+static struct ibv_context *vr_open(const char *name)
+{
+	struct ibv_device **l = ibv_get_device_list(NULL);
+	struct ibv_context *c = NULL;
+
+	for (int i = 0; l && l[i] && !c; i++)
+		if (!strcmp(ibv_get_device_name(l[i]), name))
+			c = ibv_open_device(l[i]);
+	ibv_free_device_list(l);
+	if (!c)
+		abort();
+	return c;
+}
+
+/* A UD QP of Q_Key QKEY on port 1, ready to send and receive. */
+static struct ibv_qp *vr_qp(struct ibv_pd *pd, struct ibv_cq *scq, struct ibv_cq *rcq)
+{
+	struct ibv_qp_init_attr ia = { .send_cq = scq,
+				       .recv_cq = rcq,
+				       .qp_type = IBV_QPT_UD,
+				       .cap = { .max_send_wr = VR_BUFS,
+						.max_recv_wr = VR_BUFS,
+						.max_send_sge = 1,
+						.max_recv_sge = 1 } };
+	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = QKEY };
+
+	if (!qp ||
+	    ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
+		abort();
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
+		abort();
+	a.qp_state = IBV_QPS_RTS;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN))
+		abort();
+	return qp;
+}
+
+static void vr_post_recv(struct vrelay *r, uint64_t id)
+{
+	struct ibv_sge sge = { (uintptr_t)(r->buf + id * VR_SIZE), VR_SIZE, r->mr[0]->lkey };
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	if (ibv_post_recv(r->rqp, &wr, &bad))
+		abort();
+}
+
+static void vr_init(struct vrelay *r, _Atomic bool *stop)
+{
+	uint8_t mgid[16] = { 0xFF, 0x18, [15] = 1 };
+	struct ibv_ah_attr aa = { .is_global = 1, .dlid = 0xC002, .port_num = 1 };
+
+	r->stop = stop;
+	r->buf = aligned_alloc(4096, (size_t)VR_BUFS * VR_SIZE);
+	for (int d = 0; d < 2; d++) {
+		r->ctx[d] = vr_open(d ? "mlx5_1" : "mlx5_0");
+		r->pd[d] = ibv_alloc_pd(r->ctx[d]);
+		/* the same buffers on both devices: what comes in goes out as it is */
+		r->mr[d] = ibv_reg_mr(r->pd[d], r->buf, (size_t)VR_BUFS * VR_SIZE,
+				      IBV_ACCESS_LOCAL_WRITE);
+		if (!r->pd[d] || !r->mr[d])
+			abort();
+	}
+	r->rcq = ibv_create_cq(r->ctx[0], VR_BUFS, NULL, NULL, 0);
+	r->scq = ibv_create_cq(r->ctx[1], VR_BUFS, NULL, NULL, 0);
+	if (!r->rcq || !r->scq)
+		abort();
+	r->rqp = vr_qp(r->pd[0], r->rcq, r->rcq);
+	r->sqp = vr_qp(r->pd[1], r->scq, r->rcq);
+	if (ibv_attach_mcast(r->rqp, (const union ibv_gid *)mgid, 0xC001))
+		abort();
+	memcpy(aa.grh.dgid.raw, mgid, 16);
+	aa.grh.hop_limit = 63;
+	if (!(r->ah = ibv_create_ah(r->pd[1], &aa)))
+		abort();
+	for (uint64_t i = 0; i < VR_BUFS; i++)
+		vr_post_recv(r, i);
+}
+
+/* Receive a burst, post it in one call, give back the buffers of completed sends. */
+static void *vr_loop(void *arg)
+{
+	struct vrelay *r = arg;
+
+	while (!atomic_load(r->stop)) {
+		struct ibv_wc wc[ROUTER_BURST];
+		struct ibv_sge sge[ROUTER_BURST];
+		struct ibv_send_wr wr[ROUTER_BURST], *bad;
+		int n = ibv_poll_cq(r->rcq, ROUTER_BURST, wc), k = 0;
+
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS || wc[i].byte_len < 40) {
+				vr_post_recv(r, wc[i].wr_id);
+				continue;
+			}
+			sge[k] = (struct ibv_sge){ (uintptr_t)(r->buf + wc[i].wr_id * VR_SIZE + 40),
+						   wc[i].byte_len - 40, r->mr[1]->lkey };
+			wr[k] = (struct ibv_send_wr){ .wr_id = wc[i].wr_id,
+						      .next = NULL,
+						      .sg_list = &sge[k],
+						      .num_sge = 1,
+						      .opcode = IBV_WR_SEND,
+						      .send_flags = IBV_SEND_SIGNALED };
+			wr[k].wr.ud.ah = r->ah;
+			wr[k].wr.ud.remote_qpn = 0xFFFFFF;
+			wr[k].wr.ud.remote_qkey = QKEY;
+			if (k)
+				wr[k - 1].next = &wr[k];
+			k++;
+		}
+		if (k && ibv_post_send(r->sqp, wr, &bad))
+			abort();
+		n = ibv_poll_cq(r->scq, ROUTER_BURST, wc);
+		for (int i = 0; i < n; i++)
+			vr_post_recv(r, wc[i].wr_id);
+		if (!k && !n)
+			sched_yield();
+	}
+	return NULL;
+}
+
+static void vr_fini(struct vrelay *r)
+{
+	ibv_destroy_ah(r->ah);
+	ibv_destroy_qp(r->rqp);
+	ibv_destroy_qp(r->sqp);
+	ibv_destroy_cq(r->rcq);
+	ibv_destroy_cq(r->scq);
+	for (int d = 0; d < 2; d++) {
+		ibv_dereg_mr(r->mr[d]);
+		ibv_dealloc_pd(r->pd[d]);
+		ibv_close_device(r->ctx[d]);
+	}
+	free(r->buf);
+}
+
+static double bench_vrelay(double secs)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	struct router_rib *rib = bench_rib(0);
+	struct fake_verbs_port_cfg fa = { .lid = 10 }, fb = { .lid = 11 };
+	struct vrelay vr;
+	pthread_t ts, tr, tm;
+	uint64_t start;
+	double t0, rate;
+
+	run_init(r, "vrelay");
+	fa.sock = r->a_rtr;
+	fa.peer = r->a_host;
+	fb.sock = r->b_rtr;
+	fb.peer = r->b_host;
+	fa.gid[0] = fb.gid[0] = 0xfe;
+	fa.gid[1] = fb.gid[1] = 0xc0;
+	fa.gid[7] = 1;
+	fb.gid[7] = 2;
+	fa.gid[15] = fb.gid[15] = 1;
+	if (fake_verbs_dev_add("mlx5_0", &fa) || fake_verbs_dev_add("mlx5_1", &fb))
+		abort();
+	memset(&vr, 0, sizeof(vr));
+	vr_init(&vr, &r->h.stop);
+	pthread_create(&tr, NULL, bench_host_receiver, &r->h);
+	pthread_create(&tm, NULL, vr_loop, &vr);
+	pthread_create(&ts, NULL, bench_host_sender, &r->h);
+	usleep(200000); /* warm up */
+	start = atomic_load(&r->h.received);
+	t0 = now_s();
+	usleep((useconds_t)(secs * 1e6));
+	rate = (double)(atomic_load(&r->h.received) - start) / (now_s() - t0);
+	atomic_store(&r->h.stop, true);
+	pthread_join(ts, NULL);
+	pthread_join(tm, NULL);
+	pthread_join(tr, NULL);
+	vr_fini(&vr);
+	fake_verbs_reset();
+	run_fini(r, rib);
+	return rate;
+}
+
 int main(int argc, char **argv)
 {
-	double posts, secs = argc > 1 ? atof(argv[1]) : 1.5, vrate, srate;
+	double posts = 0, secs = argc > 1 ? atof(argv[1]) : 1.5, vrate, srate;
 
-	vrate = bench_verbs(secs, &posts);
+	double relay[3], fwd[3];
+
+	/* alternating runs, each case its median: the machine's drift falls on both */
+	for (int i = 0; i < 3; i++) {
+		fwd[i] = bench_verbs(secs / 3, &posts);
+		relay[i] = bench_vrelay(secs / 3);
+	}
+	vrate = median3(fwd);
 	printf("BENCH verbs_fwd_256 %.0f pkt/s\n", vrate);
+	printf("BENCH verbs_relay_256 %.0f pkt/s\n", median3(relay));
+	printf("BENCH verbs_fwd_ratio %.3f\n", median3(relay) > 0 ? vrate / median3(relay) : 0);
 	printf("BENCH verbs_posts_per_pkt %.4f posts/pkt\n", posts);
 	srate = bench_sim(secs);
 	printf("BENCH sim_fwd_256 %.0f pkt/s\n", srate);
