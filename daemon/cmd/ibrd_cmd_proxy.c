@@ -290,7 +290,7 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		"rx_bad_len",	  "tx_err",	"tx_no_ah",    "tx_down",    "qp_resets",
 		"events",	  "cq_err",	"mc_ip_err",   "tx_foreign", "tx_bounced",
 		"tx_bounce_full", "rx_no_grh",	"rx_own_sgid", "tx_unicast", "tx_qkey",
-		"mc_no_qp",
+		"mc_no_qp",	  "numa",
 	};
 	int only = show_port_arg(d, o, argc, argv);
 
@@ -346,6 +346,10 @@ int ibrd_cmd_show_verbs(struct ibrd *d, struct ibrd_out *o, int argc, char **arg
 		ibrd_out_u64(o, st->tx_unicast);
 		ibrd_out_u64(o, st->tx_qkey);
 		ibrd_out_u64(o, st->mc_no_qp);
+		if (p->numa >= 0)
+			ibrd_out_u64(o, (uint64_t)p->numa);
+		else
+			ibrd_out_str(o, "-");
 	}
 	return ibrd_out_end(o);
 }

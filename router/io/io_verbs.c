@@ -10,6 +10,7 @@
  * libibverbs.
  */
 #include "router/io/io_verbs_int.h"
+#include "router/io/io_verbs_numa.h"
 
 #include "lib/ibr_log.h"
 
@@ -148,6 +149,24 @@ void io_verbs_port_hw_close(struct io_verbs_port *p)
 	p->rcq = p->scq = p->ch = NULL;
 }
 
+/*
+ * The pool on the HCA's NUMA node, before anything touches it (the pages
+ * come at the first touch, in the registration); a refusal is said and the
+ * port opens where its memory is.
+ */
+static int verbs_port_numa(struct io_verbs_port *p)
+{
+	int rc;
+
+	if ((p->numa = io_verbs_numa_node(p->cfg.device)) < 0)
+		return 0;
+	if ((rc = io_verbs_numa_bind(p->pool.mem, p->pool.memlen, p->numa)))
+		log_warnx("verbs: %s: cannot bind its buffers to NUMA node %d (%s): they stay "
+			  "where the kernel puts them",
+			  p->cfg.device, p->numa, strerror(-rc));
+	return 0;
+}
+
 static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 {
 	uint32_t nbufs;
@@ -166,7 +185,7 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 	p->nq = p->qkey0 + IO_VERBS_MAX_QKEY; /* the Q_Key slots stay empty until a group */
 	if (!(p->dev = verbs_dev_get(v, p->cfg.device)))
 		return -errno;
-	if ((rc = io_verbs_pool_init(&p->pool, nbufs, p->idx)) ||
+	if ((rc = io_verbs_pool_init(&p->pool, nbufs, p->idx)) || (rc = verbs_port_numa(p)) ||
 	    (rc = io_verbs_ah_init(&p->ah, p->cfg.ah_cap ? p->cfg.ah_cap : IO_VERBS_AH_CAP)) ||
 	    (rc = -pthread_spin_init(&p->tx_lock, PTHREAD_PROCESS_PRIVATE)))
 		return rc;
@@ -176,6 +195,12 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 	if (p->dev->lost) {
 		p->lost = true; /* its QPs when the device comes (io_verbs_dev_reopen) */
 		return 0;
+	}
+	/* what the provider allocates for the CQs and QPs, on the HCA's node too */
+	if (p->numa >= 0 && io_verbs_numa_prefer(p->numa) == 0) {
+		rc = io_verbs_port_hw_open(p);
+		io_verbs_numa_prefer(-1);
+		return rc;
 	}
 	return io_verbs_port_hw_open(p);
 }

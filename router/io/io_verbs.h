@@ -206,6 +206,7 @@ struct io_verbs_port {
 	unsigned qkey0;	     /* the first Q_Key slot */
 	unsigned nclosing;   /* Q_Key QPs closing: the owner destroys them once flushed */
 	unsigned idle_polls; /* empty bursts of a polled port since its last housekeeping */
+	int numa;	     /* its HCA's NUMA node, where its memory is; -1: not known */
 	uint32_t qpn;	     /* the relay QP's */
 	uint16_t lid;
 	uint8_t lmc;
