@@ -74,7 +74,8 @@ static bool reload_same_data(const struct ibrd_conf *a, const struct ibrd_conf *
 		if (strcmp(p->name, q->name) || p->data != q->data ||
 		    strcmp(p->sim_socket, q->sim_socket) || strcmp(p->sim_peer, q->sim_peer) ||
 		    strcmp(p->device, q->device) || p->device_port != q->device_port ||
-		    p->relay_qkey != q->relay_qkey || p->rq_depth != q->rq_depth)
+		    p->relay_qkey != q->relay_qkey || p->rq_depth != q->rq_depth ||
+		    p->sq_depth != q->sq_depth)
 			return false;
 	}
 	return true;

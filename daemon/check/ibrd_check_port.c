@@ -242,7 +242,7 @@ static void verbs_limits(struct ibrd_check *k, const struct ibrd_conf_port *p, u
 	struct io_verbs_need n;
 	char w[96];
 
-	io_verbs_need(p->rq_depth, nproxy, &n);
+	io_verbs_need(p->rq_depth, p->sq_depth, nproxy, &n);
 	snprintf(w, sizeof(w), "port %s: device limits", p->name);
 	if (!v->limits_ok)
 		ibrd_check_say(k, IBRD_CHECK_WARN, w, "unread (ibv_query_device failed)");

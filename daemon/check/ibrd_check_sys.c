@@ -197,7 +197,7 @@ void ibrd_check_memlock(struct ibrd_check *k)
 			continue;
 		for (unsigned x = 0; x < c->nproxies; x++)
 			nproxy += !strcmp(c->proxies[x].port, p->name);
-		io_verbs_need(p->rq_depth, nproxy, &vn);
+		io_verbs_need(p->rq_depth, p->sq_depth, nproxy, &vn);
 		need += vn.pinned + mib; /* a MiB of queues */
 		nports++;
 		for (unsigned j = 0; j < ndevs && !seen; j++)

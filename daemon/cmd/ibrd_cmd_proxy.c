@@ -239,6 +239,8 @@ static int verbs_prom(struct ibrd *d, struct ibrd_out *o, int only)
 		   "# TYPE ibrouter_verbs_up gauge\n"
 		   "# HELP ibrouter_verbs_rq_depth The relay QP's receive queue depth.\n"
 		   "# TYPE ibrouter_verbs_rq_depth gauge\n"
+		   "# HELP ibrouter_verbs_sq_depth The relay QP's send queue depth.\n"
+		   "# TYPE ibrouter_verbs_sq_depth gauge\n"
 		   "# HELP ibrouter_verbs_rq_low The fewest receive buffers posted after a "
 		   "poll (0: it ran dry).\n"
 		   "# TYPE ibrouter_verbs_rq_low gauge\n"
@@ -255,10 +257,10 @@ static int verbs_prom(struct ibrd *d, struct ibrd_out *o, int only)
 			 d->conf->port[p->cfg.router_port].name, p->cfg.device, p->cfg.port_num);
 		ibrd_out_printf(o,
 				"ibrouter_verbs_up{%s} %d\nibrouter_verbs_rq_depth{%s} %u\n"
-				"ibrouter_verbs_rq_low{%s} %llu\n"
+				"ibrouter_verbs_sq_depth{%s} %u\nibrouter_verbs_rq_low{%s} %llu\n"
 				"ibrouter_verbs_posts_per_packet{%s} %.4f\n",
 				lb, p->up && !p->lost, lb, (unsigned)p->cfg.rq_depth, lb,
-				(unsigned long long)st.rq_low, lb,
+				(unsigned)p->cfg.sq_depth, lb, (unsigned long long)st.rq_low, lb,
 				st.tx_wrs ? (double)st.tx_posts / (double)st.tx_wrs : 0.0);
 	}
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {

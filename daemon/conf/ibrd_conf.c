@@ -182,6 +182,7 @@ static void ibrd_conf_port_defaults(struct ibrd_conf_port *p, const char *name)
 	p->device_port = p->umad_port = p->ibsim_port = 1;
 	p->relay_qkey = IO_VERBS_QKEY;
 	p->rq_depth = IO_VERBS_RQ_DEPTH;
+	p->sq_depth = IO_VERBS_SQ_DEPTH;
 	strcpy(p->site, "default");
 }
 

@@ -45,6 +45,7 @@ struct ibrd_conf_port {
 	uint8_t device_port;
 	uint32_t relay_qkey; /* data = verbs: the relay QP's Q_Key */
 	uint32_t rq_depth;   /* data = verbs: the receive queue of the relay and each Q_Key QP */
+	uint32_t sq_depth;   /* data = verbs: the relay QP's send queue */
 	enum ibrd_mad mad;
 	char umad_ca[IBRD_NAME_MAX]; /* mad = umad */
 	uint8_t umad_port;

@@ -347,8 +347,10 @@ int ibrd_verbs_open(struct ibrd *d)
 		cfg[n].router_port = (uint8_t)i;
 		cfg[n].qkey = p->relay_qkey;
 		cfg[n].rq_depth = p->rq_depth;
-		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u:%x:%u ", i,
-					p->device, p->device_port, p->relay_qkey, p->rq_depth);
+		cfg[n].sq_depth = p->sq_depth;
+		len += (size_t)snprintf(sig + len, sizeof(sig) - len, "%u=%s:%u:%x:%u:%u ", i,
+					p->device, p->device_port, p->relay_qkey, p->rq_depth,
+					p->sq_depth);
 		for (unsigned k = 0; k < d->data->nproxies; k++) {
 			const struct ibrd_proxy *x = &d->data->proxy[k];
 			struct io_verbs_proxy_cfg *c = &cfg[n].proxy[cfg[n].nproxy];

@@ -69,6 +69,9 @@
 #define IO_VERBS_RQ_DEPTH_MIN 64
 #define IO_VERBS_RQ_DEPTH_MAX 16384
 #define IO_VERBS_SQ_DEPTH     1024
+/* sq-depth's range: a burst's copies to every port at least; as rq-depth at most */
+#define IO_VERBS_SQ_DEPTH_MIN 64
+#define IO_VERBS_SQ_DEPTH_MAX 16384
 #define IO_VERBS_SIGNAL	      16 /* one signalled send per 16 (posts and CQEs per packet) */
 #define IO_VERBS_REPOST	      16 /* receive buffers re-posted per chain */
 #define IO_VERBS_AH_CAP	      4096

@@ -95,14 +95,17 @@ int io_verbs_probe(const char *device, uint8_t port_num, struct io_verbs_probe *
 	return out->port_err;
 }
 
-void io_verbs_need(uint32_t rq_depth, unsigned nproxy, struct io_verbs_need *out)
+void io_verbs_need(uint32_t rq_depth, uint32_t sq_depth, unsigned nproxy, struct io_verbs_need *out)
 {
 	uint32_t nbufs = io_verbs_port_nbufs(rq_depth, nproxy);
-	uint32_t nsend = io_verbs_port_nsend(IO_VERBS_SQ_DEPTH, nproxy);
+	uint32_t nsend;
 
+	if (!sq_depth)
+		sq_depth = IO_VERBS_SQ_DEPTH;
+	nsend = io_verbs_port_nsend(sq_depth, nproxy);
 	out->qps = 1 + nproxy + IO_VERBS_MAX_QKEY;
 	out->cqs = 2;
 	out->cqe = nbufs > nsend ? nbufs : nsend;
-	out->qp_wr = rq_depth > IO_VERBS_SQ_DEPTH ? rq_depth : IO_VERBS_SQ_DEPTH;
+	out->qp_wr = rq_depth > sq_depth ? rq_depth : sq_depth;
 	out->pinned = io_verbs_pool_bytes(nbufs);
 }

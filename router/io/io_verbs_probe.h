@@ -59,7 +59,8 @@ struct io_verbs_need {
 	uint32_t qp_wr; /* the deepest queue */
 	size_t pinned;	/* bytes of receive buffers registered with each device */
 };
-/* A port of receive queue depth rq_depth (its rq-depth) and nproxy proxies. */
-void io_verbs_need(uint32_t rq_depth, unsigned nproxy, struct io_verbs_need *out);
+/* A port of queue depths rq_depth and sq_depth (rq-depth, sq-depth) and nproxy proxies. */
+void io_verbs_need(uint32_t rq_depth, uint32_t sq_depth, unsigned nproxy,
+		   struct io_verbs_need *out);
 
 #endif

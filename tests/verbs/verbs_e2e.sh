@@ -47,6 +47,7 @@ port "b" {
 	device-port = 1
 	relay-qkey = $BQKEY
 	rq-depth = 512
+	sq-depth = 256
 	lid = 0x10
 	subnet-prefix = "fec0:0:0:2::"
 }
@@ -275,6 +276,7 @@ ctl -o prometheus show verbs > "$T/verbs.prom"
 check "show verbs -o prometheus: b up, its rq-depth, its 2 work requests" sh -c \
 	"grep -qx 'ibrouter_verbs_up{port=\"b\",device=\"mlx5_1:1\"} 1' '$T/verbs.prom' &&
 	grep -qx 'ibrouter_verbs_rq_depth{port=\"b\",device=\"mlx5_1:1\"} 512' '$T/verbs.prom' &&
+	grep -qx 'ibrouter_verbs_sq_depth{port=\"b\",device=\"mlx5_1:1\"} 256' '$T/verbs.prom' &&
 	grep -qx 'ibrouter_verbs_tx_wrs_total{port=\"b\",device=\"mlx5_1:1\"} 2' '$T/verbs.prom' &&
 	grep -qx '# TYPE ibrouter_verbs_tx_bounce_full_total counter' '$T/verbs.prom'"
 
