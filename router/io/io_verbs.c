@@ -71,7 +71,7 @@ static uint32_t verbs_port_nsend(const struct io_verbs_port *p, uint32_t *nbufs)
 	return io_verbs_port_nsend(p->cfg.sq_depth, p->cfg.nproxy);
 }
 
-int io_verbs_port_hw_open(struct io_verbs_port *p)
+static int verbs_port_hw_open(struct io_verbs_port *p)
 {
 	struct ibv_comp_channel *ch;
 	uint32_t nbufs, nsend = verbs_port_nsend(p, &nbufs);
@@ -99,6 +99,23 @@ int io_verbs_port_hw_open(struct io_verbs_port *p)
 			return rc;
 	}
 	return 0;
+}
+
+/*
+ * What the provider allocates for the port's CQs and QPs, on its HCA's NUMA
+ * node too (io_verbs_numa.h): at the first open and when a lost device is
+ * back (io_verbs_dev_reopen).
+ */
+int io_verbs_port_hw_open(struct io_verbs_port *p)
+{
+	int rc;
+
+	if (p->numa >= 0 && io_verbs_numa_prefer(p->numa) == 0) {
+		rc = verbs_port_hw_open(p);
+		io_verbs_numa_prefer(-1);
+		return rc;
+	}
+	return verbs_port_hw_open(p);
 }
 
 /* Its receives posted, the relay QP's low-water mark from there, the CQ armed. */
@@ -195,12 +212,6 @@ static int verbs_port_open(struct io_verbs *v, struct io_verbs_port *p)
 	if (p->dev->lost) {
 		p->lost = true; /* its QPs when the device comes (io_verbs_dev_reopen) */
 		return 0;
-	}
-	/* what the provider allocates for the CQs and QPs, on the HCA's node too */
-	if (p->numa >= 0 && io_verbs_numa_prefer(p->numa) == 0) {
-		rc = io_verbs_port_hw_open(p);
-		io_verbs_numa_prefer(-1);
-		return rc;
 	}
 	return io_verbs_port_hw_open(p);
 }

@@ -51,6 +51,13 @@ int io_verbs_numa_bind(void *mem, size_t len, int node)
 		       : 0;
 }
 
+static _Atomic unsigned long numa_nprefers;
+
+unsigned long io_verbs_numa_prefers(void)
+{
+	return numa_nprefers;
+}
+
 /* The thread's policy before io_verbs_numa_prefer(node), given back by (-1). */
 static __thread int numa_saved_mode = -1;
 static __thread unsigned long numa_saved_mask[NUMA_MAX_NODES / (8 * sizeof(unsigned long))];
@@ -83,5 +90,6 @@ int io_verbs_numa_prefer(int node)
 		numa_saved_mode = -1;
 		return -errno;
 	}
+	numa_nprefers++;
 	return 0;
 }

@@ -20,6 +20,8 @@
 int io_verbs_numa_node(const char *name);
 /* [mem, mem + len) on `node` (preferred: another node when it is full); 0 or -errno. */
 int io_verbs_numa_bind(void *mem, size_t len, int node);
+/* How many times io_verbs_numa_prefer() set a node (for tests). */
+unsigned long io_verbs_numa_prefers(void);
 /*
  * This thread's allocations on `node` from now on, its policy before kept;
  * -1: that policy back.  0 or -errno.

@@ -8,6 +8,7 @@
  */
 #include "router/io/io_verbs.h"
 #include "router/io/io_verbs_numa.h"
+#include "tests/fakes/fake_verbs.h"
 #include "tests/unit/ibr_test.h"
 #include "tests/unit/router/io/io_verbs_fix.h"
 
@@ -112,6 +113,36 @@ static void test_port_node(void)
 	vfix_close(&fx);
 }
 
+/*
+ * The CQs and QPs made again when a lost device is back are on its node
+ * too: the reopen prefers it as the first open did (it did not before).
+ */
+static void test_reopen_node(void)
+{
+	struct vfix fx;
+	unsigned long n0;
+
+	node_file(vfix_dev[0], NULL);
+	node_file(vfix_dev[1], "0\n");
+	CU_ASSERT_EQUAL_FATAL(vfix_prepare(&fx, "numa2", 2, 1, 64, 64), 0);
+	n0 = io_verbs_numa_prefers();
+	CU_ASSERT_EQUAL_FATAL(vfix_open(&fx), 0);
+	if (io_verbs_numa_prefers() == n0) {
+		printf("(skip: this kernel or container takes no memory policy) ");
+		vfix_close(&fx);
+		return;
+	}
+	CU_ASSERT_EQUAL(io_verbs_numa_prefers(), n0 + 1); /* port 1's, not port 0's */
+	CU_ASSERT_EQUAL(fake_verbs_remove(vfix_dev[1], false), 0);
+	io_verbs_dev_lose(fx.v, 1);
+	CU_ASSERT_TRUE(io_verbs_port(fx.v, 1)->lost);
+	CU_ASSERT_EQUAL(fake_verbs_restore(vfix_dev[1]), 0);
+	CU_ASSERT_EQUAL(io_verbs_dev_reopen(fx.v, 1), 0);
+	CU_ASSERT_FALSE(io_verbs_port(fx.v, 1)->lost);
+	CU_ASSERT_EQUAL(io_verbs_numa_prefers(), n0 + 2);
+	vfix_close(&fx);
+}
+
 static int setup(void)
 {
 	snprintf(root, sizeof(root), "/tmp/ibr-numa.%d", (int)getpid());
@@ -132,6 +163,7 @@ static CU_TestInfo tests[] = {
 	{ "an HCA's node from sysfs, nothing for the rest", test_node },
 	{ "the pool bound to a node, the thread's policy given back", test_bind_and_prefer },
 	{ "a port knows its HCA's node", test_port_node },
+	{ "a device back from lost: its node preferred again", test_reopen_node },
 	CU_TEST_INFO_NULL,
 };
 
