@@ -294,6 +294,7 @@ static void reload_commit(struct ibrd *d, struct reload *r)
 	if (!d->verbose && nc->log_level != r->oc->log_level)
 		log_setlevel(nc->log_level);
 	/* the new tables published at the turn's end; the bridging policy may have changed */
+	ibrd_mcast_feeds_conf(d);
 	ibrd_groups_changed(d);
 }
 

@@ -289,6 +289,8 @@ static void worker_test_hang(void)
  */
 static bool worker_keeps_polling(struct router_worker *w, unsigned got, uint64_t *last_ns)
 {
+	uint64_t now;
+
 	if (w->mode == ROUTER_WORKER_EVENT)
 		return false;
 	if (got) {
@@ -298,9 +300,10 @@ static bool worker_keeps_polling(struct router_worker *w, unsigned got, uint64_t
 	atomic_fetch_add_explicit(&w->idle_polls, 1, memory_order_relaxed);
 	if (w->mode == ROUTER_WORKER_BUSY)
 		return true;
+	now = worker_now_ns();
 	if (!*last_ns)
-		*last_ns = worker_now_ns();
-	return worker_now_ns() - *last_ns < w->poll_ns;
+		*last_ns = now;
+	return now - *last_ns < w->poll_ns;
 }
 
 void *router_worker_run(void *arg)

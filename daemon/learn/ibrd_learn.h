@@ -159,8 +159,8 @@ struct ibrd_mcast {
 	/* joins refused (no SA client or plugin there now): the policy again at retry_ns */
 	uint64_t retry_ns, retry_wait_ns, join_failures;
 	struct ibr_ratelimit rl_join;
-	/* feeds (ibrd_mcast_feed.c): the config whose sections without a way to join were told */
-	const struct ibrd_conf *feed_conf;
+	/* feeds (ibrd_mcast_feed.c): the sections without a way to join were told (this config) */
+	bool feeds_told;
 };
 
 struct ibrd_mcast *ibrd_mcast_new(void);
@@ -189,6 +189,8 @@ void ibrd_mcast_leave_at(struct ibrd *d, unsigned i);
  * an SA client or a plugin joins for, by direction (after the policy).
  */
 void ibrd_mcast_feeds(struct ibrd *d);
+/* A new config is in: its feeds' sections without a way to join are told again. */
+void ibrd_mcast_feeds_conf(struct ibrd *d);
 
 /* ibrd_roce.c: a RoCE port's groups for the policy (no SA there: the RIB's) */
 size_t ibrd_roce_groups(struct ibrd *d, uint32_t port, const struct sa_group **v);

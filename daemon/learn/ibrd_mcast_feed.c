@@ -88,9 +88,9 @@ static void feed_template(const struct ibrd_conf_mcast *cm, struct sa_group *t)
 /* Ports that cannot join a feed's group, said once a config. */
 static void feed_tell_cannot(struct ibrd *d)
 {
-	if (d->mcast->feed_conf == d->conf)
+	if (d->mcast->feeds_told)
 		return;
-	d->mcast->feed_conf = d->conf;
+	d->mcast->feeds_told = true;
 	for (unsigned i = 0; i < d->conf->nmcasts; i++) {
 		const struct ibrd_conf_mcast *cm = &d->conf->mcasts[i];
 		int p = ibrd_conf_port_index(d->conf, cm->port);
@@ -103,6 +103,11 @@ static void feed_tell_cannot(struct ibrd *d)
 				  "builds its tree without the router's port",
 				  cm->feed, cm->port);
 	}
+}
+
+void ibrd_mcast_feeds_conf(struct ibrd *d)
+{
+	d->mcast->feeds_told = false;
 }
 
 void ibrd_mcast_feeds(struct ibrd *d)

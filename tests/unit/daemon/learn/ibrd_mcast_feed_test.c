@@ -13,6 +13,7 @@
 #include "tests/unit/ibr_test.h"
 
 #include "lib/ibr_gid.h"
+#include "lib/ibr_log.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -251,11 +252,40 @@ static void test_reload(void)
 	CU_ASSERT_EQUAL(made('l', 1, IBR_SA_JOIN_FULL), 1);
 }
 
+static unsigned cannot_said; /* warnings that port n has nobody to join through */
+
+static void count_sink(int pri, const char *msg)
+{
+	(void)pri;
+	cannot_said += strstr(msg, "port n has no SA client") != NULL;
+}
+
+/*
+ * Port n (no SA client, no plugin) joins nothing, and says so once a
+ * config: not at every run of the policy, and again after a reload (even
+ * when the new config lands where the old one was in memory).
+ */
+static void test_cannot_join_said(void)
+{
+	reset();
+	ibrd_mcast_feeds_conf(&d);
+	log_set_sink(count_sink);
+	cannot_said = 0;
+	run();
+	run();
+	CU_ASSERT_EQUAL(cannot_said, 1);
+	ibrd_mcast_feeds_conf(&d); /* a reload, the same config at the same address */
+	run();
+	CU_ASSERT_EQUAL(cannot_said, 2);
+	log_set_sink(NULL);
+}
+
 static CU_TestInfo tests[] = {
 	{ "in: FullMember; out: not without receivers; RoCE, no SA: never", test_directions },
 	{ "out: SendOnlyNonMember while the subnet has receivers", test_out_follows_receivers },
 	{ "a group the SM lost is joined again", test_rejoin },
 	{ "a reload that changes a direction or drops a section", test_reload },
+	{ "a port with nobody to join through: said once a config", test_cannot_join_said },
 	CU_TEST_INFO_NULL,
 };
 
