@@ -138,20 +138,30 @@ static void run_init(struct run *r, const char *tag)
 	atomic_init(&r->h.received, 0);
 }
 
-/* Forward for `secs` through `ports`; pkt/s received by host B. */
-static double run_measure(struct run *r, struct router_rib *rib, struct io_port **ports,
-			  double secs)
+/* The fake HCAs mlx5_0 (LID 10, the wire to host A) and mlx5_1 (LID 11, to host B). */
+static void run_fakes(const struct run *r)
+{
+	struct fake_verbs_port_cfg fa = { .lid = 10, .sock = r->a_rtr, .peer = r->a_host },
+				   fb = { .lid = 11, .sock = r->b_rtr, .peer = r->b_host };
+
+	fa.gid[0] = fb.gid[0] = 0xfe;
+	fa.gid[1] = fb.gid[1] = 0xc0;
+	fa.gid[7] = 1;
+	fb.gid[7] = 2;
+	fa.gid[15] = fb.gid[15] = 1;
+	if (fake_verbs_dev_add("mlx5_0", &fa) || fake_verbs_dev_add("mlx5_1", &fb))
+		abort();
+}
+
+/* Hosts A and B, and `middle` between them, for `secs`; pkt/s received by host B. */
+static double run_timed(struct run *r, void *(*middle)(void *), void *arg, double secs)
 {
 	pthread_t ts, tr, tm;
 	uint64_t start;
 	double t0, rate;
 
-	router_pub_init(&r->pub, 1);
-	router_pub_publish(&r->pub, router_rib_compile(rib));
-	if (router_worker_init(&r->w, 0, &r->pub, ports, 2, 3))
-		abort();
 	pthread_create(&tr, NULL, bench_host_receiver, &r->h);
-	pthread_create(&tm, NULL, router_loop, r);
+	pthread_create(&tm, NULL, middle, arg);
 	pthread_create(&ts, NULL, bench_host_sender, &r->h);
 	usleep(200000); /* warm up */
 	start = atomic_load(&r->h.received);
@@ -162,6 +172,20 @@ static double run_measure(struct run *r, struct router_rib *rib, struct io_port 
 	pthread_join(ts, NULL);
 	pthread_join(tm, NULL);
 	pthread_join(tr, NULL);
+	return rate;
+}
+
+/* Forward for `secs` through `ports`; pkt/s received by host B. */
+static double run_measure(struct run *r, struct router_rib *rib, struct io_port **ports,
+			  double secs)
+{
+	double rate;
+
+	router_pub_init(&r->pub, 1);
+	router_pub_publish(&r->pub, router_rib_compile(rib));
+	if (router_worker_init(&r->w, 0, &r->pub, ports, 2, 3))
+		abort();
+	rate = run_timed(r, router_loop, r, secs);
 	if (r->w.counters.tx_pkts[1] == 0)
 		fprintf(stderr, "bench: the router forwarded nothing\n");
 	router_worker_fini(&r->w);
@@ -169,6 +193,7 @@ static double run_measure(struct run *r, struct router_rib *rib, struct io_port 
 	return rate;
 }
 
+/* The hosts' sockets and directory, `rib` (NULL: none) and `r`. */
 static void run_fini(struct run *r, struct router_rib *rib)
 {
 	close(r->h.tx_fd);
@@ -176,7 +201,8 @@ static void run_fini(struct run *r, struct router_rib *rib)
 	unlink(r->a_host);
 	unlink(r->b_host);
 	rmdir(r->dir);
-	router_rib_free(rib);
+	if (rib)
+		router_rib_free(rib);
 	free(rib);
 	free(r);
 }
@@ -209,7 +235,6 @@ static double bench_verbs(double secs, double *posts_per_pkt)
 		{ .device = "mlx5_0", .port_num = 1, .router_port = 0 },
 		{ .device = "mlx5_1", .port_num = 1, .router_port = 1 }
 	};
-	struct fake_verbs_port_cfg fa = { .lid = 10 }, fb = { .lid = 11 };
 	struct fake_verbs_stats s0, s1;
 	struct io_port *ports[2];
 	uint8_t mgid[16] = { 0xFF, 0x18, [15] = 1 };
@@ -218,17 +243,8 @@ static double bench_verbs(double secs, double *posts_per_pkt)
 	double rate;
 
 	run_init(r, "verbs");
-	fa.sock = r->a_rtr;
-	fa.peer = r->a_host;
-	fb.sock = r->b_rtr;
-	fb.peer = r->b_host;
-	fa.gid[0] = fb.gid[0] = 0xfe;
-	fa.gid[1] = fb.gid[1] = 0xc0;
-	fa.gid[7] = 1;
-	fb.gid[7] = 2;
-	fa.gid[15] = fb.gid[15] = 1;
-	if (fake_verbs_dev_add("mlx5_0", &fa) || fake_verbs_dev_add("mlx5_1", &fb) ||
-	    !(v = io_verbs_open(cfg, 2)) ||
+	run_fakes(r);
+	if (!(v = io_verbs_open(cfg, 2)) ||
 	    io_verbs_mcast_attach(io_verbs_port(v, 0), mgid, 0xC001) ||
 	    io_verbs_mcast_attach(io_verbs_port(v, 1), mgid, 0xC002))
 		abort();
@@ -409,42 +425,17 @@ static void vr_fini(struct vrelay *r)
 static double bench_vrelay(double secs)
 {
 	struct run *r = calloc(1, sizeof(*r));
-	struct router_rib *rib = bench_rib(0);
-	struct fake_verbs_port_cfg fa = { .lid = 10 }, fb = { .lid = 11 };
 	struct vrelay vr;
-	pthread_t ts, tr, tm;
-	uint64_t start;
-	double t0, rate;
+	double rate;
 
 	run_init(r, "vrelay");
-	fa.sock = r->a_rtr;
-	fa.peer = r->a_host;
-	fb.sock = r->b_rtr;
-	fb.peer = r->b_host;
-	fa.gid[0] = fb.gid[0] = 0xfe;
-	fa.gid[1] = fb.gid[1] = 0xc0;
-	fa.gid[7] = 1;
-	fb.gid[7] = 2;
-	fa.gid[15] = fb.gid[15] = 1;
-	if (fake_verbs_dev_add("mlx5_0", &fa) || fake_verbs_dev_add("mlx5_1", &fb))
-		abort();
+	run_fakes(r);
 	memset(&vr, 0, sizeof(vr));
 	vr_init(&vr, &r->h.stop);
-	pthread_create(&tr, NULL, bench_host_receiver, &r->h);
-	pthread_create(&tm, NULL, vr_loop, &vr);
-	pthread_create(&ts, NULL, bench_host_sender, &r->h);
-	usleep(200000); /* warm up */
-	start = atomic_load(&r->h.received);
-	t0 = now_s();
-	usleep((useconds_t)(secs * 1e6));
-	rate = (double)(atomic_load(&r->h.received) - start) / (now_s() - t0);
-	atomic_store(&r->h.stop, true);
-	pthread_join(ts, NULL);
-	pthread_join(tm, NULL);
-	pthread_join(tr, NULL);
+	rate = run_timed(r, vr_loop, &vr, secs);
 	vr_fini(&vr);
 	fake_verbs_reset();
-	run_fini(r, rib);
+	run_fini(r, NULL);
 	return rate;
 }
 
